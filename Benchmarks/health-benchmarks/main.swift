@@ -1,0 +1,1 @@
+print("health-benchmarks: not yet implemented")

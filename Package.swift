@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+// health-analyzer: streams an Apple Health export into typed samples and writes
+// Activity-ring, de-duplicated daily and weekly reports. No package dependencies:
+// C libraries come from Debian's -dev packages as system-library targets.
+import PackageDescription
+
+let package = Package(
+    name: "health-analyzer",
+    products: [
+        .executable(name: "health-analyzer", targets: ["health-analyzer"]),
+        .library(name: "HealthAnalyzer", targets: ["HealthExport", "HealthAnalysis", "HealthReports"]),
+    ],
+    targets: [
+        // C libraries. Only CHealthSAX's .c file includes libxml2; no Swift module imports it,
+        // because libxml2 (built with ICU) and Foundation cannot meet in one Swift module.
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CLibArchive", pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]),
+        .target(name: "CHealthSAX", dependencies: ["CLibXML2"]),
+
+        // The library.
+        .target(name: "HealthExport", dependencies: ["CHealthSAX", "CLibArchive"]),
+        .target(name: "HealthAnalysis", dependencies: ["HealthExport"]),
+        .target(name: "HealthReports", dependencies: ["HealthExport", "HealthAnalysis"]),
+        .executableTarget(
+            name: "health-analyzer", dependencies: ["HealthExport", "HealthAnalysis", "HealthReports"]),
+
+        // Synthetic exports with known true values, for tests, samples and benchmarks (not a product).
+        .target(name: "SyntheticExport"),
+        .executableTarget(name: "generate-export", dependencies: ["SyntheticExport"]),
+
+        // Benchmarks (not a product): run with `swift run -c release health-benchmarks`.
+        .target(name: "CBareSAX", dependencies: ["CLibXML2"], path: "Benchmarks/CBareSAX"),
+        .executableTarget(
+            name: "health-benchmarks",
+            dependencies: ["CBareSAX", "HealthExport", "HealthAnalysis", "HealthReports", "SyntheticExport"],
+            path: "Benchmarks/health-benchmarks"),
+
+        .testTarget(name: "HealthExportTests", dependencies: ["HealthExport", "SyntheticExport"]),
+        .testTarget(name: "HealthAnalysisTests", dependencies: ["HealthAnalysis", "HealthExport", "SyntheticExport"]),
+        .testTarget(
+            name: "HealthReportsTests",
+            dependencies: ["HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport"]),
+        .testTarget(name: "SyntheticExportTests", dependencies: ["SyntheticExport"]),
+    ]
+)

@@ -1,0 +1,188 @@
+// CHealthSAX: the C glue between libxml2's SAX2 push parser and Swift.
+//
+// This header declares only opaque types and plain C values, so that no Swift module ever sees
+// libxml2's headers (libxml2 and Foundation cannot share a Swift module on this toolchain).
+// Every exported symbol carries the `hsax_` prefix.
+//
+// What the glue does, in order, for every chunk fed to it:
+//  1. a byte pre-filter (reference §2.4): deletes the C0 control characters that XML forbids
+//     (0x00-0x08, 0x0B, 0x0C, 0x0E-0x1F) and drops the internal DOCTYPE (iOS 16 exports carry a
+//     malformed one that stops libxml2 even in recover mode), replacing it by the newlines it
+//     contained so that libxml2's line numbers stay those of the original file;
+//  2. libxml2's push parser (XML_PARSE_NONET; no entity substitution, no DTD loading, no recover);
+//  3. for each start tag, the element and its attributes are matched by pointer against names
+//     interned in the parser's dictionary, and handed to Swift as byte ranges.
+#ifndef CHEALTHSAX_H
+#define CHEALTHSAX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Elements of an Apple Health export that the glue recognizes (reference §2.2).
+typedef enum {
+    HSAX_EL_UNKNOWN = 0,
+    HSAX_EL_HEALTH_DATA,
+    HSAX_EL_EXPORT_DATE,
+    HSAX_EL_ME,
+    HSAX_EL_RECORD,
+    HSAX_EL_METADATA_ENTRY,
+    HSAX_EL_HRV_METADATA_LIST,
+    HSAX_EL_INSTANTANEOUS_BPM,
+    HSAX_EL_CORRELATION,
+    HSAX_EL_WORKOUT,
+    HSAX_EL_WORKOUT_ACTIVITY,
+    HSAX_EL_WORKOUT_EVENT,
+    HSAX_EL_WORKOUT_STATISTICS,
+    HSAX_EL_WORKOUT_ROUTE,
+    HSAX_EL_FILE_REFERENCE,
+    HSAX_EL_LOCATION,
+    HSAX_EL_ACTIVITY_SUMMARY,
+    HSAX_EL_CLINICAL_RECORD,
+    HSAX_EL_AUDIOGRAM,
+    HSAX_EL_SENSITIVITY_POINT,
+    HSAX_EL_VISION_PRESCRIPTION,
+    HSAX_EL_COUNT
+} hsax_element_id;
+
+/// Attributes the glue recognizes; bit `1 << id` of `hsax_start.present` says the attribute is there.
+typedef enum {
+    HSAX_A_TYPE = 0,
+    HSAX_A_UNIT,
+    HSAX_A_VALUE,
+    HSAX_A_SOURCE_NAME,
+    HSAX_A_SOURCE_VERSION,
+    HSAX_A_DEVICE,
+    HSAX_A_CREATION_DATE,
+    HSAX_A_START_DATE,
+    HSAX_A_END_DATE,
+    HSAX_A_KEY,
+    HSAX_A_LOCALE,
+    HSAX_A_WORKOUT_ACTIVITY_TYPE,
+    HSAX_A_DURATION,
+    HSAX_A_DURATION_UNIT,
+    HSAX_A_TOTAL_DISTANCE,
+    HSAX_A_TOTAL_DISTANCE_UNIT,
+    HSAX_A_TOTAL_ENERGY_BURNED,
+    HSAX_A_TOTAL_ENERGY_BURNED_UNIT,
+    HSAX_A_DATE,
+    HSAX_A_AVERAGE,
+    HSAX_A_MINIMUM,
+    HSAX_A_MAXIMUM,
+    HSAX_A_SUM,
+    HSAX_A_UUID,
+    HSAX_A_PATH,
+    HSAX_A_BPM,
+    HSAX_A_TIME,
+    HSAX_A_DATE_COMPONENTS,
+    HSAX_A_ACTIVE_ENERGY_BURNED,
+    HSAX_A_ACTIVE_ENERGY_BURNED_GOAL,
+    HSAX_A_ACTIVE_ENERGY_BURNED_UNIT,
+    HSAX_A_APPLE_MOVE_TIME,
+    HSAX_A_APPLE_MOVE_TIME_GOAL,
+    HSAX_A_APPLE_MOVE_MINUTES,
+    HSAX_A_APPLE_MOVE_MINUTES_GOAL,
+    HSAX_A_APPLE_EXERCISE_TIME,
+    HSAX_A_APPLE_EXERCISE_TIME_GOAL,
+    HSAX_A_APPLE_STAND_HOURS,
+    HSAX_A_APPLE_STAND_HOURS_GOAL,
+    HSAX_A_DATE_OF_BIRTH,
+    HSAX_A_BIOLOGICAL_SEX,
+    HSAX_A_BLOOD_TYPE,
+    HSAX_A_FITZPATRICK_SKIN_TYPE,
+    HSAX_A_CARDIO_FITNESS_MEDICATIONS_USE,
+    HSAX_A_LATITUDE,
+    HSAX_A_LONGITUDE,
+    HSAX_A_ALTITUDE,
+    HSAX_A_HORIZONTAL_ACCURACY,
+    HSAX_A_VERTICAL_ACCURACY,
+    HSAX_A_COURSE,
+    HSAX_A_SPEED,
+    HSAX_A_IDENTIFIER,
+    HSAX_A_SOURCE_URL,
+    HSAX_A_FHIR_VERSION,
+    HSAX_A_RECEIVED_DATE,
+    HSAX_A_RESOURCE_FILE_PATH,
+    HSAX_A_FREQUENCY_VALUE,
+    HSAX_A_FREQUENCY_UNIT,
+    HSAX_A_LEFT_EAR_VALUE,
+    HSAX_A_LEFT_EAR_UNIT,
+    HSAX_A_RIGHT_EAR_VALUE,
+    HSAX_A_RIGHT_EAR_UNIT,
+    HSAX_A_COUNT
+} hsax_attribute_id;
+
+/// A byte range of an attribute value (not NUL-terminated; entities already decoded).
+/// Valid only during the callback that receives it.
+typedef struct {
+    const uint8_t *bytes;
+    int32_t length;
+} hsax_value;
+
+/// One start tag.
+typedef struct {
+    int32_t element;    ///< an `hsax_element_id`
+    int32_t depth;      ///< 0 for the root element
+    int32_t line;       ///< line of the start tag's end in the original file (1-based)
+    int32_t unknown_attributes; ///< attributes on this tag that the glue does not recognize
+    uint64_t present;   ///< bit `1 << hsax_attribute_id` set for each attribute present
+    const char *name;   ///< the element's local name, NUL-terminated, owned by the parser
+                        ///< (the same pointer for the same name throughout one parse)
+    hsax_value attributes[HSAX_A_COUNT];
+} hsax_start;
+
+typedef void (*hsax_start_fn)(void *context, const hsax_start *start);
+typedef void (*hsax_end_fn)(void *context, int32_t element, int32_t depth);
+
+typedef struct hsax_parser hsax_parser;
+
+/// Creates a parser. `context` is passed back unchanged to both callbacks; it must stay valid
+/// until `hsax_parser_free`. Returns NULL when memory is exhausted.
+hsax_parser *hsax_parser_create(void *context, hsax_start_fn on_start, hsax_end_fn on_end);
+void hsax_parser_free(hsax_parser *parser);
+
+/// Result codes of `hsax_parser_feed`.
+enum {
+    HSAX_OK = 0,
+    HSAX_ERR_XML = 1,        ///< libxml2 reported a fatal error: see hsax_parser_error_*
+    HSAX_ERR_STOPPED = 2,    ///< the caller stopped the parse with hsax_parser_stop
+    HSAX_ERR_NO_ROOT = 3,    ///< a DOCTYPE was not followed by <HealthData within 1 MiB
+    HSAX_ERR_MEMORY = 4,
+};
+
+/// Feeds `length` bytes (any chunk size, down to 1). Pass `is_last = 1` once, at the end
+/// (with `length` 0 if there is nothing left). Returns an `HSAX_` result code; after a
+/// non-zero code the parser must not be fed again.
+int hsax_parser_feed(hsax_parser *parser, const uint8_t *bytes, size_t length, int is_last);
+
+/// Stops the parse from inside a callback; the current feed returns `HSAX_ERR_STOPPED`.
+void hsax_parser_stop(hsax_parser *parser);
+
+/// The first fatal libxml2 error: its line and column (1-based) and message (no trailing newline).
+int32_t hsax_parser_error_line(const hsax_parser *parser);
+int32_t hsax_parser_error_column(const hsax_parser *parser);
+const char *hsax_parser_error_message(const hsax_parser *parser);
+
+/// The line libxml2 is at now (for errors found by the caller inside a callback).
+int32_t hsax_parser_current_line(const hsax_parser *parser);
+
+/// Control characters the pre-filter deleted so far.
+int64_t hsax_parser_removed_control_characters(const hsax_parser *parser);
+/// 1 when an internal DOCTYPE was dropped.
+int hsax_parser_dropped_doctype(const hsax_parser *parser);
+/// The number in the `HealthKit Export Version: N` comment of the DOCTYPE, or -1.
+int32_t hsax_parser_export_version(const hsax_parser *parser);
+
+/// Interns a byte string and returns its small integer id (0, 1, 2, ... in order of first
+/// appearance). `*is_new` is set to 1 the first time a string is seen. Returns -1 when
+/// memory is exhausted.
+int32_t hsax_intern(hsax_parser *parser, const uint8_t *bytes, int32_t length, int32_t *is_new);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

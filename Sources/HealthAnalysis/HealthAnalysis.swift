@@ -1,0 +1,1 @@
+// HealthAnalysis: see issue; filled in by later commits.

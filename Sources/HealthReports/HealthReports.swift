@@ -1,0 +1,1 @@
+// HealthReports: see issue; filled in by later commits.

@@ -1,0 +1,1 @@
+// SyntheticExport: see issue; filled in by later commits.

@@ -1,0 +1,1 @@
+print("generate-export: not yet implemented")

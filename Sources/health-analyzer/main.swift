@@ -1,0 +1,1 @@
+print("health-analyzer: not yet implemented")
