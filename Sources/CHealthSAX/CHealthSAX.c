@@ -1,0 +1,512 @@
+// CHealthSAX: byte pre-filter + libxml2 SAX2 push parser + name matching by pointer.
+// See include/CHealthSAX.h for the contract. libxml2 is included here and nowhere else.
+#include "CHealthSAX.h"
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/dict.h>
+#include <libxml/xmlerror.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HSAX_FILTER_BUFFER (1u << 20)
+#define HSAX_DOCTYPE_LIMIT (1u << 20)   /* bytes we skip looking for <HealthData after <!DOCTYPE */
+#define HSAX_NAME_CACHE 512             /* power of two; > number of distinct names */
+
+static const char *const element_names[HSAX_EL_COUNT] = {
+    [HSAX_EL_UNKNOWN] = NULL,
+    [HSAX_EL_HEALTH_DATA] = "HealthData",
+    [HSAX_EL_EXPORT_DATE] = "ExportDate",
+    [HSAX_EL_ME] = "Me",
+    [HSAX_EL_RECORD] = "Record",
+    [HSAX_EL_METADATA_ENTRY] = "MetadataEntry",
+    [HSAX_EL_HRV_METADATA_LIST] = "HeartRateVariabilityMetadataList",
+    [HSAX_EL_INSTANTANEOUS_BPM] = "InstantaneousBeatsPerMinute",
+    [HSAX_EL_CORRELATION] = "Correlation",
+    [HSAX_EL_WORKOUT] = "Workout",
+    [HSAX_EL_WORKOUT_ACTIVITY] = "WorkoutActivity",
+    [HSAX_EL_WORKOUT_EVENT] = "WorkoutEvent",
+    [HSAX_EL_WORKOUT_STATISTICS] = "WorkoutStatistics",
+    [HSAX_EL_WORKOUT_ROUTE] = "WorkoutRoute",
+    [HSAX_EL_FILE_REFERENCE] = "FileReference",
+    [HSAX_EL_LOCATION] = "Location",
+    [HSAX_EL_ACTIVITY_SUMMARY] = "ActivitySummary",
+    [HSAX_EL_CLINICAL_RECORD] = "ClinicalRecord",
+    [HSAX_EL_AUDIOGRAM] = "Audiogram",
+    [HSAX_EL_SENSITIVITY_POINT] = "SensitivityPoint",
+    [HSAX_EL_VISION_PRESCRIPTION] = "VisionPrescription",
+};
+
+static const char *const attribute_names[HSAX_A_COUNT] = {
+    [HSAX_A_TYPE] = "type",
+    [HSAX_A_UNIT] = "unit",
+    [HSAX_A_VALUE] = "value",
+    [HSAX_A_SOURCE_NAME] = "sourceName",
+    [HSAX_A_SOURCE_VERSION] = "sourceVersion",
+    [HSAX_A_DEVICE] = "device",
+    [HSAX_A_CREATION_DATE] = "creationDate",
+    [HSAX_A_START_DATE] = "startDate",
+    [HSAX_A_END_DATE] = "endDate",
+    [HSAX_A_KEY] = "key",
+    [HSAX_A_LOCALE] = "locale",
+    [HSAX_A_WORKOUT_ACTIVITY_TYPE] = "workoutActivityType",
+    [HSAX_A_DURATION] = "duration",
+    [HSAX_A_DURATION_UNIT] = "durationUnit",
+    [HSAX_A_TOTAL_DISTANCE] = "totalDistance",
+    [HSAX_A_TOTAL_DISTANCE_UNIT] = "totalDistanceUnit",
+    [HSAX_A_TOTAL_ENERGY_BURNED] = "totalEnergyBurned",
+    [HSAX_A_TOTAL_ENERGY_BURNED_UNIT] = "totalEnergyBurnedUnit",
+    [HSAX_A_DATE] = "date",
+    [HSAX_A_AVERAGE] = "average",
+    [HSAX_A_MINIMUM] = "minimum",
+    [HSAX_A_MAXIMUM] = "maximum",
+    [HSAX_A_SUM] = "sum",
+    [HSAX_A_UUID] = "uuid",
+    [HSAX_A_PATH] = "path",
+    [HSAX_A_BPM] = "bpm",
+    [HSAX_A_TIME] = "time",
+    [HSAX_A_DATE_COMPONENTS] = "dateComponents",
+    [HSAX_A_ACTIVE_ENERGY_BURNED] = "activeEnergyBurned",
+    [HSAX_A_ACTIVE_ENERGY_BURNED_GOAL] = "activeEnergyBurnedGoal",
+    [HSAX_A_ACTIVE_ENERGY_BURNED_UNIT] = "activeEnergyBurnedUnit",
+    [HSAX_A_APPLE_MOVE_TIME] = "appleMoveTime",
+    [HSAX_A_APPLE_MOVE_TIME_GOAL] = "appleMoveTimeGoal",
+    [HSAX_A_APPLE_MOVE_MINUTES] = "appleMoveMinutes",
+    [HSAX_A_APPLE_MOVE_MINUTES_GOAL] = "appleMoveMinutesGoal",
+    [HSAX_A_APPLE_EXERCISE_TIME] = "appleExerciseTime",
+    [HSAX_A_APPLE_EXERCISE_TIME_GOAL] = "appleExerciseTimeGoal",
+    [HSAX_A_APPLE_STAND_HOURS] = "appleStandHours",
+    [HSAX_A_APPLE_STAND_HOURS_GOAL] = "appleStandHoursGoal",
+    [HSAX_A_DATE_OF_BIRTH] = "HKCharacteristicTypeIdentifierDateOfBirth",
+    [HSAX_A_BIOLOGICAL_SEX] = "HKCharacteristicTypeIdentifierBiologicalSex",
+    [HSAX_A_BLOOD_TYPE] = "HKCharacteristicTypeIdentifierBloodType",
+    [HSAX_A_FITZPATRICK_SKIN_TYPE] = "HKCharacteristicTypeIdentifierFitzpatrickSkinType",
+    [HSAX_A_CARDIO_FITNESS_MEDICATIONS_USE] = "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse",
+    [HSAX_A_LATITUDE] = "latitude",
+    [HSAX_A_LONGITUDE] = "longitude",
+    [HSAX_A_ALTITUDE] = "altitude",
+    [HSAX_A_HORIZONTAL_ACCURACY] = "horizontalAccuracy",
+    [HSAX_A_VERTICAL_ACCURACY] = "verticalAccuracy",
+    [HSAX_A_COURSE] = "course",
+    [HSAX_A_SPEED] = "speed",
+    [HSAX_A_IDENTIFIER] = "identifier",
+    [HSAX_A_SOURCE_URL] = "sourceURL",
+    [HSAX_A_FHIR_VERSION] = "fhirVersion",
+    [HSAX_A_RECEIVED_DATE] = "receivedDate",
+    [HSAX_A_RESOURCE_FILE_PATH] = "resourceFilePath",
+    [HSAX_A_FREQUENCY_VALUE] = "frequencyValue",
+    [HSAX_A_FREQUENCY_UNIT] = "frequencyUnit",
+    [HSAX_A_LEFT_EAR_VALUE] = "leftEarValue",
+    [HSAX_A_LEFT_EAR_UNIT] = "leftEarUnit",
+    [HSAX_A_RIGHT_EAR_VALUE] = "rightEarValue",
+    [HSAX_A_RIGHT_EAR_UNIT] = "rightEarUnit",
+};
+
+_Static_assert(HSAX_A_COUNT <= 64, "attribute ids must fit the 64-bit present mask");
+
+/* Pointer -> id cache. Names from the parser's dictionary are unique per spelling, so a name
+   is matched by strcmp once and by pointer ever after. */
+typedef struct {
+    const xmlChar *key;
+    int32_t id;
+} name_slot;
+
+/* Pre-filter states. */
+enum {
+    PF_PROLOG = 0,     /* before the root element; looking for <!DOCTYPE or the root */
+    PF_PROLOG_LT,      /* saw '<' in the prolog; deciding what it starts */
+    PF_DOCTYPE,        /* inside the DOCTYPE: dropping bytes until <HealthData */
+    PF_BODY,           /* after the root's start: only control characters are removed */
+};
+
+/* Interned byte strings: open addressing over an array of (hash, id); bytes in one arena. */
+typedef struct {
+    uint64_t hash;
+    int32_t id;        /* -1 empty */
+} intern_slot;
+
+struct hsax_parser {
+    xmlParserCtxtPtr ctxt;
+    void *context;
+    hsax_start_fn on_start;
+    hsax_end_fn on_end;
+
+    int32_t depth;
+    int stopped;
+    hsax_start start; /* reused for every start tag */
+
+    const xmlChar *element_ptr[HSAX_EL_COUNT];
+    name_slot element_cache[HSAX_NAME_CACHE];
+    name_slot attribute_cache[HSAX_NAME_CACHE];
+
+    /* error */
+    int has_error;
+    int32_t error_line, error_column;
+    char error_message[512];
+
+    /* pre-filter */
+    int pf_state;
+    uint8_t pf_pending[16];   /* bytes held while deciding after '<' in the prolog */
+    int pf_pending_len;
+    int pf_match;             /* bytes of "<HealthData" matched in the DOCTYPE */
+    int pf_version_match;     /* bytes of "HealthKit Export Version:" matched */
+    int pf_in_version;        /* reading the version digits */
+    size_t pf_doctype_bytes;
+    int dropped_doctype;
+    int32_t export_version;
+    int64_t removed_controls;
+    uint8_t *out;             /* filtered bytes waiting for xmlParseChunk */
+    size_t out_len;
+    int no_root;
+
+    /* interning */
+    intern_slot *slots;
+    uint32_t slot_cap;        /* power of two */
+    int32_t count;
+    uint32_t *offsets;        /* per id: start in arena */
+    int32_t *lengths;
+    int32_t ids_cap;
+    uint8_t *arena;
+    size_t arena_len, arena_cap;
+};
+
+static const char healthdata_tag[] = "<HealthData";
+static const char doctype_tag[] = "<!DOCTYPE";
+static const char version_tag[] = "HealthKit Export Version:";
+
+/* 1 for bytes XML 1.0 forbids and the pre-filter deletes: 0x00-0x08, 0x0B, 0x0C, 0x0E-0x1F. */
+static const uint8_t is_control[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+static inline size_t ptr_hash(const void *p) {
+    uintptr_t v = (uintptr_t)p;
+    v ^= v >> 17;
+    v *= 0x9E3779B97F4A7C15ull;
+    return (size_t)(v >> 40);
+}
+
+static int32_t lookup_name(name_slot *cache, const xmlChar *name, const char *const *names, int count,
+                           int first) {
+    size_t i = ptr_hash(name) & (HSAX_NAME_CACHE - 1);
+    for (;;) {
+        name_slot *s = &cache[i];
+        if (s->key == name) return s->id;
+        if (s->key == NULL) {
+            int32_t id = -1;
+            for (int k = first; k < count; k++) {
+                if (strcmp((const char *)name, names[k]) == 0) { id = k; break; }
+            }
+            s->key = name;
+            s->id = id;
+            return id;
+        }
+        i = (i + 1) & (HSAX_NAME_CACHE - 1);
+    }
+}
+
+static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri,
+                        int nb_namespaces, const xmlChar **namespaces, int nb_attributes, int nb_defaulted,
+                        const xmlChar **attributes) {
+    (void)prefix; (void)uri; (void)nb_namespaces; (void)namespaces; (void)nb_defaulted;
+    hsax_parser *p = (hsax_parser *)ctx;
+    if (p->stopped) return;
+    hsax_start *s = &p->start;
+    int32_t el = lookup_name(p->element_cache, localname, element_names, HSAX_EL_COUNT, 1);
+    s->element = el < 0 ? HSAX_EL_UNKNOWN : el;
+    s->depth = p->depth++;
+    s->line = p->ctxt->input ? p->ctxt->input->line : 0;
+    s->name = (const char *)localname;
+    uint64_t present = 0;
+    int32_t unknown = 0;
+    for (int i = 0; i < nb_attributes; i++) {
+        const xmlChar **a = attributes + 5 * i;
+        int32_t id = lookup_name(p->attribute_cache, a[0], attribute_names, HSAX_A_COUNT, 0);
+        if (id < 0) { unknown++; continue; }
+        s->attributes[id].bytes = (const uint8_t *)a[3];
+        s->attributes[id].length = (int32_t)(a[4] - a[3]);
+        present |= (uint64_t)1 << id;
+    }
+    s->present = present;
+    s->unknown_attributes = unknown;
+    p->on_start(p->context, s);
+}
+
+static void on_end_ns(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri) {
+    (void)prefix; (void)uri;
+    hsax_parser *p = (hsax_parser *)ctx;
+    p->depth--;
+    if (p->stopped) return;
+    int32_t el = lookup_name(p->element_cache, localname, element_names, HSAX_EL_COUNT, 1);
+    p->on_end(p->context, el < 0 ? HSAX_EL_UNKNOWN : el, p->depth);
+}
+
+static void on_error(void *ctx, xmlErrorPtr error) {
+    hsax_parser *p = (hsax_parser *)ctx;
+    if (p == NULL || error == NULL || p->has_error) return;
+    if (error->level != XML_ERR_FATAL && error->level != XML_ERR_ERROR) return;
+    p->has_error = 1;
+    p->error_line = error->line;
+    p->error_column = error->int2;
+    const char *m = error->message ? error->message : "unknown libxml2 error";
+    size_t n = strlen(m);
+    while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' ')) n--;
+    if (n >= sizeof p->error_message) n = sizeof p->error_message - 1;
+    memcpy(p->error_message, m, n);
+    p->error_message[n] = 0;
+}
+
+hsax_parser *hsax_parser_create(void *context, hsax_start_fn on_start, hsax_end_fn on_end) {
+    hsax_parser *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->context = context;
+    p->on_start = on_start;
+    p->on_end = on_end;
+    p->export_version = -1;
+    p->out = malloc(HSAX_FILTER_BUFFER + sizeof p->pf_pending);
+    p->slot_cap = 1024;
+    p->slots = malloc(sizeof(intern_slot) * p->slot_cap);
+    if (!p->out || !p->slots) { hsax_parser_free(p); return NULL; }
+    for (uint32_t i = 0; i < p->slot_cap; i++) p->slots[i].id = -1;
+
+    xmlSAXHandler sax;
+    memset(&sax, 0, sizeof sax);
+    sax.initialized = XML_SAX2_MAGIC;
+    sax.startElementNs = on_start_ns;
+    sax.endElementNs = on_end_ns;
+    sax.serror = on_error;
+    p->ctxt = xmlCreatePushParserCtxt(&sax, p, NULL, 0, NULL);
+    if (!p->ctxt) { hsax_parser_free(p); return NULL; }
+    xmlCtxtUseOptions(p->ctxt, XML_PARSE_NONET | XML_PARSE_COMPACT);
+    return p;
+}
+
+void hsax_parser_free(hsax_parser *p) {
+    if (!p) return;
+    if (p->ctxt) xmlFreeParserCtxt(p->ctxt);
+    free(p->out);
+    free(p->slots);
+    free(p->offsets);
+    free(p->lengths);
+    free(p->arena);
+    free(p);
+}
+
+void hsax_parser_stop(hsax_parser *p) {
+    p->stopped = 1;
+    xmlStopParser(p->ctxt);
+}
+
+static int flush_out(hsax_parser *p, int is_last) {
+    if (p->out_len == 0 && !is_last) return HSAX_OK;
+    int rc = xmlParseChunk(p->ctxt, (const char *)p->out, (int)p->out_len, is_last);
+    p->out_len = 0;
+    if (p->stopped) return HSAX_ERR_STOPPED;
+    if (p->has_error || rc != 0) {
+        if (!p->has_error) {
+            p->has_error = 1;
+            p->error_line = p->ctxt->input ? p->ctxt->input->line : 0;
+            p->error_column = p->ctxt->input ? p->ctxt->input->col : 0;
+            snprintf(p->error_message, sizeof p->error_message, "libxml2 error %d", rc);
+        }
+        return HSAX_ERR_XML;
+    }
+    return HSAX_OK;
+}
+
+static inline int emit(hsax_parser *p, uint8_t b) {
+    p->out[p->out_len++] = b;
+    if (p->out_len >= HSAX_FILTER_BUFFER) return flush_out(p, 0);
+    return HSAX_OK;
+}
+
+/* One byte of the prolog or DOCTYPE (slow path; runs only until the root element starts). */
+static int prolog_byte(hsax_parser *p, uint8_t b) {
+    int rc = HSAX_OK;
+    switch (p->pf_state) {
+    case PF_PROLOG:
+        if (b == '<') {
+            p->pf_pending[0] = b;
+            p->pf_pending_len = 1;
+            p->pf_state = PF_PROLOG_LT;
+            return HSAX_OK;
+        }
+        return emit(p, b);
+    case PF_PROLOG_LT: {
+        int n = p->pf_pending_len;
+        p->pf_pending[p->pf_pending_len++] = b;
+        if (n < (int)sizeof doctype_tag - 1 && (uint8_t)doctype_tag[n] == b) {
+            if (p->pf_pending_len == (int)sizeof doctype_tag - 1) {
+                p->pf_state = PF_DOCTYPE;
+                p->dropped_doctype = 1;
+                p->pf_match = 0;
+                p->pf_doctype_bytes = 0;
+            }
+            return HSAX_OK;
+        }
+        /* Not a DOCTYPE: hand the held bytes on. "<?" and "<!" (comment) stay in the prolog;
+           anything else is the root element's start tag. */
+        int stays = p->pf_pending[1] == '?' || p->pf_pending[1] == '!';
+        for (int i = 0; i < p->pf_pending_len && rc == HSAX_OK; i++) rc = emit(p, p->pf_pending[i]);
+        p->pf_pending_len = 0;
+        p->pf_state = stays ? PF_PROLOG : PF_BODY;
+        return rc;
+    }
+    case PF_DOCTYPE: {
+        if (++p->pf_doctype_bytes > HSAX_DOCTYPE_LIMIT) { p->no_root = 1; return HSAX_ERR_NO_ROOT; }
+        if (b == '\n') rc = emit(p, b); /* keep line numbers those of the original file */
+        /* the export version comment */
+        if (p->pf_in_version) {
+            if (b >= '0' && b <= '9') {
+                p->export_version = (p->export_version < 0 ? 0 : p->export_version) * 10 + (b - '0');
+                if (p->export_version > 100000) p->export_version = 100000;
+            } else if (!(b == ' ' && p->export_version < 0)) {
+                p->pf_in_version = 0;
+            }
+        } else if ((uint8_t)version_tag[p->pf_version_match] == b) {
+            if (++p->pf_version_match == (int)sizeof version_tag - 1) {
+                p->pf_in_version = 1;
+                p->pf_version_match = 0;
+            }
+        } else {
+            p->pf_version_match = (b == 'H') ? 1 : 0;
+        }
+        /* the root element */
+        if (p->pf_match == (int)sizeof healthdata_tag - 1) {
+            if (b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '>' || b == '/') {
+                for (int i = 0; i < p->pf_match && rc == HSAX_OK; i++) rc = emit(p, (uint8_t)healthdata_tag[i]);
+                if (rc == HSAX_OK && b != '\n') rc = emit(p, b);
+                p->pf_state = PF_BODY;
+                return rc;
+            }
+            p->pf_match = 0;
+        }
+        if ((uint8_t)healthdata_tag[p->pf_match] == b) p->pf_match++;
+        else p->pf_match = (b == '<') ? 1 : 0;
+        return rc;
+    }
+    }
+    return rc;
+}
+
+int hsax_parser_feed(hsax_parser *p, const uint8_t *bytes, size_t length, int is_last) {
+    if (p->stopped) return HSAX_ERR_STOPPED;
+    if (p->has_error) return HSAX_ERR_XML;
+    if (p->no_root) return HSAX_ERR_NO_ROOT;
+    size_t i = 0;
+    int rc;
+    /* slow path: prolog and DOCTYPE, byte by byte */
+    while (i < length && p->pf_state != PF_BODY) {
+        uint8_t b = bytes[i++];
+        if (is_control[b]) { p->removed_controls++; continue; }
+        if ((rc = prolog_byte(p, b)) != HSAX_OK) return rc;
+    }
+    /* fast path: copy everything but the control characters */
+    while (i < length) {
+        size_t room = HSAX_FILTER_BUFFER - p->out_len;
+        size_t n = length - i < room ? length - i : room;
+        const uint8_t *src = bytes + i;
+        uint8_t *dst = p->out + p->out_len;
+        size_t w = 0;
+        for (size_t k = 0; k < n; k++) {
+            uint8_t b = src[k];
+            dst[w] = b;
+            w += !is_control[b];
+        }
+        p->removed_controls += (int64_t)(n - w);
+        p->out_len += w;
+        i += n;
+        if (p->out_len >= HSAX_FILTER_BUFFER / 2 || i < length) {
+            if ((rc = flush_out(p, 0)) != HSAX_OK) return rc;
+        }
+    }
+    if (is_last) {
+        if (p->pf_state == PF_DOCTYPE) { p->no_root = 1; return HSAX_ERR_NO_ROOT; }
+        if (p->pf_state == PF_PROLOG_LT) {
+            for (int k = 0; k < p->pf_pending_len; k++) p->out[p->out_len++] = p->pf_pending[k];
+            p->pf_pending_len = 0;
+        }
+        return flush_out(p, 1);
+    }
+    return HSAX_OK;
+}
+
+int32_t hsax_parser_error_line(const hsax_parser *p) { return p->error_line; }
+int32_t hsax_parser_error_column(const hsax_parser *p) { return p->error_column; }
+const char *hsax_parser_error_message(const hsax_parser *p) { return p->error_message; }
+int32_t hsax_parser_current_line(const hsax_parser *p) {
+    return p->ctxt && p->ctxt->input ? p->ctxt->input->line : 0;
+}
+int64_t hsax_parser_removed_control_characters(const hsax_parser *p) { return p->removed_controls; }
+int hsax_parser_dropped_doctype(const hsax_parser *p) { return p->dropped_doctype; }
+int32_t hsax_parser_export_version(const hsax_parser *p) { return p->export_version; }
+
+/* ---- interning (FNV-1a over the bytes, open addressing, load factor <= 1/2) ---- */
+
+static inline uint64_t fnv1a(const uint8_t *b, int32_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (int32_t i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
+    return h;
+}
+
+static int grow_slots(hsax_parser *p) {
+    uint32_t cap = p->slot_cap * 2;
+    intern_slot *s = malloc(sizeof(intern_slot) * cap);
+    if (!s) return -1;
+    for (uint32_t i = 0; i < cap; i++) s[i].id = -1;
+    for (uint32_t i = 0; i < p->slot_cap; i++) {
+        if (p->slots[i].id < 0) continue;
+        uint32_t j = (uint32_t)p->slots[i].hash & (cap - 1);
+        while (s[j].id >= 0) j = (j + 1) & (cap - 1);
+        s[j] = p->slots[i];
+    }
+    free(p->slots);
+    p->slots = s;
+    p->slot_cap = cap;
+    return 0;
+}
+
+int32_t hsax_intern(hsax_parser *p, const uint8_t *bytes, int32_t length, int32_t *is_new) {
+    uint64_t h = fnv1a(bytes, length);
+    uint32_t j = (uint32_t)h & (p->slot_cap - 1);
+    for (;;) {
+        intern_slot *s = &p->slots[j];
+        if (s->id < 0) break;
+        if (s->hash == h && p->lengths[s->id] == length &&
+            memcmp(p->arena + p->offsets[s->id], bytes, (size_t)length) == 0) {
+            if (is_new) *is_new = 0;
+            return s->id;
+        }
+        j = (j + 1) & (p->slot_cap - 1);
+    }
+    /* new string */
+    if (p->count == p->ids_cap) {
+        int32_t cap = p->ids_cap ? p->ids_cap * 2 : 256;
+        uint32_t *o = realloc(p->offsets, sizeof(uint32_t) * (size_t)cap);
+        if (!o) return -1;
+        p->offsets = o;
+        int32_t *l = realloc(p->lengths, sizeof(int32_t) * (size_t)cap);
+        if (!l) return -1;
+        p->lengths = l;
+        p->ids_cap = cap;
+    }
+    if (p->arena_len + (size_t)length > p->arena_cap) {
+        size_t cap = p->arena_cap ? p->arena_cap * 2 : 65536;
+        while (cap < p->arena_len + (size_t)length) cap *= 2;
+        uint8_t *a = realloc(p->arena, cap);
+        if (!a) return -1;
+        p->arena = a;
+        p->arena_cap = cap;
+    }
+    memcpy(p->arena + p->arena_len, bytes, (size_t)length);
+    int32_t id = p->count++;
+    p->offsets[id] = (uint32_t)p->arena_len;
+    p->lengths[id] = length;
+    p->arena_len += (size_t)length;
+    p->slots[j].hash = h;
+    p->slots[j].id = id;
+    if ((uint32_t)p->count * 2 > p->slot_cap && grow_slots(p) != 0) return -1;
+    if (is_new) *is_new = 1;
+    return id;
+}

@@ -1,0 +1,232 @@
+import HealthExport
+
+// The result of one analysis run: what the reports render. Produced by the analysis pipeline
+// (reference §4, §5, §6), consumed by HealthReports. All days are local calendar days in
+// `timeZone`; a value with no data is nil (rendered as an empty cell), never 0.
+
+/// How the IANA zone used for day and hour buckets was chosen (reference §2.7).
+public enum TimeZoneReason: Hashable, Sendable {
+    /// Given with `--tz`.
+    case option
+    /// The most frequent `HKTimeZone` metadata value in the export (`count` samples carried it).
+    case mostFrequentHKTimeZone(count: Int)
+    /// The machine's `TZ` setting.
+    case environment
+    /// No zone found: the fixed export-time offset of `ExportDate` (reports carry a warning,
+    /// because DST is then ignored).
+    case exportOffset
+}
+
+/// The zone the buckets use and why.
+public struct TimeZoneChoice: Hashable, Sendable {
+    /// An IANA identifier (`Europe/Berlin`), or a fixed offset such as `UTC+01:00` for `.exportOffset`.
+    public var identifier: String
+    public var reason: TimeZoneReason
+    public init(identifier: String, reason: TimeZoneReason) {
+        self.identifier = identifier
+        self.reason = reason
+    }
+}
+
+/// The class of a source for the default priority order (reference §2.6, §5.4).
+public enum SourceClass: String, Hashable, Sendable, Comparable {
+    case manual, watch, phone, other
+    public static func < (a: SourceClass, b: SourceClass) -> Bool { a.order < b.order }
+    var order: Int {
+        switch self {
+        case .manual: return 0
+        case .watch: return 1
+        case .phone: return 2
+        case .other: return 3
+        }
+    }
+}
+
+/// A source with its rank in the priority order (0 = highest).
+public struct RankedSource: Hashable, Sendable {
+    public var name: String
+    public var sourceClass: SourceClass
+    public var rank: Int
+    public init(name: String, sourceClass: SourceClass, rank: Int) {
+        self.name = name
+        self.sourceClass = sourceClass
+        self.rank = rank
+    }
+}
+
+/// Which weeks the weekly trends use (reference §6.1).
+public enum WeekStart: String, Hashable, Sendable {
+    /// ISO 8601: Monday start, labelled `2025-W01` by week-year and week number.
+    case iso8601 = "monday"
+    /// US-style: Sunday start, labelled by the first day (`week of 2025-01-05`).
+    case sunday
+}
+
+/// One local day (a row of `daily.csv`).
+public struct DailyMetrics: Hashable, Sendable {
+    public var date: CivilDate
+    /// Steps, de-duplicated over all sources (priority coverage, reference §5.4).
+    public var steps: Double?
+    /// Walking + running distance in km, de-duplicated.
+    public var distanceKm: Double?
+    public var flightsClimbed: Double?
+    /// Active energy in kcal, de-duplicated over all sources: the Health app's number.
+    public var activeEnergyKcal: Double?
+    /// The Move ring's value: active energy from Apple Watch sources only, kcal.
+    public var moveKcal: Double?
+    public var moveGoalKcal: Double?
+    /// Move minutes (Move ring in time mode), when the user's ring is in time mode.
+    public var moveMinutes: Double?
+    public var moveGoalMinutes: Double?
+    /// Exercise minutes from Apple Watch sources (reference §4.3).
+    public var exerciseMinutes: Double?
+    public var exerciseGoalMinutes: Double?
+    /// Local hours in which any Apple Watch recorded `HKCategoryValueAppleStandHourStood`.
+    public var standHours: Int?
+    public var standGoalHours: Double?
+    /// Rings closed (0–3) by the record-derived values against the day's goals; nil without goals.
+    public var ringsClosed: Int?
+    public var restingHeartRateBpm: Double?
+    public var heartRateAvgBpm: Double?
+    public var heartRateMinBpm: Double?
+    public var heartRateMaxBpm: Double?
+    /// Workouts that started on this local day, and their summed duration (pauses excluded), min.
+    public var workouts: Int
+    public var workoutMinutes: Double
+    /// The values of this day's `ActivitySummary`, as the Watch reported them.
+    public var summaryMoveKcal: Double?
+    public var summaryExerciseMinutes: Double?
+    public var summaryStandHours: Double?
+
+    public init(date: CivilDate) {
+        self.date = date
+        self.workouts = 0
+        self.workoutMinutes = 0
+    }
+}
+
+/// One week (a row of `weekly.csv`).
+public struct WeeklyMetrics: Hashable, Sendable {
+    /// `2025-W01` for ISO weeks, `week of 2025-01-05` for Sunday weeks.
+    public var week: String
+    public var weekStart: CivilDate
+    /// Days of the week that have any data.
+    public var days: Int
+    /// True when the week is not fully inside [first data day, day before the export's local day].
+    public var partial: Bool
+    public var steps: Double?
+    public var stepsPerDay: Double?
+    public var distanceKm: Double?
+    public var activeEnergyKcal: Double?
+    public var activeEnergyKcalPerDay: Double?
+    public var exerciseMinutes: Double?
+    public var exerciseMinutesPerDay: Double?
+    public var standHours: Int?
+    public var moveRingClosedDays: Int
+    public var exerciseRingClosedDays: Int
+    public var standRingClosedDays: Int
+    public var allRingsClosedDays: Int
+    public var workouts: Int
+    public var workoutMinutes: Double
+    public var restingHeartRateAvgBpm: Double?
+    /// Change against the previous week in percent; nil when either week is partial or the
+    /// previous value is 0 (reference §6.4).
+    public var stepsChangePercent: Double?
+    public var activeEnergyChangePercent: Double?
+    public var exerciseChangePercent: Double?
+    /// Mean steps per day over this and the three previous weeks (days with data only).
+    public var stepsPerDayRolling4Weeks: Double?
+
+    public init(week: String, weekStart: CivilDate) {
+        self.week = week
+        self.weekStart = weekStart
+        self.days = 0
+        self.partial = false
+        self.moveRingClosedDays = 0
+        self.exerciseRingClosedDays = 0
+        self.standRingClosedDays = 0
+        self.allRingsClosedDays = 0
+        self.workouts = 0
+        self.workoutMinutes = 0
+    }
+}
+
+/// One local hour with a stand-hour record (a row of `stand_hours.csv`).
+public struct StandHour: Hashable, Sendable {
+    public var date: CivilDate
+    /// Local hour of day 0–23 (on the fall-back day the repeated hour appears twice).
+    public var hour: Int
+    public var stood: Bool
+    public init(date: CivilDate, hour: Int, stood: Bool) {
+        self.date = date
+        self.hour = hour
+        self.stood = stood
+    }
+}
+
+/// What the merge did to one type and source (a row of `sources.csv`).
+public struct SourceContribution: Hashable, Sendable {
+    public var type: String
+    public var sourceName: String
+    public var sourceClass: SourceClass
+    public var samples: Int
+    /// Plain sum of the source's samples in the period.
+    public var rawTotal: Double
+    /// What the de-duplicated total counted from this source.
+    public var countedTotal: Double
+    public var unit: CanonicalUnit
+}
+
+/// A day where the record-derived ring values and the ActivitySummary disagree beyond the
+/// tolerances of reference §4.3 (exercise ±1 min, stand exact, energy ±max(1 kcal, 1 %)).
+public struct SummaryDisagreement: Hashable, Sendable {
+    public var date: CivilDate
+    /// `move_kcal`, `exercise_min` or `stand_hours`.
+    public var metric: String
+    public var recordValue: Double?
+    public var summaryValue: Double?
+}
+
+/// The ActivitySummary cross-check (reference §4.3, §4.4).
+public struct SummaryCrossCheck: Hashable, Sendable {
+    public var daysCompared: Int
+    public var daysAgreeing: Int
+    public var disagreements: [SummaryDisagreement]
+    public init(daysCompared: Int = 0, daysAgreeing: Int = 0, disagreements: [SummaryDisagreement] = []) {
+        self.daysCompared = daysCompared
+        self.daysAgreeing = daysAgreeing
+        self.disagreements = disagreements
+    }
+}
+
+/// The longest run of consecutive days with all three rings closed.
+public struct RingStreak: Hashable, Sendable {
+    public var days: Int
+    public var first: CivilDate?
+    public var last: CivilDate?
+}
+
+/// Everything one run computes.
+public struct AnalysisResult: Sendable {
+    public var timeZone: TimeZoneChoice
+    public var weekStart: WeekStart
+    /// False with `--no-dedup` (plain sums).
+    public var deduplicated: Bool
+    /// The priority order used, highest first.
+    public var sourceOrder: [RankedSource]
+    /// First and last local day reported.
+    public var firstDay: CivilDate?
+    public var lastDay: CivilDate?
+    public var exportDate: Timestamp?
+    public var days: [DailyMetrics]
+    public var weeks: [WeeklyMetrics]
+    public var standHours: [StandHour]
+    /// For each local hour 0–23: on how many days it was a stand hour, out of days with a
+    /// stand-hour record for that hour.
+    public var standHourProfile: [(hour: Int, stoodDays: Int, daysWithRecord: Int)]
+    public var sources: [SourceContribution]
+    public var crossCheck: SummaryCrossCheck
+    public var longestAllRingsStreak: RingStreak
+    /// Warnings and notes for the report (zone fallbacks, filler sources, dropped samples, …).
+    public var notes: [String]
+}

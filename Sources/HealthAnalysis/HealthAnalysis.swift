@@ -1,1 +1,0 @@
-// HealthAnalysis: see issue; filled in by later commits.
