@@ -1,0 +1,129 @@
+// Decoding attribute values straight from the parser's bytes (no String, no DateFormatter).
+
+/// Decodes the export's fixed-width date form `yyyy-MM-dd HH:mm:ss ±hhmm` (25 bytes) into an
+/// exact instant plus the printed offset (reference §2.7). Returns nil for any other shape,
+/// an impossible date or time, or an offset beyond ±18:00.
+@inline(__always)
+public func decodeTimestamp(_ p: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    guard p.count == 25, let b = p.baseAddress else { return nil }
+    @inline(__always) func d(_ i: Int) -> Int { Int(b[i]) &- 48 }
+    // Separators.
+    guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x20
+    else { return nil }
+    let sign = b[20]
+    guard sign == 0x2B || sign == 0x2D else { return nil }
+    // Every digit position must hold 0-9.
+    @inline(__always) func isDigit(_ i: Int) -> Bool { b[i] &- 48 < 10 }
+    guard isDigit(0), isDigit(1), isDigit(2), isDigit(3), isDigit(5), isDigit(6), isDigit(8), isDigit(9),
+        isDigit(11), isDigit(12), isDigit(14), isDigit(15), isDigit(17), isDigit(18),
+        isDigit(21), isDigit(22), isDigit(23), isDigit(24)
+    else { return nil }
+    let year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3)
+    let month = d(5) * 10 + d(6)
+    let day = d(8) * 10 + d(9)
+    let hour = d(11) * 10 + d(12)
+    let minute = d(14) * 10 + d(15)
+    let second = d(17) * 10 + d(18)
+    let offH = d(21) * 10 + d(22)
+    let offM = d(23) * 10 + d(24)
+    guard month >= 1, month <= 12, day >= 1, day <= daysInMonth(year, month), hour < 24, minute < 60,
+        second < 61, offH <= 18, offM < 60
+    else { return nil }
+    let offset = (offH * 3600 + offM * 60) * (sign == 0x2D ? -1 : 1)
+    let local = Int64(daysFromCivil(year, month, day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    return Timestamp(secondsSince1970: local - Int64(offset), printedOffsetSeconds: Int32(offset))
+}
+
+/// Parses `[+-]digits[.digits][(e|E)[+-]digits]` as a Double. Exact (correctly rounded) for up
+/// to 15 significant digits with a small exponent, the form exports use; longer or unusual
+/// forms fall back to the C library's `strtod`. Returns nil for anything that is not a number
+/// (including empty, `nan`, `inf`, and trailing garbage).
+@inline(__always)
+public func decodeDouble(_ p: UnsafeBufferPointer<UInt8>) -> Double? {
+    let n = p.count
+    guard n > 0, let b = p.baseAddress else { return nil }
+    var i = 0
+    var negative = false
+    if b[0] == 0x2D || b[0] == 0x2B {
+        negative = b[0] == 0x2D
+        i = 1
+    }
+    var mantissa: UInt64 = 0
+    var digits = 0
+    var significant = 0
+    var fractionDigits = 0
+    var sawDigit = false
+    while i < n, b[i] &- 48 < 10 {
+        if mantissa != 0 || b[i] != 0x30 { significant += 1 }
+        mantissa = mantissa &* 10 &+ UInt64(b[i] &- 48)
+        digits += 1
+        sawDigit = true
+        i += 1
+    }
+    if i < n, b[i] == 0x2E {
+        i += 1
+        while i < n, b[i] &- 48 < 10 {
+            if mantissa != 0 || b[i] != 0x30 { significant += 1 }
+            mantissa = mantissa &* 10 &+ UInt64(b[i] &- 48)
+            fractionDigits += 1
+            digits += 1
+            sawDigit = true
+            i += 1
+        }
+    }
+    guard sawDigit else { return nil }
+    var exponent = 0
+    if i < n, b[i] == 0x65 || b[i] == 0x45 {
+        i += 1
+        var expNegative = false
+        if i < n, b[i] == 0x2D || b[i] == 0x2B {
+            expNegative = b[i] == 0x2D
+            i += 1
+        }
+        var expDigits = 0
+        while i < n, b[i] &- 48 < 10 {
+            if exponent < 10_000 { exponent = exponent * 10 + Int(b[i] &- 48) }
+            expDigits += 1
+            i += 1
+        }
+        guard expDigits > 0 else { return nil }
+        if expNegative { exponent = -exponent }
+    }
+    guard i == n else { return nil }
+    let e10 = exponent - fractionDigits
+    // Clinger's fast path: the mantissa and the power of ten are both exact doubles.
+    if significant <= 15, e10 >= -22, e10 <= 22 {
+        var v = Double(mantissa)
+        if e10 < 0 { v /= powersOfTen[-e10] } else if e10 > 0 { v *= powersOfTen[e10] }
+        return negative ? -v : v
+    }
+    return slowDecodeDouble(p)
+}
+
+private let powersOfTen: [Double] = (0...22).map { e in
+    var v = 1.0
+    for _ in 0..<e { v *= 10 }
+    return v
+}
+
+private func slowDecodeDouble(_ p: UnsafeBufferPointer<UInt8>) -> Double? {
+    guard p.count < 128 else { return nil }
+    var buffer = [CChar](repeating: 0, count: p.count + 1)
+    for i in 0..<p.count { buffer[i] = CChar(bitPattern: p[i]) }
+    return buffer.withUnsafeBufferPointer { bp -> Double? in
+        var end: UnsafeMutablePointer<CChar>?
+        let v = strtod(bp.baseAddress!, &end)
+        guard let end, end - UnsafeMutablePointer(mutating: bp.baseAddress!) == p.count, v.isFinite else {
+            return nil
+        }
+        return v
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,151 @@
+import CLibArchive
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A stream of bytes the reader feeds to the parser.
+protocol ChunkSource {
+    /// Reads up to `buffer.count` bytes; 0 at the end.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// Bytes of the underlying input consumed so far (for progress).
+    var consumed: Int64 { get }
+    /// The underlying input's size, when known.
+    var total: Int64? { get }
+}
+
+/// A plain file or standard input.
+struct FileDescriptorSource: ChunkSource {
+    var fd: Int32
+    var closeWhenDone: Bool
+    var total: Int64?
+    var consumed: Int64 = 0
+
+    init(fd: Int32, closeWhenDone: Bool, total: Int64?) {
+        self.fd = fd
+        self.closeWhenDone = closeWhenDone
+        self.total = total
+    }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 {
+                consumed += Int64(n)
+                return n
+            }
+            if errno == EINTR { continue }
+            throw ExportReadError.cannotOpen(path: fd == 0 ? "<stdin>" : "input", reason: errnoText())
+        }
+    }
+
+    mutating func close() {
+        if closeWhenDone, fd >= 0 { _ = Glibc.close(fd) }
+        fd = -1
+    }
+}
+
+/// The export's XML entry inside a zip, streamed by libarchive (zip64 included; nothing is
+/// extracted to disk). The entry is chosen by content, not by name (reference §1.1): the
+/// first `.xml` entry at most two folders deep, outside `__MACOSX/` and not an AppleDouble
+/// `._` file, whose first MiB holds `<HealthData` and no `<ClinicalDocument` before it.
+struct ZipEntrySource: ChunkSource {
+    let path: String
+    var archive: OpaquePointer?
+    var prefix: [UInt8] = []
+    var prefixOffset = 0
+    var total: Int64?
+    var consumed: Int64 { archive.map { archive_filter_bytes($0, -1) } ?? 0 }
+
+    init(path: String) throws {
+        self.path = path
+        guard let a = archive_read_new() else { throw ExportReadError.archive(path: path, message: "out of memory") }
+        archive_read_support_format_zip(a)
+        archive_read_support_filter_none(a)
+        archive = a
+        if archive_read_open_filename(a, path, 1 << 20) != ARCHIVE_OK {
+            let message = String(cString: archive_error_string(a))
+            archive_read_free(a)
+            archive = nil
+            throw ExportReadError.archive(path: path, message: message)
+        }
+        var st = stat()
+        if stat(path, &st) == 0 { total = Int64(st.st_size) }
+    }
+
+    /// Moves to the export entry and returns its name.
+    mutating func selectExportEntry() throws -> String {
+        guard let a = archive else { throw ExportReadError.archive(path: path, message: "not open") }
+        var entry: OpaquePointer?
+        var seen: [String] = []
+        while true {
+            let rc = archive_read_next_header(a, &entry)
+            if rc == ARCHIVE_EOF { break }
+            guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else {
+                throw ExportReadError.archive(path: path, message: String(cString: archive_error_string(a)))
+            }
+            let name = entryName(entry)
+            seen.append(name)
+            guard archive_entry_filetype(entry) == S_IFREG, isCandidate(name) else { continue }
+            // Read up to 1 MiB and test it; if it is the export, keep those bytes to replay.
+            var head = [UInt8]()
+            head.reserveCapacity(1 << 20)
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while head.count < (1 << 20) {
+                let n = chunk.withUnsafeMutableBytes { archive_read_data(a, $0.baseAddress, min($0.count, (1 << 20) - head.count)) }
+                if n < 0 {
+                    throw ExportReadError.archive(
+                        path: path, message: "\(name): " + String(cString: archive_error_string(a)))
+                }
+                if n == 0 { break }
+                head.append(contentsOf: chunk[0..<n])
+            }
+            if prefixIsHealthExport(head[...]) {
+                prefix = head
+                return name
+            }
+        }
+        throw ExportReadError.notHealthExport(
+            input: path,
+            reason: "no XML entry with a <HealthData> root in the archive (entries: "
+                + seen.prefix(8).joined(separator: ", ") + (seen.count > 8 ? ", …" : "") + ")")
+    }
+
+    private func entryName(_ entry: OpaquePointer) -> String {
+        if let u = archive_entry_pathname_utf8(entry) { return String(cString: u) }
+        if let p = archive_entry_pathname(entry) { return String(decoding: Array(String(cString: p).utf8), as: UTF8.self) }
+        return "(unnamed entry)"
+    }
+
+    private func isCandidate(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: true)
+        guard let base = parts.last, parts.count <= 3 else { return false }
+        if parts.contains("__MACOSX") || base.hasPrefix("._") { return false }
+        return base.lowercased().hasSuffix(".xml")
+    }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if prefixOffset < prefix.count {
+            let n = min(buffer.count, prefix.count - prefixOffset)
+            prefix.withUnsafeBytes { src in
+                buffer.baseAddress!.copyMemory(from: src.baseAddress! + prefixOffset, byteCount: n)
+            }
+            prefixOffset += n
+            if prefixOffset == prefix.count { prefix = []; prefixOffset = 0 }
+            return n
+        }
+        guard let a = archive else { return 0 }
+        let n = archive_read_data(a, buffer.baseAddress, buffer.count)
+        if n < 0 { throw ExportReadError.archive(path: path, message: String(cString: archive_error_string(a))) }
+        return n
+    }
+
+    mutating func close() {
+        if let a = archive { archive_read_free(a) }
+        archive = nil
+    }
+}

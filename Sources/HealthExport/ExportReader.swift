@@ -1,0 +1,239 @@
+import CHealthSAX
+import CLibArchive
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where an export comes from.
+public enum ExportInput: Sendable, Hashable {
+    /// A path to `export.xml` (any name), to `export.zip` (read in place, never extracted), or to
+    /// an unzipped `apple_health_export` folder. Zips are recognized by content, not by name.
+    case path(String)
+    /// An XML stream on standard input (`-` on the command line).
+    case standardInput
+
+    /// `-` means standard input; anything else is a path.
+    public init(argument: String) {
+        self = argument == "-" ? .standardInput : .path(argument)
+    }
+}
+
+/// Options of a read.
+public struct ReaderOptions: Sendable {
+    /// Elements per batch handed to the consumer.
+    public var batchSize: Int
+    /// Bytes read and fed to the parser at a time (tests use tiny chunks; default 512 KiB).
+    public var chunkSize: Int
+    /// Called after every chunk with the bytes of the input consumed so far (compressed bytes
+    /// for a zip) and the input's size when known. Called on the reading thread.
+    public var progress: (@Sendable (_ consumed: Int64, _ total: Int64?) -> Void)?
+
+    public init(
+        batchSize: Int = 4096, chunkSize: Int = 512 * 1024,
+        progress: (@Sendable (_ consumed: Int64, _ total: Int64?) -> Void)? = nil
+    ) {
+        self.batchSize = batchSize
+        self.chunkSize = chunkSize
+        self.progress = progress
+    }
+}
+
+/// Streams an Apple Health export through libxml2's SAX2 push parser into typed batches.
+///
+/// Memory stays bounded by one chunk, one batch and the interned strings (type identifiers,
+/// source names, units, devices), whatever the size of the export. The reader applies the
+/// pre-filter of reference §2.4 (drops the DOCTYPE, deletes forbidden control characters),
+/// decodes dates and numbers from bytes, converts units (reference §3.1), and parses `device`
+/// strings (reference §2.8).
+///
+/// A record with a bad date, a non-numeric value or an unknown unit is skipped and counted in
+/// `ExportSummary.diagnostics`; it does not stop the read. A document that is not well-formed
+/// stops the read with `ExportReadError.notWellFormed`, whatever was delivered before it.
+public struct ExportReader: Sendable {
+    public var options: ReaderOptions
+
+    public init(options: ReaderOptions = ReaderOptions()) {
+        self.options = options
+    }
+
+    /// Reads `input` and calls `consume` with each batch, in document order.
+    ///
+    /// - Returns: the header, counts and diagnostics of the complete export.
+    /// - Throws: `ExportReadError`. If `consume` throws, the read stops and that error is rethrown.
+    public func read(_ input: ExportInput, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {
+        switch input {
+        case .standardInput:
+            var source = FileDescriptorSource(fd: 0, closeWhenDone: false, total: nil)
+            return try parse(&source, name: "<stdin>", consume: consume)
+        case .path(let path):
+            return try readPath(path, consume: consume)
+        }
+    }
+
+    private func readPath(_ path: String, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw ExportReadError.cannotOpen(path: path, reason: errnoText()) }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            guard let file = findExportFile(inDirectory: path) else {
+                throw ExportReadError.notHealthExport(
+                    input: path, reason: "the folder holds no XML file with a <HealthData> root (looked two levels deep)")
+            }
+            return try readPath(file, consume: consume)
+        }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw ExportReadError.cannotOpen(path: path, reason: errnoText()) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        let n = pread(fd, &magic, 4, 0)
+        if n == 4, magic[0] == 0x50, magic[1] == 0x4B, (magic[2] == 3 && magic[3] == 4) || (magic[2] == 5 && magic[3] == 6) {
+            close(fd)
+            return try readZip(path, consume: consume)
+        }
+        var source = FileDescriptorSource(fd: fd, closeWhenDone: true, total: Int64(st.st_size))
+        defer { source.close() }
+        return try parse(&source, name: path, consume: consume)
+    }
+
+    private func readZip(_ path: String, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {
+        var zip = try ZipEntrySource(path: path)
+        defer { zip.close() }
+        let entry = try zip.selectExportEntry()
+        return try parse(&zip, name: "\(path):\(entry)", consume: consume)
+    }
+
+    /// Feeds `source` to the parser chunk by chunk.
+    func parse<S: ChunkSource>(_ source: inout S, name: String, consume: (ExportBatch) throws -> Void) throws
+        -> ExportSummary
+    {
+        try withoutActuallyEscaping(consume) { consume in
+            let session = ReaderSession(inputName: name, batchSize: options.batchSize, deliver: consume)
+            let context = Unmanaged.passUnretained(session).toOpaque()
+            // The session outlives the parser: both end with this scope (withExtendedLifetime),
+            // so the callbacks may use the unretained pointer.
+            return try withExtendedLifetime(session) { () throws -> ExportSummary in
+                guard let parser = hsax_parser_create(context, onStart, onEnd) else {
+                    throw ExportReadError.cannotOpen(path: name, reason: "out of memory")
+                }
+                defer { hsax_parser_free(parser) }
+                session.parser = parser
+                let chunk = max(1, options.chunkSize)
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+                defer { buffer.deallocate() }
+                var total: Int64 = 0
+                var rc: Int32 = 0
+                while true {
+                    let n = try source.read(into: buffer)
+                    if n == 0 {
+                        if total == 0 { throw ExportReadError.empty(input: name) }
+                        rc = hsax_parser_feed(parser, nil, 0, 1)
+                        break
+                    }
+                    total += Int64(n)
+                    rc = hsax_parser_feed(parser, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), n, 0)
+                    if rc != 0 { break }
+                    options.progress?(source.consumed, source.total)
+                }
+                if let failure = session.failure {
+                    if let e = failure as? ExportReadError { throw e }
+                    throw failure
+                }
+                switch rc {
+                case 0:
+                    break
+                case Int32(HSAX_ERR_NO_ROOT):
+                    throw ExportReadError.notHealthExport(
+                        input: name, reason: "a DOCTYPE is not followed by a <HealthData> element within 1 MiB")
+                default:
+                    throw ExportReadError.notWellFormed(
+                        input: name, line: Int(hsax_parser_error_line(parser)),
+                        column: Int(hsax_parser_error_column(parser)),
+                        message: String(cString: hsax_parser_error_message(parser)), elementsRead: session.elementsRead)
+                }
+                guard session.sawRoot else {
+                    throw ExportReadError.notHealthExport(input: name, reason: "no <HealthData> element")
+                }
+                session.flush()
+                if let failure = session.failure { throw failure }
+                return session.makeSummary(bytesRead: total)
+            }
+        }
+    }
+}
+
+// Non-capturing C callbacks. The context is the session, unretained (see `parse`).
+private let onStart: hsax_start_fn = { context, start in
+    Unmanaged<ReaderSession>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.start(start!) }
+}
+private let onEnd: hsax_end_fn = { context, element, depth in
+    Unmanaged<ReaderSession>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.end(element, depth: Int(depth)) }
+}
+
+func errnoText() -> String { String(cString: strerror(errno)) }
+
+/// Looks for the export file in an unzipped folder: `export.xml` directly or one level down
+/// (`apple_health_export/export.xml`), else any `.xml` within two levels whose first MiB holds
+/// `<HealthData` (localized names such as `Exportar.xml`).
+func findExportFile(inDirectory dir: String) -> String? {
+    var candidates: [String] = []
+    func scan(_ d: String, depth: Int) {
+        guard let h = opendir(d) else { return }
+        defer { closedir(h) }
+        var names: [String] = []
+        while let e = readdir(h) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name == "." || name == ".." || name.hasPrefix("._") || name == "__MACOSX" { continue }
+            names.append(name)
+        }
+        for name in names.sorted() {
+            let p = d + "/" + name
+            var st = stat()
+            guard stat(p, &st) == 0 else { continue }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                if depth < 2 { scan(p, depth: depth + 1) }
+            } else if name.lowercased().hasSuffix(".xml") {
+                candidates.append(p)
+            }
+        }
+    }
+    scan(dir, depth: 1)
+    for path in candidates where looksLikeHealthExport(path) { return path }
+    return nil
+}
+
+private func looksLikeHealthExport(_ path: String) -> Bool {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    let n = read(fd, &buffer, buffer.count)
+    return n > 0 && prefixIsHealthExport(buffer[0..<n])
+}
+
+/// True when `bytes` (the start of a file) contain `<HealthData` and no `<ClinicalDocument`
+/// before it (`export_cda.xml` is the CDA rendering, not the export).
+func prefixIsHealthExport(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard let h = firstIndex(of: Array("<HealthData".utf8), in: bytes) else { return false }
+    if let c = firstIndex(of: Array("<ClinicalDocument".utf8), in: bytes), c < h { return false }
+    return true
+}
+
+private func firstIndex(of needle: [UInt8], in hay: ArraySlice<UInt8>) -> Int? {
+    guard hay.count >= needle.count else { return nil }
+    var i = hay.startIndex
+    let last = hay.endIndex - needle.count
+    while i <= last {
+        if hay[i] == needle[0] {
+            var j = 1
+            while j < needle.count, hay[i + j] == needle[j] { j += 1 }
+            if j == needle.count { return i }
+        }
+        i += 1
+    }
+    return nil
+}

@@ -1,0 +1,104 @@
+/// A problem with part of the input that did not stop the read: the element was skipped (or a
+/// field ignored) and counted. Diagnostics with the same kind and detail are merged.
+public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Hashable, Sendable {
+        /// A date attribute that is not `yyyy-MM-dd HH:mm:ss ±hhmm`; the element was skipped.
+        case badDate = "bad date"
+        /// A quantity record whose `value` is not a number; the record was skipped.
+        case nonNumericValue = "non-numeric value"
+        /// A quantity record whose `unit` the reader does not know; the record was skipped.
+        case unknownUnit = "unknown unit"
+        /// A required attribute is missing; the element was skipped.
+        case missingAttribute = "missing attribute"
+        /// An optional attribute could not be decoded and was ignored; the element was kept.
+        case ignoredAttribute = "ignored attribute"
+        /// Control characters XML forbids were deleted by the pre-filter (reference §2.4).
+        case controlCharactersRemoved = "control characters removed"
+    }
+
+    public var kind: Kind
+    /// What exactly was wrong, e.g. `unit 'furlong' on HKQuantityTypeIdentifierStepCount`.
+    public var detail: String
+    public var count: Int
+    /// Line (1-based) of the first occurrence in the export file; 0 when not tied to a line.
+    public var firstLine: Int
+
+    public init(kind: Kind, detail: String, count: Int, firstLine: Int) {
+        self.kind = kind
+        self.detail = detail
+        self.count = count
+        self.firstLine = firstLine
+    }
+
+    /// `12 × unknown unit: unit 'furlong' on HKQuantityTypeIdentifierStepCount (first at line 40)`.
+    public var description: String {
+        "\(count) × \(kind.rawValue): \(detail)" + (firstLine > 0 ? " (first at line \(firstLine))" : "")
+    }
+}
+
+/// What a complete read found besides the samples: the header, counts and diagnostics.
+public struct ExportSummary: Sendable {
+    /// The input as named in messages: a path, `<stdin>`, or `archive.zip:entry/export.xml`.
+    public var inputName: String
+    /// `ExportDate`: the moment of export. Its offset is the one printed on every timestamp.
+    public var exportDate: Timestamp?
+    /// The `HealthKit Export Version: N` number from the DOCTYPE comment, when there was one.
+    public var exportVersion: Int?
+    /// `HealthData locale` (`en_US`, …).
+    public var locale: String?
+    public var me: Me?
+    /// Bytes of XML read (after decompression, before the pre-filter).
+    public var bytesRead: Int64
+    /// Every element seen, by name (modelled or not).
+    public var elementCounts: [String: Int]
+    /// Elements the reader does not model (VisionPrescription, future additions), by name.
+    public var unmodeledElementCounts: [String: Int]
+    /// How many elements carried each `HKTimeZone` metadata value.
+    public var timeZoneCounts: [String: Int]
+    /// Control characters deleted by the pre-filter.
+    public var removedControlCharacters: Int64
+    /// True when an internal DOCTYPE was dropped before parsing.
+    public var droppedDoctype: Bool
+    /// Skipped or partly ignored elements, merged by kind and detail, in order of first line.
+    public var diagnostics: [Diagnostic]
+
+    /// The most frequent `HKTimeZone` value (ties broken by name), or nil when none was seen.
+    public var mostFrequentTimeZone: String? {
+        timeZoneCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key
+    }
+}
+
+/// Why a read failed. Every case names the input; `description` is a one-line message for people.
+public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case cannotOpen(path: String, reason: String)
+    /// The input holds no bytes at all.
+    case empty(input: String)
+    /// libxml2 found the document not well-formed (truncated, broken markup, not XML).
+    /// `elementsRead` elements had been read before the error; they are not a complete export.
+    case notWellFormed(input: String, line: Int, column: Int, message: String, elementsRead: Int)
+    /// Well-formed XML (or a zip) that is not an Apple Health export.
+    case notHealthExport(input: String, reason: String)
+    /// libarchive could not read the zip.
+    case archive(path: String, message: String)
+    /// The consumer stopped the read by throwing; the consumer's error is described.
+    case consumerFailed(input: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            return "\(path): cannot read: \(reason)"
+        case .empty(let input):
+            return "\(input): the file is empty; expected an Apple Health export (export.xml or export.zip)"
+        case .notWellFormed(let input, let line, let column, let message, let elementsRead):
+            return "\(input): line \(line), column \(column): not well-formed XML: \(message)"
+                + " (stopped after \(elementsRead) elements; the export is incomplete or damaged)"
+        case .notHealthExport(let input, let reason):
+            return "\(input): not an Apple Health export: \(reason)"
+        case .archive(let path, let message):
+            return "\(path): cannot read the zip archive: \(message)"
+        case .consumerFailed(let input, let message):
+            return "\(input): \(message)"
+        }
+    }
+}

@@ -1,0 +1,367 @@
+import CHealthSAX
+
+// The element handlers: one start and one end callback per tag, dispatched on the element id
+// the C glue matched by pointer. Elements with children are built between start and end.
+
+extension ReaderSession {
+    func start(_ s: UnsafePointer<hsax_start>) {
+        let el = s.pointee.element
+        let depth = Int(s.pointee.depth)
+        let line = s.pointee.line
+        let parent: Int32 = depth > 0 && depth - 1 < stack.count ? stack[depth - 1] : -1
+        if stack.count > depth { stack.removeSubrange(depth...) }
+        stack.append(el)
+        if el == Int32(HSAX_EL_UNKNOWN.rawValue) {
+            unknownElementCounts[UnsafeRawPointer(s.pointee.name), default: 0] += 1
+        } else {
+            knownElementCounts[Int(el)] += 1
+        }
+        let a = Attributes(s)
+
+        if depth == 0 {
+            guard el == Int32(HSAX_EL_HEALTH_DATA.rawValue) else {
+                let name = String(cString: s.pointee.name)
+                fail(ExportReadError.notHealthExport(
+                    input: inputName, reason: "the root element is <\(name)>, not <HealthData>"))
+                return
+            }
+            sawRoot = true
+            locale = a.string(HSAX_A_LOCALE)
+            return
+        }
+
+        switch hsax_element_id(rawValue: UInt32(el)) {
+        case HSAX_EL_RECORD:
+            startRecord(a, nested: parent == Int32(HSAX_EL_CORRELATION.rawValue), line: line)
+        case HSAX_EL_METADATA_ENTRY:
+            metadataEntry(a, parent: parent)
+        case HSAX_EL_INSTANTANEOUS_BPM:
+            if record != nil, let bpm = optionalNumber(a, HSAX_A_BPM, "bpm", element: "InstantaneousBeatsPerMinute", line: line) {
+                record!.heartbeats.append(InstantaneousBeatsPerMinute(bpm: bpm, time: a.string(HSAX_A_TIME) ?? ""))
+            }
+        case HSAX_EL_WORKOUT:
+            startWorkout(a, line: line)
+        case HSAX_EL_WORKOUT_EVENT:
+            guard let date = requiredDate(a, HSAX_A_DATE, "date", element: "WorkoutEvent", line: line) else { return }
+            event = WorkoutEvent(
+                type: a.string(HSAX_A_TYPE) ?? "", date: date,
+                durationMinutes: optionalQuantity(
+                    a, value: HSAX_A_DURATION, unit: HSAX_A_DURATION_UNIT, expected: .minute, "duration",
+                    element: "WorkoutEvent", line: line),
+                metadata: [])
+        case HSAX_EL_WORKOUT_STATISTICS:
+            workoutStatistics(a, parent: parent, line: line)
+        case HSAX_EL_WORKOUT_ACTIVITY:
+            guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "WorkoutActivity", line: line)
+            else { return }
+            activity = WorkoutActivity(
+                uuid: a.string(HSAX_A_UUID), startDate: startDate,
+                endDate: optionalDate(a, HSAX_A_END_DATE, "endDate", element: "WorkoutActivity", line: line),
+                durationMinutes: optionalQuantity(
+                    a, value: HSAX_A_DURATION, unit: HSAX_A_DURATION_UNIT, expected: .minute, "duration",
+                    element: "WorkoutActivity", line: line),
+                metadata: [], events: [], statistics: [])
+        case HSAX_EL_WORKOUT_ROUTE:
+            guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "WorkoutRoute", line: line),
+                let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "WorkoutRoute", line: line)
+            else { return }
+            route = WorkoutRoute(
+                sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", sourceVersion: a.string(HSAX_A_SOURCE_VERSION),
+                device: a.raw(HSAX_A_DEVICE).flatMap(device),
+                creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: "WorkoutRoute", line: line),
+                startDate: startDate, endDate: endDate, metadata: [], filePaths: [], locations: [])
+        case HSAX_EL_FILE_REFERENCE:
+            if route != nil, let path = a.string(HSAX_A_PATH) { route!.filePaths.append(path) }
+        case HSAX_EL_LOCATION:
+            location(a, line: line)
+        case HSAX_EL_CORRELATION:
+            startCorrelation(a, line: line)
+        case HSAX_EL_ACTIVITY_SUMMARY:
+            activitySummary(a, line: line)
+        case HSAX_EL_EXPORT_DATE:
+            exportDate = requiredDate(a, HSAX_A_VALUE, "value", element: "ExportDate", line: line)
+        case HSAX_EL_ME:
+            me = Me(
+                dateOfBirth: a.string(HSAX_A_DATE_OF_BIRTH), biologicalSex: a.string(HSAX_A_BIOLOGICAL_SEX),
+                bloodType: a.string(HSAX_A_BLOOD_TYPE), fitzpatrickSkinType: a.string(HSAX_A_FITZPATRICK_SKIN_TYPE),
+                cardioFitnessMedicationsUse: a.string(HSAX_A_CARDIO_FITNESS_MEDICATIONS_USE))
+        case HSAX_EL_CLINICAL_RECORD:
+            batch.clinicalRecords.append(
+                ClinicalRecord(
+                    type: a.string(HSAX_A_TYPE) ?? "", identifier: a.string(HSAX_A_IDENTIFIER),
+                    sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", sourceURL: a.string(HSAX_A_SOURCE_URL),
+                    fhirVersion: a.string(HSAX_A_FHIR_VERSION),
+                    receivedDate: optionalDate(a, HSAX_A_RECEIVED_DATE, "receivedDate", element: "ClinicalRecord", line: line),
+                    resourceFilePath: a.string(HSAX_A_RESOURCE_FILE_PATH), line: Int(line)))
+            elementDone()
+        case HSAX_EL_AUDIOGRAM:
+            guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "Audiogram", line: line),
+                let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "Audiogram", line: line)
+            else { return }
+            audiogram = Audiogram(
+                sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", startDate: startDate, endDate: endDate,
+                sensitivityPoints: [], metadata: [], line: Int(line))
+        case HSAX_EL_SENSITIVITY_POINT:
+            if audiogram != nil,
+                let f = optionalNumber(a, HSAX_A_FREQUENCY_VALUE, "frequencyValue", element: "SensitivityPoint", line: line)
+            {
+                audiogram!.sensitivityPoints.append(
+                    SensitivityPoint(
+                        frequencyHz: f,
+                        leftEarDBHL: optionalNumber(a, HSAX_A_LEFT_EAR_VALUE, "leftEarValue", element: "SensitivityPoint", line: line),
+                        rightEarDBHL: optionalNumber(a, HSAX_A_RIGHT_EAR_VALUE, "rightEarValue", element: "SensitivityPoint", line: line)))
+            }
+        default:
+            break
+        }
+    }
+
+    func end(_ el: Int32, depth: Int) {
+        switch hsax_element_id(rawValue: UInt32(el)) {
+        case HSAX_EL_RECORD:
+            if let r = record {
+                if r.isNestedInCorrelation { correlation?.records.append(r) }
+                batch.records.append(r)
+                record = nil
+                elementDone()
+            }
+            recordSkipped = false
+        case HSAX_EL_WORKOUT_EVENT:
+            if let e = event {
+                if activity != nil { activity!.events.append(e) } else { workout?.events.append(e) }
+                event = nil
+            }
+        case HSAX_EL_WORKOUT_ACTIVITY:
+            if let act = activity {
+                workout?.activities.append(act)
+                activity = nil
+            }
+        case HSAX_EL_WORKOUT_ROUTE:
+            if let r = route {
+                workout?.routes.append(r)
+                route = nil
+            }
+        case HSAX_EL_WORKOUT:
+            if var w = workout {
+                finishWorkoutTotals(&w)
+                batch.workouts.append(w)
+                workout = nil
+                elementDone()
+            }
+        case HSAX_EL_CORRELATION:
+            if let c = correlation {
+                batch.correlations.append(c)
+                correlation = nil
+                elementDone()
+            }
+        case HSAX_EL_AUDIOGRAM:
+            if let g = audiogram {
+                batch.audiograms.append(g)
+                audiogram = nil
+                elementDone()
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: Records
+
+    @inline(__always)
+    func startRecord(_ a: Attributes, nested: Bool, line: Int32) {
+        record = nil
+        recordSkipped = true
+        guard let typeValue = a.raw(HSAX_A_TYPE), let sourceValue = a.raw(HSAX_A_SOURCE_NAME) else {
+            diagnose(.missingAttribute, "Record without " + (a.has(HSAX_A_TYPE) ? "sourceName" : "type"), line: line)
+            return
+        }
+        let type = symbol(typeValue)
+        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: symbols[Int(type)], line: line),
+            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: symbols[Int(type)], line: line)
+        else { return }
+        let value: RecordValue
+        if let unitValue = a.raw(HSAX_A_UNIT), unitValue.length > 0 {
+            let unit = symbol(unitValue)
+            guard let raw = a.bytes(HSAX_A_VALUE) else {
+                diagnose(.missingAttribute, "\(symbols[Int(type)]) with a unit but no value", line: line)
+                return
+            }
+            guard let number = decodeDouble(raw) else {
+                diagnose(.nonNumericValue, "value=\(quoted(raw)) on \(symbols[Int(type)])", line: line)
+                return
+            }
+            guard let c = conversion(unit) else {
+                diagnose(.unknownUnit, "unit \(quoted(a.bytes(HSAX_A_UNIT))) on \(symbols[Int(type)])", line: line)
+                return
+            }
+            value = .quantity(
+                Quantity(value: c.apply(number), unit: c.unit, originalValue: number, originalUnit: symbols[Int(unit)]))
+        } else if let v = a.raw(HSAX_A_VALUE) {
+            if isCategoryType(type) {
+                value = .category(categoryValue(symbol(v)))
+            } else {
+                value = .none(String(decoding: UnsafeBufferPointer(start: v.bytes, count: Int(v.length)), as: UTF8.self))
+            }
+        } else {
+            value = .none(nil)
+        }
+        let source = symbol(sourceValue)
+        record = Record(
+            type: symbols[Int(type)], typeSymbol: type, value: value, sourceName: symbols[Int(source)],
+            sourceSymbol: source,
+            sourceVersion: a.raw(HSAX_A_SOURCE_VERSION).map { symbols[Int(symbol($0))] },
+            device: a.raw(HSAX_A_DEVICE).flatMap(device),
+            creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: symbols[Int(type)], line: line),
+            startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line))
+        recordSkipped = false
+    }
+
+    func metadataEntry(_ a: Attributes, parent: Int32) {
+        guard let keyValue = a.raw(HSAX_A_KEY) else { return }
+        let key = symbols[Int(symbol(keyValue))]
+        let value = a.string(HSAX_A_VALUE) ?? ""
+        if key == MetadataKey.timeZone { timeZoneCounts[value, default: 0] += 1 }
+        let entry = MetadataEntry(key: key, value: value)
+        switch hsax_element_id(rawValue: UInt32(parent)) {
+        case HSAX_EL_RECORD: record?.metadata.append(entry)
+        case HSAX_EL_WORKOUT: workout?.metadata.append(entry)
+        case HSAX_EL_WORKOUT_EVENT: event?.metadata.append(entry)
+        case HSAX_EL_WORKOUT_ACTIVITY: activity?.metadata.append(entry)
+        case HSAX_EL_WORKOUT_ROUTE: route?.metadata.append(entry)
+        case HSAX_EL_CORRELATION: correlation?.metadata.append(entry)
+        case HSAX_EL_AUDIOGRAM: audiogram?.metadata.append(entry)
+        default: break
+        }
+    }
+
+    func startCorrelation(_ a: Attributes, line: Int32) {
+        correlation = nil
+        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "Correlation", line: line),
+            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "Correlation", line: line)
+        else { return }
+        correlation = Correlation(
+            type: a.string(HSAX_A_TYPE) ?? "", sourceName: a.raw(HSAX_A_SOURCE_NAME).map { symbols[Int(symbol($0))] } ?? "",
+            sourceVersion: a.string(HSAX_A_SOURCE_VERSION), device: a.raw(HSAX_A_DEVICE).flatMap(device),
+            creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: "Correlation", line: line),
+            startDate: startDate, endDate: endDate, metadata: [], records: [], line: Int(line))
+    }
+
+    // MARK: Workouts
+
+    func startWorkout(_ a: Attributes, line: Int32) {
+        workout = nil
+        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "Workout", line: line),
+            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "Workout", line: line)
+        else { return }
+        workout = Workout(
+            activityType: a.string(HSAX_A_WORKOUT_ACTIVITY_TYPE) ?? "",
+            durationMinutes: optionalQuantity(
+                a, value: HSAX_A_DURATION, unit: HSAX_A_DURATION_UNIT, expected: .minute, "duration",
+                element: "Workout", line: line),
+            totalDistanceKm: optionalQuantity(
+                a, value: HSAX_A_TOTAL_DISTANCE, unit: HSAX_A_TOTAL_DISTANCE_UNIT, expected: .kilometre,
+                "totalDistance", element: "Workout", line: line),
+            totalEnergyBurnedKcal: optionalQuantity(
+                a, value: HSAX_A_TOTAL_ENERGY_BURNED, unit: HSAX_A_TOTAL_ENERGY_BURNED_UNIT, expected: .kilocalorie,
+                "totalEnergyBurned", element: "Workout", line: line),
+            sourceName: a.raw(HSAX_A_SOURCE_NAME).map { symbols[Int(symbol($0))] } ?? "",
+            sourceVersion: a.string(HSAX_A_SOURCE_VERSION), device: a.raw(HSAX_A_DEVICE).flatMap(device),
+            creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: "Workout", line: line),
+            startDate: startDate, endDate: endDate, metadata: [], events: [], statistics: [], activities: [],
+            routes: [], line: Int(line))
+    }
+
+    func workoutStatistics(_ a: Attributes, parent: Int32, line: Int32) {
+        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "WorkoutStatistics", line: line),
+            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "WorkoutStatistics", line: line)
+        else { return }
+        var conversion: UnitConversion? = UnitConversion(.count)
+        var unit: CanonicalUnit?
+        let unitString = a.raw(HSAX_A_UNIT).map { symbols[Int(symbol($0))] }
+        if let u = a.raw(HSAX_A_UNIT) {
+            conversion = self.conversion(symbol(u))
+            unit = conversion?.unit
+            if conversion == nil {
+                diagnose(.ignoredAttribute, "WorkoutStatistics unit \(quoted(a.bytes(HSAX_A_UNIT))) unknown; values ignored", line: line)
+            }
+        }
+        func value(_ id: hsax_attribute_id, _ name: String) -> Double? {
+            guard let conversion else { return nil }
+            return optionalNumber(a, id, name, element: "WorkoutStatistics", line: line).map(conversion.apply)
+        }
+        let stat = WorkoutStatistics(
+            type: a.string(HSAX_A_TYPE) ?? "", startDate: startDate, endDate: endDate, sum: value(HSAX_A_SUM, "sum"),
+            average: value(HSAX_A_AVERAGE, "average"), minimum: value(HSAX_A_MINIMUM, "minimum"),
+            maximum: value(HSAX_A_MAXIMUM, "maximum"), unit: unit, originalUnit: unitString)
+        if parent == Int32(HSAX_EL_WORKOUT_ACTIVITY.rawValue) {
+            activity?.statistics.append(stat)
+        } else {
+            workout?.statistics.append(stat)
+        }
+    }
+
+    /// Fills the totals that current exports leave out from the workout's own statistics
+    /// (never from its activities' statistics, which are sub-totals; reference §2.5).
+    func finishWorkoutTotals(_ w: inout Workout) {
+        if w.totalEnergyBurnedKcal == nil,
+            let s = w.statistics(for: "HKQuantityTypeIdentifierActiveEnergyBurned"), s.unit == .kilocalorie
+        {
+            w.totalEnergyBurnedKcal = s.sum
+        }
+        if w.totalDistanceKm == nil {
+            let distances = w.statistics.filter {
+                $0.type.hasPrefix("HKQuantityTypeIdentifierDistance") && $0.unit == .kilometre && $0.sum != nil
+            }
+            if !distances.isEmpty { w.totalDistanceKm = distances.reduce(0) { $0 + $1.sum! } }
+        }
+    }
+
+    func location(_ a: Attributes, line: Int32) {
+        guard route != nil,
+            let date = requiredDate(a, HSAX_A_DATE, "date", element: "Location", line: line),
+            let lat = optionalNumber(a, HSAX_A_LATITUDE, "latitude", element: "Location", line: line),
+            let lon = optionalNumber(a, HSAX_A_LONGITUDE, "longitude", element: "Location", line: line)
+        else { return }
+        func n(_ id: hsax_attribute_id, _ name: String) -> Double? {
+            optionalNumber(a, id, name, element: "Location", line: line)
+        }
+        route!.locations.append(
+            RouteLocation(
+                date: date, latitude: lat, longitude: lon, altitude: n(HSAX_A_ALTITUDE, "altitude"),
+                horizontalAccuracy: n(HSAX_A_HORIZONTAL_ACCURACY, "horizontalAccuracy"),
+                verticalAccuracy: n(HSAX_A_VERTICAL_ACCURACY, "verticalAccuracy"), course: n(HSAX_A_COURSE, "course"),
+                speed: n(HSAX_A_SPEED, "speed")))
+    }
+
+    // MARK: Activity summaries
+
+    func activitySummary(_ a: Attributes, line: Int32) {
+        guard let dc = a.bytes(HSAX_A_DATE_COMPONENTS) else {
+            diagnose(.missingAttribute, "ActivitySummary without dateComponents", line: line)
+            return
+        }
+        guard let date = CivilDate(String(decoding: dc, as: UTF8.self)) else {
+            diagnose(.badDate, "ActivitySummary dateComponents=\(quoted(dc))", line: line)
+            return
+        }
+        let e = "ActivitySummary"
+        func n(_ id: hsax_attribute_id, _ name: String) -> Double? { optionalNumber(a, id, name, element: e, line: line) }
+        func energy(_ id: hsax_attribute_id, _ name: String) -> Double? {
+            optionalQuantity(
+                a, value: id, unit: HSAX_A_ACTIVE_ENERGY_BURNED_UNIT, expected: .kilocalorie, name, element: e, line: line)
+        }
+        batch.activitySummaries.append(
+            ActivitySummary(
+                date: date, activeEnergyBurnedKcal: energy(HSAX_A_ACTIVE_ENERGY_BURNED, "activeEnergyBurned"),
+                activeEnergyBurnedGoalKcal: energy(HSAX_A_ACTIVE_ENERGY_BURNED_GOAL, "activeEnergyBurnedGoal"),
+                activeEnergyBurnedUnit: a.string(HSAX_A_ACTIVE_ENERGY_BURNED_UNIT),
+                appleMoveTimeMinutes: n(HSAX_A_APPLE_MOVE_TIME, "appleMoveTime") ?? n(HSAX_A_APPLE_MOVE_MINUTES, "appleMoveMinutes"),
+                appleMoveTimeGoalMinutes: n(HSAX_A_APPLE_MOVE_TIME_GOAL, "appleMoveTimeGoal")
+                    ?? n(HSAX_A_APPLE_MOVE_MINUTES_GOAL, "appleMoveMinutesGoal"),
+                appleExerciseTimeMinutes: n(HSAX_A_APPLE_EXERCISE_TIME, "appleExerciseTime"),
+                appleExerciseTimeGoalMinutes: n(HSAX_A_APPLE_EXERCISE_TIME_GOAL, "appleExerciseTimeGoal"),
+                appleStandHours: n(HSAX_A_APPLE_STAND_HOURS, "appleStandHours"),
+                appleStandHoursGoal: n(HSAX_A_APPLE_STAND_HOURS_GOAL, "appleStandHoursGoal"), line: Int(line)))
+        elementDone()
+    }
+}

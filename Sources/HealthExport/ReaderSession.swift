@@ -1,0 +1,326 @@
+import CHealthSAX
+
+/// Read access to one start tag's attributes, as byte ranges inside the parser's buffer.
+/// Valid only during the start callback.
+struct Attributes {
+    let present: UInt64
+    let base: UnsafePointer<hsax_value>
+
+    static let offset = MemoryLayout<hsax_start>.offset(of: \hsax_start.attributes)!
+
+    init(_ start: UnsafePointer<hsax_start>) {
+        present = start.pointee.present
+        base = UnsafeRawPointer(start).advanced(by: Attributes.offset).assumingMemoryBound(to: hsax_value.self)
+    }
+
+    @inline(__always) func has(_ a: hsax_attribute_id) -> Bool { present & (1 << UInt64(a.rawValue)) != 0 }
+
+    @inline(__always) func bytes(_ a: hsax_attribute_id) -> UnsafeBufferPointer<UInt8>? {
+        guard has(a) else { return nil }
+        let v = base[Int(a.rawValue)]
+        return UnsafeBufferPointer(start: v.bytes, count: Int(v.length))
+    }
+
+    @inline(__always) func raw(_ a: hsax_attribute_id) -> hsax_value? {
+        guard has(a) else { return nil }
+        return base[Int(a.rawValue)]
+    }
+
+    func string(_ a: hsax_attribute_id) -> String? {
+        bytes(a).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// The state of one parse. Not thread-safe; lives exactly as long as `ExportReader.read`.
+final class ReaderSession {
+    var parser: OpaquePointer?
+    let inputName: String
+    let batchSize: Int
+    let deliver: (ExportBatch) throws -> Void
+
+    var batch = ExportBatch()
+    var failure: Error?
+    var elementsRead = 0
+    var sawRoot = false
+
+    // Header.
+    var exportDate: Timestamp?
+    var locale: String?
+    var me: Me?
+    var timeZoneCounts: [String: Int] = [:]
+
+    // Counts.
+    var knownElementCounts = [Int](repeating: 0, count: Int(HSAX_EL_COUNT.rawValue))
+    var unknownElementCounts: [UnsafeRawPointer: Int] = [:]
+    var diagnostics: [DiagnosticKey: (count: Int, firstLine: Int)] = [:]
+
+    // Interned strings and what was decided about each, indexed by symbol id.
+    var symbols: [String] = []
+    var unitState: [UInt8] = []        // 0 not looked at, 1 known, 2 unknown
+    var unitConversions: [UnitConversion] = []
+    var devices: [Device?] = []
+    var categoryValues: [CategoryValue?] = []
+    var typeIsCategory: [UInt8] = []   // 0 not looked at, 1 category, 2 other
+
+    // Element stack (element id per depth) and the elements being built.
+    var stack: [Int32] = []
+    var record: Record?
+    var recordSkipped = false
+    var correlation: Correlation?
+    var workout: Workout?
+    var activity: WorkoutActivity?
+    var event: WorkoutEvent?
+    var route: WorkoutRoute?
+    var audiogram: Audiogram?
+
+    struct DiagnosticKey: Hashable {
+        var kind: Diagnostic.Kind
+        var detail: String
+    }
+
+    init(inputName: String, batchSize: Int, deliver: @escaping (ExportBatch) throws -> Void) {
+        self.inputName = inputName
+        self.batchSize = max(1, batchSize)
+        self.deliver = deliver
+        batch.records.reserveCapacity(self.batchSize)
+    }
+
+    // MARK: Symbols
+
+    @inline(__always)
+    func symbol(_ v: hsax_value) -> Int32 {
+        var isNew: Int32 = 0
+        let id = hsax_intern(parser, v.bytes, v.length, &isNew)
+        if isNew != 0 {
+            symbols.append(String(decoding: UnsafeBufferPointer(start: v.bytes, count: Int(v.length)), as: UTF8.self))
+            unitState.append(0)
+            unitConversions.append(UnitConversion(.count))
+            devices.append(nil)
+            categoryValues.append(nil)
+            typeIsCategory.append(0)
+        }
+        return id
+    }
+
+    @inline(__always)
+    func conversion(_ unit: Int32) -> UnitConversion? {
+        let i = Int(unit)
+        if unitState[i] == 0 {
+            if let c = UnitConversion.forUnit(symbols[i]) {
+                unitConversions[i] = c
+                unitState[i] = 1
+            } else {
+                unitState[i] = 2
+            }
+        }
+        return unitState[i] == 1 ? unitConversions[i] : nil
+    }
+
+    /// The parsed device for a raw `device` attribute. The memory address is cut off in bytes
+    /// before interning, so one device is parsed once however many records name it.
+    func device(_ v: hsax_value) -> Device? {
+        guard v.length > 0, let p = v.bytes else { return nil }
+        var body = hsax_value(bytes: p, length: v.length)
+        let prefix: [UInt8] = Array("<<HKDevice:".utf8)
+        if v.length > Int32(prefix.count), (0..<prefix.count).allSatisfy({ p[$0] == prefix[$0] }) {
+            var i = prefix.count
+            while i < Int(v.length), p[i] != 0x3E { i += 1 }  // '>'
+            i += 1
+            if i + 1 < Int(v.length), p[i] == 0x2C, p[i + 1] == 0x20 { i += 2 }  // ", "
+            var end = Int(v.length)
+            if end > i, p[end - 1] == 0x3E { end -= 1 }
+            body = hsax_value(bytes: p + min(i, end), length: Int32(end - min(i, end)))
+        }
+        let s = symbol(body)
+        if let d = devices[Int(s)] { return d }
+        let d = Device(parsingWithoutAddress: Substring(symbols[Int(s)]))
+        devices[Int(s)] = d
+        return d
+    }
+
+    func categoryValue(_ s: Int32) -> CategoryValue {
+        if let c = categoryValues[Int(s)] { return c }
+        let c = mapCategoryValue(symbols[Int(s)])
+        categoryValues[Int(s)] = c
+        return c
+    }
+
+    func isCategoryType(_ s: Int32) -> Bool {
+        if typeIsCategory[Int(s)] == 0 {
+            typeIsCategory[Int(s)] = symbols[Int(s)].hasPrefix("HKCategoryTypeIdentifier") ? 1 : 2
+        }
+        return typeIsCategory[Int(s)] == 1
+    }
+
+    // MARK: Diagnostics
+
+    func diagnose(_ kind: Diagnostic.Kind, _ detail: @autoclosure () -> String, line: Int32) {
+        let key = DiagnosticKey(kind: kind, detail: detail())
+        if let d = diagnostics[key] {
+            diagnostics[key] = (d.count + 1, d.firstLine)
+        } else {
+            diagnostics[key] = (1, Int(line))
+        }
+    }
+
+    func quoted(_ b: UnsafeBufferPointer<UInt8>?) -> String {
+        guard let b else { return "(missing)" }
+        let s = String(decoding: b.prefix(80), as: UTF8.self)
+        return "'\(s)'" + (b.count > 80 ? "…" : "")
+    }
+
+    /// A required date attribute; records a diagnostic and returns nil when missing or bad.
+    func requiredDate(_ a: Attributes, _ id: hsax_attribute_id, _ name: String, element: String, line: Int32)
+        -> Timestamp?
+    {
+        guard let b = a.bytes(id) else {
+            diagnose(.missingAttribute, "\(element) without \(name)", line: line)
+            return nil
+        }
+        guard let t = decodeTimestamp(b) else {
+            diagnose(.badDate, "\(element) \(name)=\(quoted(b))", line: line)
+            return nil
+        }
+        return t
+    }
+
+    /// An optional date attribute; a bad value is ignored with a diagnostic.
+    func optionalDate(_ a: Attributes, _ id: hsax_attribute_id, _ name: String, element: String, line: Int32)
+        -> Timestamp?
+    {
+        guard let b = a.bytes(id) else { return nil }
+        guard let t = decodeTimestamp(b) else {
+            diagnose(.ignoredAttribute, "\(element) \(name)=\(quoted(b)) is not a date", line: line)
+            return nil
+        }
+        return t
+    }
+
+    /// An optional number attribute; a bad value is ignored with a diagnostic.
+    func optionalNumber(_ a: Attributes, _ id: hsax_attribute_id, _ name: String, element: String, line: Int32)
+        -> Double?
+    {
+        guard let b = a.bytes(id), b.count > 0 else { return nil }
+        guard let v = decodeDouble(b) else {
+            diagnose(.ignoredAttribute, "\(element) \(name)=\(quoted(b)) is not a number", line: line)
+            return nil
+        }
+        return v
+    }
+
+    /// A number with a unit attribute beside it, converted to the canonical unit.
+    func optionalQuantity(
+        _ a: Attributes, value: hsax_attribute_id, unit: hsax_attribute_id?, expected: CanonicalUnit?,
+        _ name: String, element: String, line: Int32
+    ) -> Double? {
+        guard let v = optionalNumber(a, value, name, element: element, line: line) else { return nil }
+        guard let unit, let u = a.raw(unit), u.length > 0 else { return v }
+        guard let c = conversion(symbol(u)), expected == nil || c.unit == expected else {
+            diagnose(
+                .ignoredAttribute, "\(element) \(name) in unit \(quoted(a.bytes(unit))) ignored", line: line)
+            return nil
+        }
+        return c.apply(v)
+    }
+
+    // MARK: Batches
+
+    @inline(__always)
+    func elementDone() {
+        elementsRead += 1
+        if batch.count >= batchSize { flush() }
+    }
+
+    func flush() {
+        guard batch.count > 0, failure == nil else { return }
+        do {
+            try deliver(batch)
+        } catch {
+            fail(error)
+        }
+        batch.removeAll()
+    }
+
+    func fail(_ error: Error) {
+        if failure == nil { failure = error }
+        hsax_parser_stop(parser)
+    }
+
+    func makeSummary(bytesRead: Int64) -> ExportSummary {
+        var counts: [String: Int] = [:]
+        var unmodeled: [String: Int] = [:]
+        for (pointer, n) in unknownElementCounts {
+            let name = String(cString: pointer.assumingMemoryBound(to: CChar.self))
+            counts[name, default: 0] += n
+            unmodeled[name, default: 0] += n
+        }
+        for id in 1..<knownElementCounts.count where knownElementCounts[id] > 0 {
+            let name = elementName(Int32(id))
+            counts[name, default: 0] += knownElementCounts[id]
+            if id == Int(HSAX_EL_VISION_PRESCRIPTION.rawValue) { unmodeled[name, default: 0] += knownElementCounts[id] }
+        }
+        let removed = hsax_parser_removed_control_characters(parser)
+        var diags = diagnostics.map {
+            Diagnostic(kind: $0.key.kind, detail: $0.key.detail, count: $0.value.count, firstLine: $0.value.firstLine)
+        }
+        if removed > 0 {
+            diags.append(
+                Diagnostic(
+                    kind: .controlCharactersRemoved,
+                    detail: "bytes 0x00-0x1F other than tab, LF and CR deleted before parsing",
+                    count: Int(removed), firstLine: 0))
+        }
+        diags.sort { ($0.firstLine, $0.kind.rawValue, $0.detail) < ($1.firstLine, $1.kind.rawValue, $1.detail) }
+        let version = hsax_parser_export_version(parser)
+        return ExportSummary(
+            inputName: inputName, exportDate: exportDate, exportVersion: version >= 0 ? Int(version) : nil,
+            locale: locale, me: me, bytesRead: bytesRead, elementCounts: counts,
+            unmodeledElementCounts: unmodeled, timeZoneCounts: timeZoneCounts,
+            removedControlCharacters: removed, droppedDoctype: hsax_parser_dropped_doctype(parser) != 0,
+            diagnostics: diags)
+    }
+}
+
+/// The element names the glue recognizes, by `hsax_element_id`.
+func elementName(_ id: Int32) -> String {
+    switch hsax_element_id(rawValue: UInt32(id)) {
+    case HSAX_EL_HEALTH_DATA: return "HealthData"
+    case HSAX_EL_EXPORT_DATE: return "ExportDate"
+    case HSAX_EL_ME: return "Me"
+    case HSAX_EL_RECORD: return "Record"
+    case HSAX_EL_METADATA_ENTRY: return "MetadataEntry"
+    case HSAX_EL_HRV_METADATA_LIST: return "HeartRateVariabilityMetadataList"
+    case HSAX_EL_INSTANTANEOUS_BPM: return "InstantaneousBeatsPerMinute"
+    case HSAX_EL_CORRELATION: return "Correlation"
+    case HSAX_EL_WORKOUT: return "Workout"
+    case HSAX_EL_WORKOUT_ACTIVITY: return "WorkoutActivity"
+    case HSAX_EL_WORKOUT_EVENT: return "WorkoutEvent"
+    case HSAX_EL_WORKOUT_STATISTICS: return "WorkoutStatistics"
+    case HSAX_EL_WORKOUT_ROUTE: return "WorkoutRoute"
+    case HSAX_EL_FILE_REFERENCE: return "FileReference"
+    case HSAX_EL_LOCATION: return "Location"
+    case HSAX_EL_ACTIVITY_SUMMARY: return "ActivitySummary"
+    case HSAX_EL_CLINICAL_RECORD: return "ClinicalRecord"
+    case HSAX_EL_AUDIOGRAM: return "Audiogram"
+    case HSAX_EL_SENSITIVITY_POINT: return "SensitivityPoint"
+    case HSAX_EL_VISION_PRESCRIPTION: return "VisionPrescription"
+    default: return "?"
+    }
+}
+
+/// Maps an `HKCategoryValue…` string (or a bare raw integer) to a typed value (reference §3.3).
+func mapCategoryValue(_ s: String) -> CategoryValue {
+    switch s {
+    case "HKCategoryValueSleepAnalysisInBed": return .sleepAnalysis(.inBed)
+    case "HKCategoryValueSleepAnalysisAsleep", "HKCategoryValueSleepAnalysisAsleepUnspecified":
+        return .sleepAnalysis(.asleepUnspecified)
+    case "HKCategoryValueSleepAnalysisAwake": return .sleepAnalysis(.awake)
+    case "HKCategoryValueSleepAnalysisAsleepCore": return .sleepAnalysis(.asleepCore)
+    case "HKCategoryValueSleepAnalysisAsleepDeep": return .sleepAnalysis(.asleepDeep)
+    case "HKCategoryValueSleepAnalysisAsleepREM": return .sleepAnalysis(.asleepREM)
+    case "HKCategoryValueAppleStandHourStood": return .appleStandHour(stood: true)
+    case "HKCategoryValueAppleStandHourIdle": return .appleStandHour(stood: false)
+    case "HKCategoryValueNotApplicable": return .notApplicable
+    default: return .other(s)
+    }
+}

@@ -1,0 +1,215 @@
+import HealthExport
+
+/// `health-analyzer inspect <input>`: what is in an export, quick to read on a terminal.
+enum InspectCommand {
+    static let help = """
+        Usage: health-analyzer inspect <input>
+
+        Show what an Apple Health export contains: export date and version, locale, the date
+        range, records per type (with units) and per source (with the device model), workouts
+        per activity type, ActivitySummary days, the most frequent HKTimeZone, and every
+        diagnostic (skipped records, removed control characters) with its count.
+
+        <input>  export.zip (read in place), export.xml, the unzipped folder, or - for XML
+                 on standard input.
+
+        Options:
+          -h, --help  Show this help.
+
+        Example:
+          health-analyzer inspect samples/export.zip
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try ArgumentScanner(arguments, command: "inspect", valued: [], flagNames: [])
+        if args.flags.contains("--help") {
+            print(help)
+            return ExitCode.success
+        }
+        let input = try args.input()
+        var tally = InspectTally()
+        let summary = try ExportReader().read(input) { batch in tally.add(batch) }
+        print(tally.render(summary), terminator: "")
+        return ExitCode.success
+    }
+}
+
+/// Counts what `inspect` prints, batch by batch.
+struct InspectTally {
+    struct TypeCount {
+        var records = 0
+        var units: [String: Int] = [:]
+    }
+    struct SourceCount {
+        var records = 0
+        var devices: [String: Int] = [:]
+    }
+
+    var types: [String: TypeCount] = [:]
+    var sources: [String: SourceCount] = [:]
+    var nestedRecords = 0
+    var topLevelRecords = 0
+    var workouts: [String: Int] = [:]
+    var workoutCount = 0
+    var correlations: [String: Int] = [:]
+    var summaryDays: Set<CivilDate> = []
+    var first: Timestamp?
+    var last: Timestamp?
+
+    mutating func add(_ batch: ExportBatch) {
+        for r in batch.records {
+            if r.isNestedInCorrelation {
+                nestedRecords += 1
+                continue
+            }
+            topLevelRecords += 1
+            var t = types[r.type, default: TypeCount()]
+            t.records += 1
+            switch r.value {
+            case .quantity(let q): t.units[q.originalUnit, default: 0] += 1
+            case .category: t.units["(category)", default: 0] += 1
+            case .none: t.units["(no value)", default: 0] += 1
+            }
+            types[r.type] = t
+            var s = sources[r.sourceName, default: SourceCount()]
+            s.records += 1
+            if let d = r.device { s.devices[deviceLabel(d), default: 0] += 1 }
+            sources[r.sourceName] = s
+            extend(r.startDate, r.endDate)
+        }
+        for w in batch.workouts {
+            workoutCount += 1
+            workouts[w.activityType, default: 0] += 1
+            extend(w.startDate, w.endDate)
+        }
+        for c in batch.correlations { correlations[c.type, default: 0] += 1 }
+        for a in batch.activitySummaries { summaryDays.insert(a.date) }
+    }
+
+    private mutating func extend(_ start: Timestamp, _ end: Timestamp) {
+        if first == nil || start < first! { first = start }
+        if last == nil || end > last! { last = end }
+    }
+
+    private func deviceLabel(_ d: Device) -> String {
+        [d.model, d.hardware].compactMap { $0 }.joined(separator: " ").nonEmpty ?? (d.name ?? "device")
+    }
+
+    func render(_ s: ExportSummary) -> String {
+        var out = ""
+        func line(_ label: String, _ value: String) { out += label.padding(13) + value + "\n" }
+        line("Input", s.inputName + " (\(formatBytes(s.bytesRead)) of XML)")
+        var exported = s.exportDate.map { "\($0)" } ?? "unknown (no ExportDate)"
+        var extras: [String] = []
+        if let v = s.exportVersion { extras.append("HealthKit Export Version \(v)") }
+        if let l = s.locale { extras.append("locale \(l)") }
+        if !extras.isEmpty { exported += " (" + extras.joined(separator: ", ") + ")" }
+        line("Exported", exported)
+        if let first, let last {
+            // Printed with the export's offset, as the export prints them (reference §2.7).
+            let offset = s.exportDate?.printedOffsetSeconds ?? 0
+            line(
+                "Data from",
+                "\(Timestamp(secondsSince1970: first.secondsSince1970, printedOffsetSeconds: offset)) to "
+                    + "\(Timestamp(secondsSince1970: last.secondsSince1970, printedOffsetSeconds: offset))")
+        } else {
+            line("Data from", "no dated records")
+        }
+        if let tz = s.mostFrequentTimeZone {
+            let n = s.timeZoneCounts[tz] ?? 0
+            let others = s.timeZoneCounts.count - 1
+            line("Time zone", "\(tz) (most frequent HKTimeZone: \(group(n)) samples" + (others > 0 ? "; \(others) other zone(s))" : ")"))
+        } else {
+            line("Time zone", "no HKTimeZone metadata (reports will need --tz or TZ)")
+        }
+        line(
+            "Records",
+            "\(group(topLevelRecords)) in \(types.count) types from \(sources.count) sources"
+                + (nestedRecords > 0 ? " (+\(group(nestedRecords)) inside correlations, not counted)" : ""))
+        line("Workouts", group(workoutCount))
+        line("Activity", "\(group(summaryDays.count)) ActivitySummary days")
+        if !correlations.isEmpty {
+            line("Correlations", correlations.sorted { $0.key < $1.key }.map { "\(short($0.key)) \(group($0.value))" }.joined(separator: ", "))
+        }
+
+        out += "\nRecords per type\n"
+        let typeRows = types.sorted { ($1.value.records, $0.key) < ($0.value.records, $1.key) }.map { t in
+            [short(t.key), group(t.value.records), t.value.units.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map(\.key).joined(separator: ", ")]
+        }
+        out += table(["type", "records", "unit"], typeRows, rightAligned: [1])
+
+        out += "\nRecords per source\n"
+        let sourceRows = sources.sorted { ($1.value.records, $0.key) < ($0.value.records, $1.key) }.map { s in
+            [s.key, group(s.value.records), s.value.devices.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "-"]
+        }
+        out += table(["source", "records", "device"], sourceRows, rightAligned: [1])
+
+        if !workouts.isEmpty {
+            out += "\nWorkouts per activity type\n"
+            let rows = workouts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { [short($0.key), group($0.value)] }
+            out += table(["activity", "workouts"], rows, rightAligned: [1])
+        }
+        if !s.unmodeledElementCounts.isEmpty {
+            out += "\nElements not modelled (counted only)\n"
+            let rows = s.unmodeledElementCounts.sorted { $0.key < $1.key }.map { [$0.key, group($0.value)] }
+            out += table(["element", "count"], rows, rightAligned: [1])
+        }
+        out += "\nDiagnostics\n"
+        if s.diagnostics.isEmpty {
+            out += "  none\n"
+        } else {
+            for d in s.diagnostics { out += "  \(d)\n" }
+        }
+        if s.droppedDoctype { out += "  (the internal DOCTYPE was dropped before parsing, as always)\n" }
+        return out
+    }
+}
+
+/// Drops the HealthKit prefixes so that tables stay narrow: `HKQuantityTypeIdentifierStepCount` → `StepCount`.
+func short(_ identifier: String) -> String {
+    for p in [
+        "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
+        "HKWorkoutActivityType", "HKDataTypeIdentifier",
+    ] where identifier.hasPrefix(p) && identifier.count > p.count {
+        return String(identifier.dropFirst(p.count))
+    }
+    return identifier
+}
+
+/// `1234567` → `1,234,567`.
+func group(_ n: Int) -> String {
+    let s = String(abs(n))
+    var out = ""
+    for (i, c) in s.enumerated() {
+        if i > 0 && (s.count - i) % 3 == 0 { out.append(",") }
+        out.append(c)
+    }
+    return n < 0 ? "-" + out : out
+}
+
+func formatBytes(_ n: Int64) -> String {
+    if n < 1024 { return "\(n) B" }
+    if n < 1024 * 1024 { return "\(n / 1024) KiB" }
+    let mb = Double(n) / 1_048_576
+    return mb < 100 ? "\(Double(Int(mb * 10)) / 10) MiB" : "\(Int(mb)) MiB"
+}
+
+/// A plain-text table indented by two spaces.
+func table(_ header: [String], _ rows: [[String]], rightAligned: Set<Int> = []) -> String {
+    var widths = header.map(\.count)
+    for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
+    func render(_ r: [String]) -> String {
+        var line = " "
+        for (i, c) in r.enumerated() {
+            let pad = String(repeating: " ", count: widths[i] - c.count)
+            line += " " + (rightAligned.contains(i) ? pad + c : (i == r.count - 1 ? c : c + pad))
+        }
+        return line + "\n"
+    }
+    return render(header) + rows.map(render).joined()
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
