@@ -39,7 +39,9 @@ let package = Package(
             dependencies: ["CBareSAX", "HealthExport", "HealthAnalysis", "HealthReports", "SyntheticExport"],
             path: "Benchmarks/health-benchmarks"),
 
-        .testTarget(name: "HealthExportTests", dependencies: ["HealthExport", "SyntheticExport"]),
+        .testTarget(
+            name: "HealthExportTests", dependencies: ["HealthExport", "SyntheticExport", "CLibArchive"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "HealthAnalysisTests", dependencies: ["HealthAnalysis", "HealthExport", "SyntheticExport"]),
         .testTarget(
             name: "HealthReportsTests",

@@ -139,6 +139,10 @@ struct hsax_parser {
     name_slot element_cache[HSAX_NAME_CACHE];
     name_slot attribute_cache[HSAX_NAME_CACHE];
 
+    /* attribute values rewritten for "&#38;" (see decode_amp); reset per start tag */
+    uint8_t *scratch;
+    size_t scratch_len, scratch_cap;
+
     /* error */
     int has_error;
     int32_t error_line, error_column;
@@ -206,6 +210,24 @@ static int32_t lookup_name(name_slot *cache, const xmlChar *name, const char *co
     }
 }
 
+/* Without entity substitution libxml2 hands `&amp;` in an attribute value on as the five bytes
+   "&#38;" (it keeps the entity for re-serialization), while `&lt;`, `&gt;` and character
+   references arrive decoded. A literal '&' can reach us no other way, so "&#38;" is turned back
+   into '&' here. Returns the length written to `dst` (at most `n`). */
+static size_t decode_amp(const uint8_t *src, size_t n, uint8_t *dst) {
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (src[i] == '&' && i + 4 < n && src[i + 1] == '#' && src[i + 2] == '3' && src[i + 3] == '8' &&
+            src[i + 4] == ';') {
+            dst[w++] = '&';
+            i += 4;
+        } else {
+            dst[w++] = src[i];
+        }
+    }
+    return w;
+}
+
 static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri,
                         int nb_namespaces, const xmlChar **namespaces, int nb_attributes, int nb_defaulted,
                         const xmlChar **attributes) {
@@ -220,12 +242,37 @@ static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *pref
     s->name = (const char *)localname;
     uint64_t present = 0;
     int32_t unknown = 0;
+    p->scratch_len = 0;
     for (int i = 0; i < nb_attributes; i++) {
         const xmlChar **a = attributes + 5 * i;
         int32_t id = lookup_name(p->attribute_cache, a[0], attribute_names, HSAX_A_COUNT, 0);
         if (id < 0) { unknown++; continue; }
-        s->attributes[id].bytes = (const uint8_t *)a[3];
-        s->attributes[id].length = (int32_t)(a[4] - a[3]);
+        const uint8_t *v = (const uint8_t *)a[3];
+        size_t n = (size_t)(a[4] - a[3]);
+        if (memchr(v, '&', n) != NULL) {
+            if (p->scratch_len + n > p->scratch_cap) {
+                /* grow; earlier values of this tag point into the old block, so re-point them */
+                size_t cap = p->scratch_cap ? p->scratch_cap : 4096;
+                while (cap < p->scratch_len + n) cap *= 2;
+                uint8_t *b = malloc(cap);
+                if (b == NULL) { s->attributes[id].bytes = v; s->attributes[id].length = (int32_t)n; present |= (uint64_t)1 << id; continue; }
+                if (p->scratch_len) memcpy(b, p->scratch, p->scratch_len);
+                for (int k = 0; k < HSAX_A_COUNT; k++) {
+                    if ((present >> k & 1) && s->attributes[k].bytes >= p->scratch &&
+                        s->attributes[k].bytes < p->scratch + p->scratch_len)
+                        s->attributes[k].bytes = b + (s->attributes[k].bytes - p->scratch);
+                }
+                free(p->scratch);
+                p->scratch = b;
+                p->scratch_cap = cap;
+            }
+            uint8_t *dst = p->scratch + p->scratch_len;
+            n = decode_amp(v, n, dst);
+            p->scratch_len += n;
+            v = dst;
+        }
+        s->attributes[id].bytes = v;
+        s->attributes[id].length = (int32_t)n;
         present |= (uint64_t)1 << id;
     }
     s->present = present;
@@ -286,6 +333,7 @@ void hsax_parser_free(hsax_parser *p) {
     if (!p) return;
     if (p->ctxt) xmlFreeParserCtxt(p->ctxt);
     free(p->out);
+    free(p->scratch);
     free(p->slots);
     free(p->offsets);
     free(p->lengths);

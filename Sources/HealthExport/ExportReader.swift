@@ -148,6 +148,12 @@ public struct ExportReader: Sendable {
                     throw ExportReadError.notHealthExport(
                         input: name, reason: "a DOCTYPE is not followed by a <HealthData> element within 1 MiB")
                 default:
+                    if !session.sawRoot {
+                        throw ExportReadError.notXML(
+                            input: name, line: Int(hsax_parser_error_line(parser)),
+                            column: Int(hsax_parser_error_column(parser)),
+                            message: String(cString: hsax_parser_error_message(parser)))
+                    }
                     throw ExportReadError.notWellFormed(
                         input: name, line: Int(hsax_parser_error_line(parser)),
                         column: Int(hsax_parser_error_column(parser)),

@@ -77,6 +77,8 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
     /// libxml2 found the document not well-formed (truncated, broken markup, not XML).
     /// `elementsRead` elements had been read before the error; they are not a complete export.
     case notWellFormed(input: String, line: Int, column: Int, message: String, elementsRead: Int)
+    /// The input is not XML at all: libxml2 stopped before the root element.
+    case notXML(input: String, line: Int, column: Int, message: String)
     /// Well-formed XML (or a zip) that is not an Apple Health export.
     case notHealthExport(input: String, reason: String)
     /// libarchive could not read the zip.
@@ -93,6 +95,9 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
         case .notWellFormed(let input, let line, let column, let message, let elementsRead):
             return "\(input): line \(line), column \(column): not well-formed XML: \(message)"
                 + " (stopped after \(elementsRead) elements; the export is incomplete or damaged)"
+        case .notXML(let input, let line, let column, let message):
+            return "\(input): line \(line), column \(column): not an XML document (libxml2: \(message));"
+                + " expected an Apple Health export (export.xml or export.zip)"
         case .notHealthExport(let input, let reason):
             return "\(input): not an Apple Health export: \(reason)"
         case .archive(let path, let message):

@@ -199,6 +199,30 @@ public struct Correlation: Sendable {
     public var metadata: [MetadataEntry]
     public var records: [Record]
     public var line: Int
+
+    public init(
+        type: String,
+        sourceName: String,
+        sourceVersion: String? = nil,
+        device: Device? = nil,
+        creationDate: Timestamp? = nil,
+        startDate: Timestamp,
+        endDate: Timestamp,
+        metadata: [MetadataEntry] = [],
+        records: [Record] = [],
+        line: Int = 0
+    ) {
+        self.type = type
+        self.sourceName = sourceName
+        self.sourceVersion = sourceVersion
+        self.device = device
+        self.creationDate = creationDate
+        self.startDate = startDate
+        self.endDate = endDate
+        self.metadata = metadata
+        self.records = records
+        self.line = line
+    }
 }
 
 /// A `<WorkoutEvent>` (pause, resume, lap, segment, marker, …).
@@ -209,6 +233,18 @@ public struct WorkoutEvent: Sendable {
     /// Duration in minutes (converted from `durationUnit`), when given.
     public var durationMinutes: Double?
     public var metadata: [MetadataEntry]
+
+    public init(
+        type: String,
+        date: Timestamp,
+        durationMinutes: Double? = nil,
+        metadata: [MetadataEntry] = []
+    ) {
+        self.type = type
+        self.date = date
+        self.durationMinutes = durationMinutes
+        self.metadata = metadata
+    }
 }
 
 /// A `<WorkoutStatistics>`: HealthKit's own statistic of one type over a workout or activity.
@@ -226,6 +262,28 @@ public struct WorkoutStatistics: Sendable {
     public var unit: CanonicalUnit?
     /// The unit string as written.
     public var originalUnit: String?
+
+    public init(
+        type: String,
+        startDate: Timestamp,
+        endDate: Timestamp,
+        sum: Double? = nil,
+        average: Double? = nil,
+        minimum: Double? = nil,
+        maximum: Double? = nil,
+        unit: CanonicalUnit? = nil,
+        originalUnit: String? = nil
+    ) {
+        self.type = type
+        self.startDate = startDate
+        self.endDate = endDate
+        self.sum = sum
+        self.average = average
+        self.minimum = minimum
+        self.maximum = maximum
+        self.unit = unit
+        self.originalUnit = originalUnit
+    }
 }
 
 /// A `<WorkoutActivity>` (iOS 16+ multisport leg or interval). Its statistics are sub-totals
@@ -238,6 +296,24 @@ public struct WorkoutActivity: Sendable {
     public var metadata: [MetadataEntry]
     public var events: [WorkoutEvent]
     public var statistics: [WorkoutStatistics]
+
+    public init(
+        uuid: String? = nil,
+        startDate: Timestamp,
+        endDate: Timestamp? = nil,
+        durationMinutes: Double? = nil,
+        metadata: [MetadataEntry] = [],
+        events: [WorkoutEvent] = [],
+        statistics: [WorkoutStatistics] = []
+    ) {
+        self.uuid = uuid
+        self.startDate = startDate
+        self.endDate = endDate
+        self.durationMinutes = durationMinutes
+        self.metadata = metadata
+        self.events = events
+        self.statistics = statistics
+    }
 }
 
 /// One point of a legacy inline route (`<Location …/>` inside `<WorkoutRoute>`).
@@ -250,6 +326,26 @@ public struct RouteLocation: Sendable {
     public var verticalAccuracy: Double?
     public var course: Double?
     public var speed: Double?
+
+    public init(
+        date: Timestamp,
+        latitude: Double,
+        longitude: Double,
+        altitude: Double? = nil,
+        horizontalAccuracy: Double? = nil,
+        verticalAccuracy: Double? = nil,
+        course: Double? = nil,
+        speed: Double? = nil
+    ) {
+        self.date = date
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+        self.course = course
+        self.speed = speed
+    }
 }
 
 /// A `<WorkoutRoute>`: references to GPX files (`/workout-routes/route_….gpx`, relative to
@@ -264,6 +360,28 @@ public struct WorkoutRoute: Sendable {
     public var metadata: [MetadataEntry]
     public var filePaths: [String]
     public var locations: [RouteLocation]
+
+    public init(
+        sourceName: String,
+        sourceVersion: String? = nil,
+        device: Device? = nil,
+        creationDate: Timestamp? = nil,
+        startDate: Timestamp,
+        endDate: Timestamp,
+        metadata: [MetadataEntry] = [],
+        filePaths: [String] = [],
+        locations: [RouteLocation] = []
+    ) {
+        self.sourceName = sourceName
+        self.sourceVersion = sourceVersion
+        self.device = device
+        self.creationDate = creationDate
+        self.startDate = startDate
+        self.endDate = endDate
+        self.metadata = metadata
+        self.filePaths = filePaths
+        self.locations = locations
+    }
 }
 
 /// A `<Workout>`.
@@ -297,6 +415,42 @@ public struct Workout: Sendable {
     public func statistics(for type: String) -> WorkoutStatistics? {
         statistics.last(where: { $0.type == type })
     }
+
+    public init(
+        activityType: String,
+        durationMinutes: Double? = nil,
+        totalDistanceKm: Double? = nil,
+        totalEnergyBurnedKcal: Double? = nil,
+        sourceName: String,
+        sourceVersion: String? = nil,
+        device: Device? = nil,
+        creationDate: Timestamp? = nil,
+        startDate: Timestamp,
+        endDate: Timestamp,
+        metadata: [MetadataEntry] = [],
+        events: [WorkoutEvent] = [],
+        statistics: [WorkoutStatistics] = [],
+        activities: [WorkoutActivity] = [],
+        routes: [WorkoutRoute] = [],
+        line: Int = 0
+    ) {
+        self.activityType = activityType
+        self.durationMinutes = durationMinutes
+        self.totalDistanceKm = totalDistanceKm
+        self.totalEnergyBurnedKcal = totalEnergyBurnedKcal
+        self.sourceName = sourceName
+        self.sourceVersion = sourceVersion
+        self.device = device
+        self.creationDate = creationDate
+        self.startDate = startDate
+        self.endDate = endDate
+        self.metadata = metadata
+        self.events = events
+        self.statistics = statistics
+        self.activities = activities
+        self.routes = routes
+        self.line = line
+    }
 }
 
 /// An `<ActivitySummary>`: the Activity rings of one calendar day as the Watch saw it
@@ -320,6 +474,32 @@ public struct ActivitySummary: Hashable, Sendable {
     /// True when the Move ring is in time mode: the export has no move-mode attribute, so this
     /// is inferred from a positive move-time goal (reference §2.5).
     public var isMoveTimeMode: Bool { (appleMoveTimeGoalMinutes ?? 0) > 0 }
+
+    public init(
+        date: CivilDate,
+        activeEnergyBurnedKcal: Double? = nil,
+        activeEnergyBurnedGoalKcal: Double? = nil,
+        activeEnergyBurnedUnit: String? = nil,
+        appleMoveTimeMinutes: Double? = nil,
+        appleMoveTimeGoalMinutes: Double? = nil,
+        appleExerciseTimeMinutes: Double? = nil,
+        appleExerciseTimeGoalMinutes: Double? = nil,
+        appleStandHours: Double? = nil,
+        appleStandHoursGoal: Double? = nil,
+        line: Int = 0
+    ) {
+        self.date = date
+        self.activeEnergyBurnedKcal = activeEnergyBurnedKcal
+        self.activeEnergyBurnedGoalKcal = activeEnergyBurnedGoalKcal
+        self.activeEnergyBurnedUnit = activeEnergyBurnedUnit
+        self.appleMoveTimeMinutes = appleMoveTimeMinutes
+        self.appleMoveTimeGoalMinutes = appleMoveTimeGoalMinutes
+        self.appleExerciseTimeMinutes = appleExerciseTimeMinutes
+        self.appleExerciseTimeGoalMinutes = appleExerciseTimeGoalMinutes
+        self.appleStandHours = appleStandHours
+        self.appleStandHoursGoal = appleStandHoursGoal
+        self.line = line
+    }
 }
 
 /// A `<ClinicalRecord>` (FHIR resource reference; health data of the most sensitive kind).
@@ -332,6 +512,26 @@ public struct ClinicalRecord: Hashable, Sendable {
     public var receivedDate: Timestamp?
     public var resourceFilePath: String?
     public var line: Int
+
+    public init(
+        type: String,
+        identifier: String? = nil,
+        sourceName: String,
+        sourceURL: String? = nil,
+        fhirVersion: String? = nil,
+        receivedDate: Timestamp? = nil,
+        resourceFilePath: String? = nil,
+        line: Int = 0
+    ) {
+        self.type = type
+        self.identifier = identifier
+        self.sourceName = sourceName
+        self.sourceURL = sourceURL
+        self.fhirVersion = fhirVersion
+        self.receivedDate = receivedDate
+        self.resourceFilePath = resourceFilePath
+        self.line = line
+    }
 }
 
 /// One `<SensitivityPoint>` of an audiogram; levels in dBHL as written, frequency in Hz.
@@ -339,6 +539,16 @@ public struct SensitivityPoint: Hashable, Sendable {
     public var frequencyHz: Double
     public var leftEarDBHL: Double?
     public var rightEarDBHL: Double?
+
+    public init(
+        frequencyHz: Double,
+        leftEarDBHL: Double? = nil,
+        rightEarDBHL: Double? = nil
+    ) {
+        self.frequencyHz = frequencyHz
+        self.leftEarDBHL = leftEarDBHL
+        self.rightEarDBHL = rightEarDBHL
+    }
 }
 
 /// An `<Audiogram>`.
@@ -349,6 +559,22 @@ public struct Audiogram: Sendable {
     public var sensitivityPoints: [SensitivityPoint]
     public var metadata: [MetadataEntry]
     public var line: Int
+
+    public init(
+        sourceName: String,
+        startDate: Timestamp,
+        endDate: Timestamp,
+        sensitivityPoints: [SensitivityPoint] = [],
+        metadata: [MetadataEntry] = [],
+        line: Int = 0
+    ) {
+        self.sourceName = sourceName
+        self.startDate = startDate
+        self.endDate = endDate
+        self.sensitivityPoints = sensitivityPoints
+        self.metadata = metadata
+        self.line = line
+    }
 }
 
 /// A batch of parsed elements, handed to the consumer every `ReaderOptions.batchSize` elements

@@ -1,0 +1,105 @@
+import CLibArchive
+import Foundation
+import HealthExport
+import Testing
+
+/// Writes a zip with libarchive (entries in the given order; directories end with "/").
+func makeZip(_ entries: [(name: String, bytes: [UInt8])], zip64: Bool = false) throws -> String {
+    let path = try temporaryFile([UInt8](), name: "export.zip")
+    let a = archive_write_new()!
+    defer { archive_write_free(a) }
+    archive_write_set_format_zip(a)
+    if zip64 { archive_write_set_format_option(a, "zip", "zip64", "1") }
+    try #require(archive_write_open_filename(a, path) == ARCHIVE_OK)
+    for (name, bytes) in entries {
+        let e = archive_entry_new()!
+        defer { archive_entry_free(e) }
+        archive_entry_set_pathname_utf8(e, name)
+        if name.hasSuffix("/") {
+            archive_entry_set_filetype(e, 0o040000)
+            archive_entry_set_perm(e, 0o755)
+            archive_write_header(a, e)
+        } else {
+            archive_entry_set_filetype(e, 0o100000)
+            archive_entry_set_perm(e, 0o644)
+            archive_entry_set_size(e, la_int64_t(bytes.count))
+            try #require(archive_write_header(a, e) == ARCHIVE_OK)
+            _ = bytes.withUnsafeBytes { archive_write_data(a, $0.baseAddress, $0.count) }
+        }
+    }
+    archive_write_close(a)
+    return path
+}
+
+@Suite("Reading export.zip in place")
+struct ArchiveTests {
+    let xml: [UInt8]
+    let expected: ReadResult
+
+    init() throws {
+        xml = Array(try Data(contentsOf: URL(fileURLWithPath: fixture("all-elements.xml"))))
+        expected = try readAll(.path(fixture("all-elements.xml")))
+    }
+
+    @Test func findsALocalizedExportInAMacRezippedArchive() throws {
+        // Re-zipped on a Mac: AppleDouble twins under __MACOSX/ (which also end in .xml),
+        // .DS_Store, and the CDA file first; the export itself has a Chinese name.
+        let cda = Array("<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"><HealthData/></ClinicalDocument>\n".utf8)
+        let zip = try makeZip([
+            ("apple_health_export/", []),
+            ("apple_health_export/.DS_Store", [0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31]),
+            ("__MACOSX/apple_health_export/._导出.xml", Array("\u{0}\u{5}\u{16}\u{7}Mac OS X <HealthData".utf8)),
+            ("apple_health_export/导出_cda.xml", cda),
+            ("apple_health_export/._导出.xml", Array("<HealthData".utf8)),
+            ("apple_health_export/导出.xml", xml),
+            ("apple_health_export/workout-routes/route_2025-01-12_8.00am.gpx", Array("<gpx/>".utf8)),
+        ])
+        let r = try readAll(.path(zip))
+        #expect(r.summary.inputName == zip + ":apple_health_export/导出.xml")
+        #expect(r.dump == expected.dump)
+    }
+
+    @Test(arguments: ["apple_health_export/Exportar.xml", "Export.xml", "apple_health_export/export.xml"])
+    func findsTheExportWhateverItsName(name: String) throws {
+        let zip = try makeZip([("apple_health_export/Exportar_cda.xml", Array("<ClinicalDocument/>".utf8)), (name, xml)])
+        let r = try readAll(.path(zip), chunkSize: 7)
+        #expect(r.dump == expected.dump)
+    }
+
+    @Test func readsZip64Archives() throws {
+        // libarchive writes zip64 extra fields and the zip64 end-of-central-directory record
+        // when asked; the reader must take sizes from there.
+        let zip = try makeZip([("apple_health_export/export.xml", xml)], zip64: true)
+        let r = try readAll(.path(zip))
+        #expect(r.dump == expected.dump)
+    }
+
+    @Test func aZipWithoutAnExportSaysWhatItHolds() throws {
+        let zip = try makeZip([("notes/readme.txt", Array("hi".utf8)), ("data/other.xml", Array("<other/>".utf8))])
+        do {
+            _ = try readAll(.path(zip))
+            Issue.record("must fail")
+        } catch let e as ExportReadError {
+            #expect(e == .notHealthExport(
+                input: zip, reason: "no XML entry with a <HealthData> root in the archive (entries: notes/readme.txt, data/other.xml)"))
+        }
+    }
+
+    @Test func aTruncatedZipFailsWithAnArchiveError() throws {
+        let zip = try makeZip([("apple_health_export/export.xml", xml)])
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: zip)))
+        bytes.removeLast(bytes.count / 2)
+        let cut = try temporaryFile(bytes, name: "cut.zip")
+        #expect(throws: ExportReadError.self) { try readAll(.path(cut)) }
+    }
+
+    @Test func readsTheUnzippedFolder() throws {
+        let dir = URL(fileURLWithPath: try temporaryFile(xml, name: "placeholder")).deletingLastPathComponent()
+        let folder = dir.appendingPathComponent("apple_health_export")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(xml).write(to: folder.appendingPathComponent("Exportar.xml"))
+        try Data("<ClinicalDocument/>".utf8).write(to: folder.appendingPathComponent("Exportar_cda.xml"))
+        let r = try readAll(.path(dir.path))
+        #expect(r.dump == expected.dump)
+    }
+}
