@@ -164,6 +164,7 @@ struct hsax_parser {
     int no_root;
 
     /* interning */
+    int32_t last_id[HSAX_INTERN_SLOTS];
     intern_slot *slots;
     uint32_t slot_cap;        /* power of two */
     int32_t count;
@@ -311,11 +312,12 @@ hsax_parser *hsax_parser_create(void *context, hsax_start_fn on_start, hsax_end_
     p->on_start = on_start;
     p->on_end = on_end;
     p->export_version = -1;
-    p->out = malloc(HSAX_FILTER_BUFFER + sizeof p->pf_pending);
+    p->out = malloc(HSAX_FILTER_BUFFER + sizeof p->pf_pending + 8);
     p->slot_cap = 1024;
     p->slots = malloc(sizeof(intern_slot) * p->slot_cap);
     if (!p->out || !p->slots) { hsax_parser_free(p); return NULL; }
     for (uint32_t i = 0; i < p->slot_cap; i++) p->slots[i].id = -1;
+    for (int i = 0; i < HSAX_INTERN_SLOTS; i++) p->last_id[i] = -1;
 
     xmlSAXHandler sax;
     memset(&sax, 0, sizeof sax);
@@ -450,14 +452,32 @@ int hsax_parser_feed(hsax_parser *p, const uint8_t *bytes, size_t length, int is
         if (is_control[b]) { p->removed_controls++; continue; }
         if ((rc = prolog_byte(p, b)) != HSAX_OK) return rc;
     }
-    /* fast path: copy everything but the control characters */
+    /* fast path: copy everything but the control characters. Eight bytes at a time are tested
+       for any byte below 0x20 (exact for every byte value); only words holding one (mostly the
+       newline at the end of each line) go through the table. */
     while (i < length) {
         size_t room = HSAX_FILTER_BUFFER - p->out_len;
         size_t n = length - i < room ? length - i : room;
         const uint8_t *src = bytes + i;
         uint8_t *dst = p->out + p->out_len;
-        size_t w = 0;
-        for (size_t k = 0; k < n; k++) {
+        size_t w = 0, k = 0;
+        while (k + 8 <= n) {
+            uint64_t x;
+            memcpy(&x, src + k, 8);
+            memcpy(dst + w, &x, 8);
+            if (((x - 0x2020202020202020ull) & ~x & 0x8080808080808080ull) == 0) {
+                w += 8;
+                k += 8;
+                continue;
+            }
+            for (int j = 0; j < 8; j++) {
+                uint8_t b = src[k + j];
+                dst[w] = b;
+                w += !is_control[b];
+            }
+            k += 8;
+        }
+        for (; k < n; k++) {
             uint8_t b = src[k];
             dst[w] = b;
             w += !is_control[b];
@@ -513,6 +533,20 @@ static int grow_slots(hsax_parser *p) {
     p->slots = s;
     p->slot_cap = cap;
     return 0;
+}
+
+int32_t hsax_intern_cached(hsax_parser *p, int32_t slot, const uint8_t *bytes, int32_t length, int32_t *is_new) {
+    if (slot >= 0 && slot < HSAX_INTERN_SLOTS) {
+        int32_t last = p->last_id[slot];
+        if (last >= 0 && p->lengths[last] == length && memcmp(p->arena + p->offsets[last], bytes, (size_t)length) == 0) {
+            if (is_new) *is_new = 0;
+            return last;
+        }
+        int32_t id = hsax_intern(p, bytes, length, is_new);
+        p->last_id[slot] = id;
+        return id;
+    }
+    return hsax_intern(p, bytes, length, is_new);
 }
 
 int32_t hsax_intern(hsax_parser *p, const uint8_t *bytes, int32_t length, int32_t *is_new) {

@@ -36,8 +36,9 @@ extension ReaderSession {
         case HSAX_EL_METADATA_ENTRY:
             metadataEntry(a, parent: parent)
         case HSAX_EL_INSTANTANEOUS_BPM:
-            if record != nil, let bpm = optionalNumber(a, HSAX_A_BPM, "bpm", element: "InstantaneousBeatsPerMinute", line: line) {
-                record!.heartbeats.append(InstantaneousBeatsPerMinute(bpm: bpm, time: a.string(HSAX_A_TIME) ?? ""))
+            if recordIndex >= 0, let bpm = optionalNumber(a, HSAX_A_BPM, "bpm", element: "InstantaneousBeatsPerMinute", line: line) {
+                batch.records[recordIndex].heartbeats.append(
+                    InstantaneousBeatsPerMinute(bpm: bpm, time: a.string(HSAX_A_TIME) ?? ""))
             }
         case HSAX_EL_WORKOUT:
             startWorkout(a, line: line)
@@ -119,13 +120,11 @@ extension ReaderSession {
     func end(_ el: Int32, depth: Int) {
         switch hsax_element_id(rawValue: UInt32(el)) {
         case HSAX_EL_RECORD:
-            if let r = record {
-                if r.isNestedInCorrelation { correlation?.records.append(r) }
-                batch.records.append(r)
-                record = nil
+            if recordIndex >= 0 {
+                if batch.records[recordIndex].isNestedInCorrelation { correlation?.records.append(batch.records[recordIndex]) }
+                recordIndex = -1
                 elementDone()
             }
-            recordSkipped = false
         case HSAX_EL_WORKOUT_EVENT:
             if let e = event {
                 if activity != nil { activity!.events.append(e) } else { workout?.events.append(e) }
@@ -169,19 +168,23 @@ extension ReaderSession {
 
     @inline(__always)
     func startRecord(_ a: Attributes, nested: Bool, line: Int32) {
-        record = nil
-        recordSkipped = true
+        recordIndex = -1
         guard let typeValue = a.raw(HSAX_A_TYPE), let sourceValue = a.raw(HSAX_A_SOURCE_NAME) else {
             diagnose(.missingAttribute, "Record without " + (a.has(HSAX_A_TYPE) ? "sourceName" : "type"), line: line)
             return
         }
-        let type = symbol(typeValue)
-        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: symbols[Int(type)], line: line),
-            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: symbols[Int(type)], line: line)
-        else { return }
+        let type = symbol(typeValue, .type)
+        // Fast path: both dates well-formed; otherwise the slow path names the problem.
+        guard let startBytes = a.bytes(HSAX_A_START_DATE), let startDate = decodeTimestamp(startBytes),
+            let endBytes = a.bytes(HSAX_A_END_DATE), let endDate = decodeTimestamp(endBytes)
+        else {
+            _ = requiredDate(a, HSAX_A_START_DATE, "startDate", element: symbols[Int(type)], line: line)
+            _ = requiredDate(a, HSAX_A_END_DATE, "endDate", element: symbols[Int(type)], line: line)
+            return
+        }
         let value: RecordValue
         if let unitValue = a.raw(HSAX_A_UNIT), unitValue.length > 0 {
-            let unit = symbol(unitValue)
+            let unit = symbol(unitValue, .unit)
             guard let raw = a.bytes(HSAX_A_VALUE) else {
                 diagnose(.missingAttribute, "\(symbols[Int(type)]) with a unit but no value", line: line)
                 return
@@ -198,32 +201,33 @@ extension ReaderSession {
                 Quantity(value: c.apply(number), unit: c.unit, originalValue: number, originalUnit: symbols[Int(unit)]))
         } else if let v = a.raw(HSAX_A_VALUE) {
             if isCategoryType(type) {
-                value = .category(categoryValue(symbol(v)))
+                value = .category(categoryValue(symbol(v, .categoryValue)))
             } else {
                 value = .none(String(decoding: UnsafeBufferPointer(start: v.bytes, count: Int(v.length)), as: UTF8.self))
             }
         } else {
             value = .none(nil)
         }
-        let source = symbol(sourceValue)
-        record = Record(
+        let source = symbol(sourceValue, .source)
+        recordIndex = batch.records.count
+        batch.records.append(Record(
             type: symbols[Int(type)], typeSymbol: type, value: value, sourceName: symbols[Int(source)],
             sourceSymbol: source,
-            sourceVersion: a.raw(HSAX_A_SOURCE_VERSION).map { symbols[Int(symbol($0))] },
+            sourceVersion: a.raw(HSAX_A_SOURCE_VERSION).map { symbols[Int(symbol($0, .sourceVersion))] },
             device: a.raw(HSAX_A_DEVICE).flatMap(device),
-            creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: symbols[Int(type)], line: line),
-            startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line))
-        recordSkipped = false
+            creationDate: a.bytes(HSAX_A_CREATION_DATE).flatMap(decodeTimestamp)
+                ?? optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: symbols[Int(type)], line: line),
+            startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line)))
     }
 
     func metadataEntry(_ a: Attributes, parent: Int32) {
         guard let keyValue = a.raw(HSAX_A_KEY) else { return }
-        let key = symbols[Int(symbol(keyValue))]
+        let key = symbols[Int(symbol(keyValue, .metadataKey))]
         let value = a.string(HSAX_A_VALUE) ?? ""
         if key == MetadataKey.timeZone { timeZoneCounts[value, default: 0] += 1 }
         let entry = MetadataEntry(key: key, value: value)
         switch hsax_element_id(rawValue: UInt32(parent)) {
-        case HSAX_EL_RECORD: record?.metadata.append(entry)
+        case HSAX_EL_RECORD: if recordIndex >= 0 { batch.records[recordIndex].metadata.append(entry) }
         case HSAX_EL_WORKOUT: workout?.metadata.append(entry)
         case HSAX_EL_WORKOUT_EVENT: event?.metadata.append(entry)
         case HSAX_EL_WORKOUT_ACTIVITY: activity?.metadata.append(entry)

@@ -38,40 +38,41 @@ final class ReaderSession {
     let batchSize: Int
     let deliver: (ExportBatch) throws -> Void
 
-    var batch = ExportBatch()
-    var failure: Error?
-    var elementsRead = 0
-    var sawRoot = false
+    @exclusivity(unchecked) var batch = ExportBatch()
+    @exclusivity(unchecked) var failure: Error?
+    @exclusivity(unchecked) var elementsRead = 0
+    @exclusivity(unchecked) var sawRoot = false
 
     // Header.
-    var exportDate: Timestamp?
-    var locale: String?
-    var me: Me?
-    var timeZoneCounts: [String: Int] = [:]
+    @exclusivity(unchecked) var exportDate: Timestamp?
+    @exclusivity(unchecked) var locale: String?
+    @exclusivity(unchecked) var me: Me?
+    @exclusivity(unchecked) var timeZoneCounts: [String: Int] = [:]
 
     // Counts.
-    var knownElementCounts = [Int](repeating: 0, count: Int(HSAX_EL_COUNT.rawValue))
-    var unknownElementCounts: [UnsafeRawPointer: Int] = [:]
-    var diagnostics: [DiagnosticKey: (count: Int, firstLine: Int)] = [:]
+    @exclusivity(unchecked) var knownElementCounts = [Int](repeating: 0, count: Int(HSAX_EL_COUNT.rawValue))
+    @exclusivity(unchecked) var unknownElementCounts: [UnsafeRawPointer: Int] = [:]
+    @exclusivity(unchecked) var diagnostics: [DiagnosticKey: (count: Int, firstLine: Int)] = [:]
 
     // Interned strings and what was decided about each, indexed by symbol id.
-    var symbols: [String] = []
-    var unitState: [UInt8] = []        // 0 not looked at, 1 known, 2 unknown
-    var unitConversions: [UnitConversion] = []
-    var devices: [Device?] = []
-    var categoryValues: [CategoryValue?] = []
-    var typeIsCategory: [UInt8] = []   // 0 not looked at, 1 category, 2 other
+    @exclusivity(unchecked) var symbols: [String] = []
+    @exclusivity(unchecked) var unitState: [UInt8] = []        // 0 not looked at, 1 known, 2 unknown
+    @exclusivity(unchecked) var unitConversions: [UnitConversion] = []
+    @exclusivity(unchecked) var devices: [Device?] = []
+    @exclusivity(unchecked) var categoryValues: [CategoryValue?] = []
+    @exclusivity(unchecked) var typeIsCategory: [UInt8] = []   // 0 not looked at, 1 category, 2 other
 
     // Element stack (element id per depth) and the elements being built.
-    var stack: [Int32] = []
-    var record: Record?
-    var recordSkipped = false
-    var correlation: Correlation?
-    var workout: Workout?
-    var activity: WorkoutActivity?
-    var event: WorkoutEvent?
-    var route: WorkoutRoute?
-    var audiogram: Audiogram?
+    @exclusivity(unchecked) var stack: [Int32] = []
+    /// Index in `batch.records` of the record whose children are being read, or -1. Records are
+    /// appended at their start tag and completed in place (no copy of the struct per record).
+    @exclusivity(unchecked) var recordIndex = -1
+    @exclusivity(unchecked) var correlation: Correlation?
+    @exclusivity(unchecked) var workout: Workout?
+    @exclusivity(unchecked) var activity: WorkoutActivity?
+    @exclusivity(unchecked) var event: WorkoutEvent?
+    @exclusivity(unchecked) var route: WorkoutRoute?
+    @exclusivity(unchecked) var audiogram: Audiogram?
 
     struct DiagnosticKey: Hashable {
         var kind: Diagnostic.Kind
@@ -87,10 +88,16 @@ final class ReaderSession {
 
     // MARK: Symbols
 
+    /// Interning slots: the glue compares with the value last interned through the same slot
+    /// before hashing (consecutive records mostly repeat these).
+    enum Slot: Int32 {
+        case type = 0, source, unit, sourceVersion, device, metadataKey, categoryValue, other
+    }
+
     @inline(__always)
-    func symbol(_ v: hsax_value) -> Int32 {
+    func symbol(_ v: hsax_value, _ slot: Slot = .other) -> Int32 {
         var isNew: Int32 = 0
-        let id = hsax_intern(parser, v.bytes, v.length, &isNew)
+        let id = hsax_intern_cached(parser, slot.rawValue, v.bytes, v.length, &isNew)
         if isNew != 0 {
             symbols.append(String(decoding: UnsafeBufferPointer(start: v.bytes, count: Int(v.length)), as: UTF8.self))
             unitState.append(0)
@@ -120,18 +127,21 @@ final class ReaderSession {
     /// before interning, so one device is parsed once however many records name it.
     func device(_ v: hsax_value) -> Device? {
         guard v.length > 0, let p = v.bytes else { return nil }
-        var body = hsax_value(bytes: p, length: v.length)
-        let prefix: [UInt8] = Array("<<HKDevice:".utf8)
-        if v.length > Int32(prefix.count), (0..<prefix.count).allSatisfy({ p[$0] == prefix[$0] }) {
-            var i = prefix.count
-            while i < Int(v.length), p[i] != 0x3E { i += 1 }  // '>'
+        let n = Int(v.length)
+        var start = 0
+        var end = n
+        // "<<HKDevice:" then up to the first '>' (the address), then ", "; drop the final '>'.
+        if n > 11, p[0] == 0x3C, p[1] == 0x3C, p[2] == 0x48, p[3] == 0x4B, p[4] == 0x44, p[5] == 0x65,
+            p[6] == 0x76, p[7] == 0x69, p[8] == 0x63, p[9] == 0x65, p[10] == 0x3A
+        {
+            var i = 11
+            while i < n, p[i] != 0x3E { i += 1 }
             i += 1
-            if i + 1 < Int(v.length), p[i] == 0x2C, p[i + 1] == 0x20 { i += 2 }  // ", "
-            var end = Int(v.length)
+            if i + 1 < n, p[i] == 0x2C, p[i + 1] == 0x20 { i += 2 }
             if end > i, p[end - 1] == 0x3E { end -= 1 }
-            body = hsax_value(bytes: p + min(i, end), length: Int32(end - min(i, end)))
+            start = min(i, end)
         }
-        let s = symbol(body)
+        let s = symbol(hsax_value(bytes: p + start, length: Int32(end - start)), .device)
         if let d = devices[Int(s)] { return d }
         let d = Device(parsingWithoutAddress: Substring(symbols[Int(s)]))
         devices[Int(s)] = d

@@ -181,6 +181,14 @@ int32_t hsax_parser_export_version(const hsax_parser *parser);
 /// memory is exhausted.
 int32_t hsax_intern(hsax_parser *parser, const uint8_t *bytes, int32_t length, int32_t *is_new);
 
+/// Number of slots for `hsax_intern_cached`.
+#define HSAX_INTERN_SLOTS 16
+
+/// Like `hsax_intern`, but first compares the bytes with the string last interned through
+/// `slot` (0 ..< HSAX_INTERN_SLOTS): consecutive records mostly repeat their type, source,
+/// unit and device, and a comparison is cheaper than hashing.
+int32_t hsax_intern_cached(hsax_parser *parser, int32_t slot, const uint8_t *bytes, int32_t length, int32_t *is_new);
+
 #ifdef __cplusplus
 }
 #endif
