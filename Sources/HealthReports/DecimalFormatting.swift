@@ -1,0 +1,137 @@
+// Locale-independent number formatting for reports: `.` decimal point, no exponent, a fixed
+// number of decimals, optional thousands grouping. Foundation's formatters are not used, so no
+// setting of the machine (locale, LC_NUMERIC) can change a report.
+
+/// Formats a number with a fixed number of decimals and never in scientific notation.
+///
+/// The value is first turned into its shortest round-trip decimal digits (Swift's own
+/// `description`), and those digits are rounded half away from zero. Rounding the decimal
+/// digits rather than the binary value gives what a reader expects: `1.005` with 2 decimals
+/// is `1.01`, not the `1.00` that the binary value 1.00499999999999989… would round to.
+struct DecimalFormat: Hashable, Sendable {
+    /// Digits after the decimal point (before trimming).
+    var decimals: Int
+    /// Removes trailing zeros of the fraction, and the point when nothing is left
+    /// (`12.50` → `12.5`, `12.00` → `12`).
+    var trimsTrailingZeros: Bool = false
+    /// Inserted between groups of three integer digits (`12,345`); nil for none.
+    var groupingSeparator: Character? = nil
+    /// Written before positive non-zero values (`+12.3`), for changes.
+    var showsPlusSign: Bool = false
+
+    /// The text of `value`, or nil when it is NaN or infinite (a report writes those as no value).
+    ///
+    /// A value that rounds to zero is written without a sign (`-0.001` with 2 decimals is `0.00`).
+    func string(_ value: Double) -> String? {
+        guard value.isFinite else { return nil }
+        precondition(decimals >= 0, "negative decimals")
+        var (digits, pointPosition) = Self.decimalDigits(value.magnitude)
+        // Digit i has the place value 10^(pointPosition - 1 - i); keep the first `kept` digits
+        // and round half away from zero on the digit after them.
+        let kept = pointPosition + decimals
+        if kept < digits.count {
+            if kept < 0 {
+                digits = []  // below half of the last kept place: rounds to zero
+            } else if kept == 0 {
+                if digits[0] >= 5 {
+                    digits = [1]  // one unit of the last kept place
+                    pointPosition += 1
+                } else {
+                    digits = []
+                }
+            } else {
+                let roundsUp = digits[kept] >= 5
+                digits.removeSubrange(kept...)
+                if roundsUp {
+                    var i = kept - 1
+                    while i >= 0, digits[i] == 9 {
+                        digits[i] = 0
+                        i -= 1
+                    }
+                    if i >= 0 {
+                        digits[i] += 1
+                    } else {
+                        digits.insert(1, at: 0)
+                        pointPosition += 1
+                    }
+                }
+            }
+        }
+        // Split into integer and fraction digits around the point.
+        var integerDigits: [UInt8] = []
+        if pointPosition > 0 {
+            for i in 0..<pointPosition { integerDigits.append(i < digits.count ? digits[i] : 0) }
+        }
+        var fractionDigits: [UInt8] = []
+        for i in 0..<decimals {
+            let index = pointPosition + i
+            fractionDigits.append(index >= 0 && index < digits.count ? digits[index] : 0)
+        }
+        while integerDigits.count > 1, integerDigits[0] == 0 { integerDigits.removeFirst() }
+        if integerDigits.isEmpty { integerDigits = [0] }
+        if trimsTrailingZeros {
+            while fractionDigits.last == 0 { fractionDigits.removeLast() }
+        }
+        let isZero = !integerDigits.contains { $0 != 0 } && !fractionDigits.contains { $0 != 0 }
+
+        var text = ""
+        if !isZero {
+            if value < 0 {
+                text.append("-")
+            } else if showsPlusSign {
+                text.append("+")
+            }
+        }
+        for (i, digit) in integerDigits.enumerated() {
+            if let separator = groupingSeparator, i > 0, (integerDigits.count - i) % 3 == 0 {
+                text.append(separator)
+            }
+            text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + digit))
+        }
+        if !fractionDigits.isEmpty {
+            text.append(".")
+            for digit in fractionDigits {
+                text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + digit))
+            }
+        }
+        return text
+    }
+
+    /// The shortest round-trip decimal digits of a finite, non-negative `value` and the position
+    /// of the decimal point: the value is `0.d₀d₁d₂… × 10^pointPosition`, with no leading or
+    /// trailing zero digits. Zero is `([], 0)`.
+    static func decimalDigits(_ value: Double) -> (digits: [UInt8], pointPosition: Int) {
+        // `description` prints `123.456`, `1000000000.0`, `1e-07` or `1.5e+300`.
+        var digits: [UInt8] = []
+        var pointIndex: Int? = nil
+        var exponent = 0
+        var bytes = value.description.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits.append(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "."):
+                pointIndex = digits.count
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                var sign = 1
+                while let e = bytes.next() {
+                    if e == UInt8(ascii: "-") {
+                        sign = -1
+                    } else if e >= UInt8(ascii: "0"), e <= UInt8(ascii: "9") {
+                        exponent = exponent * 10 + Int(e - UInt8(ascii: "0"))
+                    }
+                }
+                exponent *= sign
+            default:
+                break
+            }
+        }
+        var pointPosition = (pointIndex ?? digits.count) + exponent
+        while digits.first == 0 {
+            digits.removeFirst()
+            pointPosition -= 1
+        }
+        while digits.last == 0 { digits.removeLast() }
+        return digits.isEmpty ? ([], 0) : (digits, pointPosition)
+    }
+}

@@ -1,1 +1,0 @@
-// HealthReports: see issue; filled in by later commits.

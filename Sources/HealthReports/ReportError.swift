@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An error writing a report to disk. Every case names the path concerned; the OS error, when
+/// there is one, is kept as its `errno` code.
+public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The output directory (or one of its missing parents, `path`) could not be created.
+    case cannotCreateDirectory(path: String, Errno)
+    /// The output path exists but is not a directory.
+    case notADirectory(path: String)
+    /// The file `path` could not be written: creating, writing or flushing its temporary file
+    /// next to it failed. `path` itself was not touched.
+    case cannotWriteFile(path: String, Errno)
+    /// The complete temporary file could not be renamed to `path`. Files renamed before it in
+    /// the same run are already in place.
+    case cannotReplaceFile(path: String, Errno)
+
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let error):
+            return "cannot create the output directory '\(path)': \(error)"
+        case .notADirectory(let path):
+            return "cannot write the report into '\(path)': it exists and is not a directory"
+        case .cannotWriteFile(let path, let error):
+            return "cannot write '\(path)': \(error)"
+        case .cannotReplaceFile(let path, let error):
+            return "cannot move the finished file into place at '\(path)': \(error)"
+        }
+    }
+
+    /// An OS error code (`errno`). Any code is representable, including ones this module
+    /// does not name.
+    public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// The C library's message for the code and the code itself:
+        /// `Permission denied (errno 13)`.
+        public var description: String {
+            "\(String(cString: strerror(rawValue))) (errno \(rawValue))"
+        }
+
+        /// The calling thread's current `errno`.
+        static var current: Errno { Errno(rawValue: errno) }
+    }
+}

@@ -1,0 +1,218 @@
+import HealthExport
+import Testing
+
+@testable import HealthAnalysis
+@testable import HealthReports
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+private let reportFileNames = ["daily.csv", "report.md", "sources.csv", "stand_hours.csv", "weekly.csv"]
+
+/// Writes an "earlier report" into `directory`: one line per file naming it.
+private func writeEarlierReport(into directory: String) {
+    for name in reportFileNames { writeFile(directory + "/" + name, "earlier \(name)\n") }
+}
+
+private func expectEarlierReportUntouched(in directory: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(directoryEntries(directory) == reportFileNames, sourceLocation: sourceLocation)
+    for name in reportFileNames {
+        #expect(readFile(directory + "/" + name) == "earlier \(name)\n", sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("Writing a report")
+struct ReportWriterTests {
+    let result = makeSampleResult()
+    let context = makeSampleContext()
+
+    @Test func writesTheFiveFilesWithTheRenderedTexts() throws {
+        let directory = TemporaryDirectory()
+        let writer = ReportWriter()
+        let paths = try writer.write(result, context: context, to: directory.path)
+        #expect(
+            paths
+                == ["daily.csv", "weekly.csv", "stand_hours.csv", "sources.csv", "report.md"].map {
+                    directory.path + "/" + $0
+                })
+        #expect(directoryEntries(directory.path) == reportFileNames)
+        #expect(readFile(directory.appending("daily.csv")) == writer.dailyCSV(result))
+        #expect(readFile(directory.appending("weekly.csv")) == writer.weeklyCSV(result))
+        #expect(readFile(directory.appending("stand_hours.csv")) == writer.standHoursCSV(result))
+        #expect(readFile(directory.appending("sources.csv")) == writer.sourcesCSV(result))
+        #expect(readFile(directory.appending("report.md")) == writer.markdownReport(result, context: context))
+    }
+
+    @Test func createsAMissingOutputDirectoryAndItsParents() throws {
+        let directory = TemporaryDirectory()
+        let output = directory.appending("reports/2025/january")
+        let paths = try ReportWriter().write(result, context: context, to: output + "/")
+        #expect(isDirectory(output))
+        #expect(directoryEntries(output) == reportFileNames)
+        #expect(paths.first == output + "/daily.csv")
+    }
+
+    @Test func replacesAnEarlierReportCompletely() throws {
+        let directory = TemporaryDirectory()
+        writeEarlierReport(into: directory.path)
+        writeFile(directory.appending("notes.txt"), "mine\n")
+        try ReportWriter().write(result, context: context, to: directory.path)
+        #expect(directoryEntries(directory.path) == (reportFileNames + ["notes.txt"]).sorted())
+        #expect(readFile(directory.appending("daily.csv")) == ReportWriter().dailyCSV(result))
+        #expect(readFile(directory.appending("notes.txt")) == "mine\n")
+    }
+
+    @Test func regeneratingFromTheSameInputGivesByteIdenticalFiles() throws {
+        let first = TemporaryDirectory()
+        let second = TemporaryDirectory()
+        try ReportWriter().write(makeSampleResult(), context: makeSampleContext(), to: first.path)
+        try ReportWriter().write(makeSampleResult(), context: makeSampleContext(), to: second.path)
+        for name in reportFileNames {
+            let a = readFile(first.path + "/" + name)
+            #expect(a != nil)
+            #expect(a == readFile(second.path + "/" + name))
+        }
+    }
+}
+
+@Suite("Atomic writing")
+struct AtomicWritingTests {
+    let result = makeSampleResult()
+    let context = makeSampleContext()
+
+    @Test(arguments: ["daily.csv", "weekly.csv", "report.md"])
+    func aWriteFailingHalfwayLeavesTheEarlierReportAndNoTemporaryFile(fileName: String) {
+        let directory = TemporaryDirectory()
+        writeEarlierReport(into: directory.path)
+        let writer = ReportWriter(
+            options: .init(), fileSystem: FailingFileSystem(fileName: fileName, failure: .writeHalfway, errno: ENOSPC))
+        #expect(throws: ReportError.cannotWriteFile(path: directory.appending(fileName), .init(rawValue: ENOSPC))) {
+            try writer.write(result, context: context, to: directory.path)
+        }
+        expectEarlierReportUntouched(in: directory.path)
+    }
+
+    @Test func aFailureInAnEmptyDirectoryLeavesItEmpty() {
+        let directory = TemporaryDirectory()
+        let writer = ReportWriter(
+            options: .init(), fileSystem: FailingFileSystem(fileName: "sources.csv", failure: .create, errno: EDQUOT))
+        #expect(throws: ReportError.cannotWriteFile(path: directory.appending("sources.csv"), .init(rawValue: EDQUOT)))
+        {
+            try writer.write(result, context: context, to: directory.path)
+        }
+        #expect(directoryEntries(directory.path) == [])
+    }
+
+    @Test func aFailedRenameRemovesTheRemainingTemporaryFiles() {
+        let directory = TemporaryDirectory()
+        writeEarlierReport(into: directory.path)
+        let writer = ReportWriter(
+            options: .init(), fileSystem: FailingFileSystem(fileName: "stand_hours.csv", failure: .rename, errno: EIO))
+        #expect(
+            throws: ReportError.cannotReplaceFile(path: directory.appending("stand_hours.csv"), .init(rawValue: EIO))
+        ) {
+            try writer.write(result, context: context, to: directory.path)
+        }
+        // No temporary file is left; the files renamed before the failure are new and complete,
+        // the others are still the earlier ones.
+        #expect(directoryEntries(directory.path) == reportFileNames)
+        #expect(readFile(directory.appending("daily.csv")) == ReportWriter().dailyCSV(result))
+        #expect(readFile(directory.appending("weekly.csv")) == ReportWriter().weeklyCSV(result))
+        #expect(readFile(directory.appending("stand_hours.csv")) == "earlier stand_hours.csv\n")
+        #expect(readFile(directory.appending("report.md")) == "earlier report.md\n")
+    }
+
+    @Test func aDirectoryInTheWayOfAFileIsReportedAndCleanedUp() throws {
+        let directory = TemporaryDirectory()
+        makeDirectory(directory.appending("report.md"))
+        writeFile(directory.appending("report.md/keep.txt"), "keep\n")
+        #expect {
+            try ReportWriter().write(result, context: context, to: directory.path)
+        } throws: { error in
+            guard case .cannotReplaceFile(let path, let code) = error as? ReportError else { return false }
+            // Linux says EISDIR; other systems may say ENOTEMPTY or EEXIST.
+            return path == directory.appending("report.md") && [EISDIR, ENOTEMPTY, EEXIST].contains(code.rawValue)
+        }
+        #expect(directoryEntries(directory.path) == reportFileNames)
+        #expect(readFile(directory.appending("report.md/keep.txt")) == "keep\n")
+    }
+}
+
+@Suite("Write errors")
+struct WriteErrorTests {
+    let result = makeSampleResult()
+    let context = makeSampleContext()
+
+    @Test func anOutputPathThatIsAFileIsNotADirectory() {
+        let directory = TemporaryDirectory()
+        let file = directory.appending("report")
+        writeFile(file, "a file\n")
+        #expect(throws: ReportError.notADirectory(path: file)) {
+            try ReportWriter().write(result, context: context, to: file)
+        }
+        #expect(readFile(file) == "a file\n")
+        #expect(
+            ReportError.notADirectory(path: file).description
+                == "cannot write the report into '\(file)': it exists and is not a directory")
+    }
+
+    @Test func aDirectoryThatCannotBeCreatedNamesThePathAndTheOSError() throws {
+        let directory = TemporaryDirectory()
+        writeFile(directory.appending("file"), "")
+        let output = directory.appending("file/reports")
+        let error = try #require(throws: ReportError.self) {
+            try ReportWriter().write(result, context: context, to: output)
+        }
+        #expect(error == .cannotCreateDirectory(path: output, .init(rawValue: ENOTDIR)))
+        #expect(error.description == "cannot create the output directory '\(output)': Not a directory (errno 20)")
+    }
+
+    @Test func aFileThatCannotBeCreatedNamesThePathAndTheOSError() throws {
+        let directory = TemporaryDirectory()
+        let writer = ReportWriter(
+            options: .init(), fileSystem: FailingFileSystem(fileName: "daily.csv", failure: .create, errno: EACCES))
+        let error = try #require(throws: ReportError.self) {
+            try writer.write(result, context: context, to: directory.path)
+        }
+        #expect(
+            error.description == "cannot write '\(directory.appending("daily.csv"))': Permission denied (errno 13)")
+    }
+
+    /// Permission bits do not stop root, so this runs only for other users.
+    @Test(.enabled(if: geteuid() != 0, "root ignores directory permissions"))
+    func anUnwritableDirectoryGivesPermissionDenied() throws {
+        let directory = TemporaryDirectory()
+        writeEarlierReport(into: directory.path)
+        #expect(chmod(directory.path, 0o555) == 0)
+        defer { _ = chmod(directory.path, 0o755) }
+        #expect(throws: ReportError.cannotWriteFile(path: directory.appending("daily.csv"), .init(rawValue: EACCES))) {
+            try ReportWriter().write(result, context: context, to: directory.path)
+        }
+        expectEarlierReportUntouched(in: directory.path)
+    }
+
+    @Test func errnoDescriptionsKeepUnknownCodes() {
+        #expect(ReportError.Errno(rawValue: ENOSPC).description == "No space left on device (errno 28)")
+        #expect(ReportError.Errno(rawValue: 99_999).description.hasSuffix("(errno 99999)"))
+    }
+}
+
+@Suite("Paths")
+struct PathTests {
+    @Test(arguments: [
+        ("a/b/c", "a/b"), ("a/b/", "a"), ("a", ""), ("/a", "/"), ("/", "/"), ("a//b", "a"), ("./out", "."),
+    ])
+    func parentOfAPath(path: String, parent: String) {
+        #expect(ReportWriter.parent(of: path) == parent)
+    }
+
+    @Test func joinDoesNotDoubleASlash() {
+        #expect(ReportWriter.join("out", "daily.csv") == "out/daily.csv")
+        #expect(ReportWriter.join("out/", "daily.csv") == "out/daily.csv")
+    }
+}

@@ -1,0 +1,48 @@
+@testable import HealthReports
+
+/// The real file system, except that one chosen operation on one report file fails with a
+/// chosen `errno`, the way a full disk or a revoked permission would.
+struct FailingFileSystem: ReportFileSystem {
+    enum Failure: Sendable {
+        /// Creating the temporary file for the report file fails before anything is written.
+        case create
+        /// The temporary file is created and half of its contents written, then writing fails.
+        case writeHalfway
+        /// Renaming the complete temporary file into place fails.
+        case rename
+    }
+
+    let fileName: String
+    let failure: Failure
+    let errno: Int32
+    let real = POSIXFileSystem()
+
+    private func isTarget(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.hasPrefix("." + fileName + ".tmp-") || name == fileName
+    }
+
+    func status(of path: String) throws(ReportError.Errno) -> PathStatus { try real.status(of: path) }
+    func makeDirectory(_ path: String) throws(ReportError.Errno) { try real.makeDirectory(path) }
+
+    func createFile(_ path: String, contents text: String) throws(ReportError.Errno) {
+        guard isTarget(path) else { return try real.createFile(path, contents: text) }
+        switch failure {
+        case .create:
+            throw ReportError.Errno(rawValue: errno)
+        case .writeHalfway:
+            try real.createFile(path, contents: String(text.prefix(text.count / 2)))
+            throw ReportError.Errno(rawValue: errno)
+        case .rename:
+            try real.createFile(path, contents: text)
+        }
+    }
+
+    func rename(_ source: String, to destination: String) throws(ReportError.Errno) {
+        if failure == .rename, isTarget(destination) { throw ReportError.Errno(rawValue: errno) }
+        try real.rename(source, to: destination)
+    }
+
+    func removeFile(_ path: String) { real.removeFile(path) }
+    func syncDirectory(_ path: String) { real.syncDirectory(path) }
+}
