@@ -45,7 +45,8 @@ let package = Package(
         .testTarget(name: "HealthAnalysisTests", dependencies: ["HealthAnalysis", "HealthExport", "SyntheticExport"]),
         .testTarget(
             name: "HealthReportsTests",
-            dependencies: ["HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport"]),
+            dependencies: ["HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport"],
+            exclude: ["Golden"]),
         .testTarget(name: "SyntheticExportTests", dependencies: ["SyntheticExport"]),
     ]
 )
