@@ -82,20 +82,23 @@ struct Planner {
         p.wearEnd = at(22, 5 * r.int(0...9))
         p.moveGoal = index < 45 ? 500 : 550
 
-        // Morning walk before the Watch goes on (iPhone only, sometimes also Strava).
+        // Morning walk before the Watch goes on (iPhone only, sometimes also Strava); the
+        // Watch goes on 5–15 minutes after it at the earliest.
         if index % 2 == 0 || r.chance(0.3) {
             let start = p.wake + 60 * Int64(r.int(8...15))
-            let end = min(start + 60 * Int64(r.int(15...35)), p.wearStart - 300)
-            if end - start >= 600 {
-                let w = Walk(start: start, end: end)
-                p.unwornWalks.append(w)
-                if index % 4 == 0 || r.chance(0.2) { p.stravaWalk = w }
-            }
+            let end = start + 60 * Int64(r.int(15...35))
+            let w = Walk(start: start, end: end)
+            p.unwornWalks.append(w)
+            if index % 4 == 0 || r.chance(0.2) { p.stravaWalk = w }
+            p.wearStart = max(p.wearStart, end + 300 * Int64(r.int(1...3)))
         }
         // Late walk across local midnight (iPhone only), never on the last day.
         var lateEnd: Int64?
         if !isLast && (index % 7 == 1 || r.chance(0.05)) {
-            let start = at(23, r.int(40...52))
+            // Not on a 10-minute mark, so one 10-minute iPhone sample straddles midnight.
+            var minute = r.int(40...52)
+            if minute % 10 == 0 { minute += 3 }
+            let start = at(23, minute)
             let end = start + 60 * Int64(r.int(20...30))
             p.unwornWalks.append(Walk(start: start, end: end))
             lateEnd = end
