@@ -89,7 +89,7 @@ func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
 ///
 /// Only plan-level times go through here (a few dozen per day); record timestamps are
 /// printed with the fixed export offset by `OutputBuffer`, never with this zone.
-struct ZoneClock: @unchecked Sendable {
+struct ZoneClock: Sendable {
     let zone: TimeZone
 
     init?(identifier: String) {

@@ -71,7 +71,8 @@ struct Planner {
 
     func makePlan(_ index: Int) -> DayPlan {
         let day = firstDay + index
-        var p = DayPlan(index: index, day: day, dayStart: clock.midnight(day: day), dayEnd: clock.midnight(day: day + 1))
+        var p = DayPlan(
+            index: index, day: day, dayStart: clock.midnight(day: day), dayEnd: clock.midnight(day: day + 1))
         var r = SplitMix64(seed: seed, day: index, stream: Stream.plan)
         func at(_ h: Int, _ m: Int) -> Int64 { clock.instant(day: day, hour: h, minute: m) }
         let isLast = index == dayCount - 1
@@ -142,7 +143,8 @@ struct Planner {
             let end = start + 300 * Int64(r.int(2...8))
             let isBrisk = r.chance(0.5)
             guard start >= p.wearStart + 600, end <= p.wearEnd - 600 else { continue }
-            let clash = p.workouts.contains { start < $0.end + 600 && $0.start < end + 600 }
+            let clash =
+                p.workouts.contains { start < $0.end + 600 && $0.start < end + 600 }
                 || p.wornWalks.contains { start < $0.end + 600 && $0.start < end + 600 }
             if clash { continue }
             p.wornWalks.append(Walk(start: start, end: end))

@@ -160,7 +160,9 @@ extension Generator {
         bp.removeAll()
         factory.samples(.bloodPressureDiastolic, plan, into: &bp)
         let diastolic = bp[0]
-        out.append(" <Correlation type=\"HKCorrelationTypeIdentifierBloodPressure\" sourceName=\"Health Mate\" sourceVersion=\"6.12.1\"")
+        out.append(
+            " <Correlation type=\"HKCorrelationTypeIdentifierBloodPressure\" sourceName=\"Health Mate\" sourceVersion=\"6.12.1\""
+        )
         writeDevice(.healthMate)
         writeTimes(created: systolic.created, start: systolic.start, end: systolic.end)
         out.append(">\n")
@@ -179,7 +181,9 @@ extension Generator {
         func watchSum(_ kind: RecordKind) -> Int64 {
             samples.removeAll(keepingCapacity: true)
             factory.samples(kind, plan, into: &samples)
-            return samples.filter { $0.source == .watch && $0.start >= w.start && $0.end <= w.end }.reduce(0) { $0 + $1.value }
+            return samples.filter { $0.source == .watch && $0.start >= w.start && $0.end <= w.end }.reduce(0) {
+                $0 + $1.value
+            }
         }
         let active = watchSum(.activeEnergy)
         let basal = watchSum(.basalEnergy)
@@ -276,7 +280,8 @@ extension Generator {
         let sod = Int(local - day * 86_400)
         let h24 = sod / 3600
         let h12 = h24 % 12 == 0 ? 12 : h24 % 12
-        return "route_\(Civil.format(days: Int(day)))_\(h12).\(Civil.pad(sod / 60 % 60, 2))\(h24 < 12 ? "am" : "pm").gpx"
+        return
+            "route_\(Civil.format(days: Int(day)))_\(h12).\(Civil.pad(sod / 60 % 60, 2))\(h24 < 12 ? "am" : "pm").gpx"
     }
 
     func uuid(_ r: inout SplitMix64) -> String {

@@ -22,7 +22,8 @@ struct OutputBuffer {
         base = .allocate(capacity: capacity)
         self.printedOffset = printedOffset
         let a = abs(printedOffset)
-        let h = Int(a / 3600), m = Int(a / 60 % 60)
+        let h = Int(a / 3600)
+        let m = Int(a / 60 % 60)
         offsetSuffix = Array(" \(printedOffset < 0 ? "-" : "+")\(Civil.pad(h, 2))\(Civil.pad(m, 2))".utf8)
     }
 
@@ -142,8 +143,12 @@ struct OutputBuffer {
         if day != cachedDay { cacheDate(day) }
         reserve(19 + offsetSuffix.count)
         let p = base + count
-        withUnsafeBytes(of: cachedDate.0) { p.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 8) }
-        withUnsafeBytes(of: cachedDate.1) { (p + 8).update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 2) }
+        withUnsafeBytes(of: cachedDate.0) {
+            p.update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 8)
+        }
+        withUnsafeBytes(of: cachedDate.1) {
+            (p + 8).update(from: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 2)
+        }
         p[10] = 0x20
         put2(p + 11, sod / 3600)
         p[13] = 0x3A

@@ -82,13 +82,15 @@ enum PrologText {
 
     static let version14: String = {
         var s = "<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 14 -->\n"
-        s += "<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>\n"
+        s +=
+            "<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>\n"
         s += attlist("HealthData", [("locale", req)])
         s += "<!ELEMENT ExportDate EMPTY>\n" + attlist("ExportDate", [("value", req)])
         s += "<!ELEMENT Me EMPTY>\n" + attlist("Me", meAttributes(withMedications: true))
         s += "<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>\n"
         s += attlist("Record", recordAttributes)
-        s += "<!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->\n"
+        s +=
+            "<!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->\n"
         s += "<!ELEMENT Correlation ((MetadataEntry|Record)*)>\n"
         s += attlist("Correlation", [("type", req)] + sampleAttributes)
         s += "<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>\n"
@@ -121,7 +123,8 @@ enum PrologText {
                 ("appleStandHoursGoal", imp),
             ])
         s += "<!ELEMENT MetadataEntry EMPTY>\n" + attlist("MetadataEntry", [("key", req), ("value", req)])
-        s += "<!-- Note: Heart Rate Variability records captured by Apple Watch may include an associated list of instantaneous beats-per-minute readings. -->\n"
+        s +=
+            "<!-- Note: Heart Rate Variability records captured by Apple Watch may include an associated list of instantaneous beats-per-minute readings. -->\n"
         s += "<!ELEMENT HeartRateVariabilityMetadataList (InstantaneousBeatsPerMinute*)>\n"
         s += "<!ELEMENT InstantaneousBeatsPerMinute EMPTY>\n"
         s += attlist("InstantaneousBeatsPerMinute", [("bpm", req), ("time", req)])
@@ -155,13 +158,15 @@ enum PrologText {
     /// MetadataEntry declaration and an extra `>` line before `]>`.
     static let version12Malformed: String = {
         var s = "<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 12 -->\n"
-        s += "<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|VisionPrescription)*)>\n"
+        s +=
+            "<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|VisionPrescription)*)>\n"
         s += attlist("HealthData", [("locale", req)])
         s += "<!ELEMENT ExportDate EMPTY>\n" + attlist("ExportDate", [("value", req)])
         s += "<!ELEMENT Me EMPTY>\n" + attlist("Me", meAttributes(withMedications: false))
         s += "<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>\n"
         s += attlist("Record", recordAttributes)
-        s += "<!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->\n"
+        s +=
+            "<!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->\n"
         s += "<!ELEMENT Correlation ((MetadataEntry|Record)*)>\n"
         s += attlist("Correlation", [("type", req)] + sampleAttributes)
         s += "<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute)*)>\n"
@@ -194,7 +199,8 @@ enum PrologText {
                 ("appleStandHoursGoal", imp),
             ])
         s += "<!ELEMENT MetadataEntry EMPTY>\n" + attlist("MetadataEntry", [("key", req), ("value", req)])
-        s += "<!-- Note: Heart Rate Variability records captured by Apple Watch may include an associated list of instantaneous beats-per-minute readings. -->\n"
+        s +=
+            "<!-- Note: Heart Rate Variability records captured by Apple Watch may include an associated list of instantaneous beats-per-minute readings. -->\n"
         s += "<!ELEMENT HeartRateVariabilityMetadataList (InstantaneousBeatsPerMinute*)>\n"
         s += "<!ELEMENT InstantaneousBeatsPerMinute EMPTY>\n"
         s += attlist("InstantaneousBeatsPerMinute", [("bpm", req), ("time", req)])

@@ -13,7 +13,8 @@ struct SampleFactory {
             let perMinute = kind == .stepCount ? p.watchSteps : p.watchDistance
             for m in 0..<p.wornMinutes where perMinute[m] > 0 {
                 let s = ws + Int64(m) * 60
-                out.append(Sample(start: s, end: s + 60, value: Int64(perMinute[m]), created: created(s + 60), source: .watch))
+                out.append(
+                    Sample(start: s, end: s + 60, value: Int64(perMinute[m]), created: created(s + 60), source: .watch))
             }
             // The iPhone's 5/10-minute samples of walks with the Watch on: inside the walk,
             // so the Watch's 1-minute samples hide them completely; counts differ a little.
@@ -34,15 +35,24 @@ struct SampleFactory {
             }
             for c in p.unwornChunks {
                 let v = kind == .stepCount ? c.steps : c.distance
-                out.append(Sample(start: c.start, end: c.end, value: v, created: created(c.end, 60, 900), source: .phone))
+                out.append(
+                    Sample(start: c.start, end: c.end, value: v, created: created(c.end, 60, 900), source: .phone))
             }
             if kind == .distance, let w = p.stravaWalk {
                 // Strava's one sample over the morning walk; the iPhone's chunks cover it.
-                let phone = p.unwornChunks.filter { $0.start >= w.start && $0.end <= w.end }.reduce(0) { $0 + $1.distance }
-                out.append(Sample(start: w.start, end: w.end, value: phone * 102 / 100, created: created(w.end, 30, 120), source: .strava))
+                let phone = p.unwornChunks.filter { $0.start >= w.start && $0.end <= w.end }.reduce(0) {
+                    $0 + $1.distance
+                }
+                out.append(
+                    Sample(
+                        start: w.start, end: w.end, value: phone * 102 / 100, created: created(w.end, 30, 120),
+                        source: .strava))
             }
             if kind == .stepCount, let m = p.manualSteps {
-                out.append(Sample(start: m.time, end: m.time, value: m.steps, created: created(m.time, 30, 3000), source: .manual, tag: Tag.userEntered))
+                out.append(
+                    Sample(
+                        start: m.time, end: m.time, value: m.steps, created: created(m.time, 30, 3000), source: .manual,
+                        tag: Tag.userEntered))
             }
 
         case .basalEnergy:
@@ -54,7 +64,10 @@ struct SampleFactory {
                 var e = min(s + 60 * Int64(r.int(1...3)), p.wearEnd)
                 for edge in edges where edge > s && edge < e { e = edge }
                 let minutes = (e - s) / 60
-                out.append(Sample(start: s, end: e, value: minutes * Int64(r.int(1020...1180)), created: created(e), source: .watch))
+                out.append(
+                    Sample(
+                        start: s, end: e, value: minutes * Int64(r.int(1020...1180)), created: created(e),
+                        source: .watch))
                 s = e
             }
 
@@ -77,11 +90,17 @@ struct SampleFactory {
             for w in p.workouts where w.strava {
                 // Strava's own estimate over the workout, lower than the Watch's: hidden.
                 let watch = out[first...].filter { $0.start >= w.start && $0.end <= w.end }.reduce(0) { $0 + $1.value }
-                out.append(Sample(start: w.start, end: w.end, value: watch * 92 / 100, created: created(w.end, 60, 600), source: .strava))
+                out.append(
+                    Sample(
+                        start: w.start, end: w.end, value: watch * 92 / 100, created: created(w.end, 60, 600),
+                        source: .strava))
             }
             if let w = p.stravaWalk {
                 // Watch not worn: nothing hides this one.
-                out.append(Sample(start: w.start, end: w.end, value: (w.end - w.start) / 60 * Int64(r.int(3800...4600)), created: created(w.end, 30, 120), source: .strava))
+                out.append(
+                    Sample(
+                        start: w.start, end: w.end, value: (w.end - w.start) / 60 * Int64(r.int(3800...4600)),
+                        created: created(w.end, 30, 120), source: .strava))
             }
 
         case .flights:
@@ -89,13 +108,17 @@ struct SampleFactory {
                 let s = w.start + 60 * Int64(r.int(0...3))
                 let e = s + 60 * Int64(r.int(1...3))
                 guard e <= w.end, (s < p.dayEnd) == (e <= p.dayEnd) else { continue }
-                out.append(Sample(start: s, end: e, value: Int64(r.int(1...3)), created: created(e, 60, 600), source: .phone))
+                out.append(
+                    Sample(start: s, end: e, value: Int64(r.int(1...3)), created: created(e, 60, 600), source: .phone))
             }
             for _ in 0..<r.int(1...4) {
                 let m = r.int(0...(p.wornMinutes - 1))
                 let s = ws + Int64(m) * 60
                 guard p.minuteKind[m] == .rest || p.minuteKind[m] == .incidental else { continue }
-                out.append(Sample(start: s, end: s + 60, value: Int64(r.int(1...2)), created: created(s + 60, 60, 600), source: .phone))
+                out.append(
+                    Sample(
+                        start: s, end: s + 60, value: Int64(r.int(1...2)), created: created(s + 60, 60, 600),
+                        source: .phone))
             }
 
         case .heartRate:
@@ -113,7 +136,10 @@ struct SampleFactory {
                 case .walk: v = r.int(92...108)
                 default: v = r.int(104...122)
                 }
-                out.append(Sample(start: t, end: t, value: Int64(v), created: created(t, 5, 400), source: .watch, tag: k.isActive ? Tag.active : Tag.sedentary))
+                out.append(
+                    Sample(
+                        start: t, end: t, value: Int64(v), created: created(t, 5, 400), source: .watch,
+                        tag: k.isActive ? Tag.active : Tag.sedentary))
                 t += Int64(r.int(240...480))
             }
             for w in p.workouts {
@@ -129,14 +155,20 @@ struct SampleFactory {
                 while t < w.end {
                     let ramp = min(1.0, Double(t - w.start) / (0.2 * span))
                     let base = lo + Int(Double(hi - lo - 8) * ramp)
-                    out.append(Sample(start: t, end: t, value: Int64(base + r.int(0...8)), created: created(t, 5, 60), source: .watch, tag: Tag.active))
+                    out.append(
+                        Sample(
+                            start: t, end: t, value: Int64(base + r.int(0...8)), created: created(t, 5, 60),
+                            source: .watch, tag: Tag.active))
                     t += 5
                 }
             }
             if let bed = p.bedtime, let wake = p.nextWake {
                 var t = bed + Int64(r.int(60...600))
                 while t < wake {
-                    out.append(Sample(start: t, end: t, value: Int64(r.int(48...60)), created: created(t, 5, 900), source: .watch, tag: Tag.sedentary))
+                    out.append(
+                        Sample(
+                            start: t, end: t, value: Int64(r.int(48...60)), created: created(t, 5, 900), source: .watch,
+                            tag: Tag.sedentary))
                     t += Int64(r.int(480...720))
                 }
             }
@@ -156,7 +188,8 @@ struct SampleFactory {
         case .restingHeartRate:
             let s = ws + Int64(r.int(0...600))
             let e = p.wearEnd - Int64(r.int(300...1800))
-            out.append(Sample(start: s, end: e, value: Int64(r.int(52...62)), created: created(e, 60, 600), source: .watch))
+            out.append(
+                Sample(start: s, end: e, value: Int64(r.int(52...62)), created: created(e, 60, 600), source: .watch))
 
         case .heartRateVariability:
             // A few readings at rest during the day and two at night.
@@ -164,12 +197,18 @@ struct SampleFactory {
                 let m = r.int(0...(p.wornMinutes - 2))
                 guard p.minuteKind[m] == .rest else { continue }
                 let s = ws + Int64(m) * 60 + Int64(r.int(0...50))
-                out.append(Sample(start: s, end: s + Int64(r.int(55...65)), value: Int64(r.int(25_000...80_000)), created: created(s + 65, 30, 600), source: .watch, tag: UInt8(r.int(58...78))))
+                out.append(
+                    Sample(
+                        start: s, end: s + Int64(r.int(55...65)), value: Int64(r.int(25_000...80_000)),
+                        created: created(s + 65, 30, 600), source: .watch, tag: UInt8(r.int(58...78))))
             }
             if let bed = p.bedtime, let wake = p.nextWake, wake - bed > 3 * 3600 {
                 for _ in 0..<2 {
                     let s = bed + 3600 + r.int64(0...(wake - bed - 2 * 3600))
-                    out.append(Sample(start: s, end: s + Int64(r.int(55...65)), value: Int64(r.int(35_000...95_000)), created: created(s + 65, 30, 900), source: .watch, tag: UInt8(r.int(48...60))))
+                    out.append(
+                        Sample(
+                            start: s, end: s + Int64(r.int(55...65)), value: Int64(r.int(35_000...95_000)),
+                            created: created(s + 65, 30, 900), source: .watch, tag: UInt8(r.int(48...60))))
                 }
             }
 
@@ -184,15 +223,22 @@ struct SampleFactory {
                     let b = r.int(0...(buckets - 1))
                     guard used.insert(b).inserted else { continue }
                     let s = from + Int64(b) * 300
-                    out.append(Sample(start: s, end: s + 300, value: Int64(r.int(1...5)), created: created(s + 300, 20, 300), source: .watch))
+                    out.append(
+                        Sample(
+                            start: s, end: s + 300, value: Int64(r.int(1...5)), created: created(s + 300, 20, 300),
+                            source: .watch))
                 }
             }
 
         case .sleepAnalysis:
             guard let bed = p.bedtime, let wake = p.nextWake else { return }
-            out.append(Sample(start: bed, end: wake, value: 0, created: created(wake, 60, 1800), source: .phone, tag: Tag.inBed))
+            out.append(
+                Sample(
+                    start: bed, end: wake, value: 0, created: created(wake, 60, 1800), source: .phone, tag: Tag.inBed))
             var t = bed + 60 * Int64(r.int(8...25))
-            let cycle: [(UInt8, ClosedRange<Int>)] = [(Tag.core, 25...50), (Tag.deep, 10...30), (Tag.core, 10...20), (Tag.rem, 10...30)]
+            let cycle: [(UInt8, ClosedRange<Int>)] = [
+                (Tag.core, 25...50), (Tag.deep, 10...30), (Tag.core, 10...20), (Tag.rem, 10...30),
+            ]
             var i = 0
             var lastAwake = false
             while t < wake {
@@ -205,13 +251,17 @@ struct SampleFactory {
                     lastAwake = false
                 }
                 let e = min(t + 60 * Int64(r.int(range)) + Int64(r.int(0...59)), wake)
-                out.append(Sample(start: t, end: e, value: 0, created: created(wake, 60, 1800), source: .watch, tag: stage))
+                out.append(
+                    Sample(start: t, end: e, value: 0, created: created(wake, 60, 1800), source: .watch, tag: stage))
                 t = e
             }
 
         case .standHour:
             for h in p.standHours {
-                out.append(Sample(start: h.start, end: h.start + 3600, value: 0, created: created(h.start + 3600, 10, 300), source: .watch, tag: h.stood ? Tag.stood : Tag.idle))
+                out.append(
+                    Sample(
+                        start: h.start, end: h.start + 3600, value: 0, created: created(h.start + 3600, 10, 300),
+                        source: .watch, tag: h.stood ? Tag.stood : Tag.idle))
             }
         }
     }

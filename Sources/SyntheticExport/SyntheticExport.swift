@@ -27,7 +27,9 @@ public enum SyntheticExport {
     }
 
     /// The whole export in memory with its truth. For tests and small samples only.
-    public static func makeExport(_ configuration: SyntheticExportConfiguration) -> (bytes: [UInt8], truth: SyntheticTruth) {
+    public static func makeExport(_ configuration: SyntheticExportConfiguration) -> (
+        bytes: [UInt8], truth: SyntheticTruth
+    ) {
         var bytes: [UInt8] = []
         let truth = write(configuration) { bytes.append(contentsOf: $0) }
         return (bytes, truth)
@@ -86,11 +88,14 @@ struct Generator {
             .watch: "\(owner)\u{2019}s Apple Watch", .phone: "\(owner)\u{2019}s iPhone", .strava: "Strava",
             .healthMate: "Health Mate", .manual: "Health",
         ]
-        let versions: [Source: String] = [.watch: "11.1", .phone: "18.1", .strava: "39310", .healthMate: "6.12.1", .manual: "18.1"]
+        let versions: [Source: String] = [
+            .watch: "11.1", .phone: "18.1", .strava: "39310", .healthMate: "6.12.1", .manual: "18.1",
+        ]
         devices = Source.allCases.map { source in
             let tail: String
             switch source {
-            case .watch: tail = "name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch7,2, software:11.1"
+            case .watch:
+                tail = "name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch7,2, software:11.1"
             case .phone: tail = "name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone16,1, software:18.1"
             case .healthMate: tail = "name:BPM Connect, manufacturer:Withings, model:BPM Connect, firmware:2007"
             case .strava, .manual: return nil
@@ -120,7 +125,8 @@ struct Generator {
                 heartRateMaxBpm: nil, heartRateSampleCount: 0, hrvRecords: 0, workouts: 0, workoutMinutes: 0,
                 asleepMinutes: nil, inBedMinutes: nil, bloodPressureReadings: 0,
                 activitySummary: SyntheticActivitySummary(
-                    dateComponents: date, activeEnergyBurned: 0, activeEnergyBurnedGoal: 0, activeEnergyBurnedUnit: "Cal",
+                    dateComponents: date, activeEnergyBurned: 0, activeEnergyBurnedGoal: 0,
+                    activeEnergyBurnedUnit: "Cal",
                     appleMoveTime: 0, appleMoveTimeGoal: 0, appleExerciseTime: 0, appleExerciseTimeGoal: 0,
                     appleStandHours: 0, appleStandHoursGoal: 0))
         }
@@ -210,7 +216,8 @@ struct Generator {
         let sums = PriorityCoverage.dailySums(pieces, dayBounds: dayBounds)
         let watchOnly =
             kind == .activeEnergy
-            ? PriorityCoverage.dailySums(pieces.filter { $0.rank == UInt8(Source.watch.rank) }, dayBounds: dayBounds) : []
+            ? PriorityCoverage.dailySums(pieces.filter { $0.rank == UInt8(Source.watch.rank) }, dayBounds: dayBounds)
+            : []
         for i in days.indices {
             let v = sums[i] / scale
             switch kind {

@@ -52,7 +52,8 @@ public struct SyntheticDayTruth: Sendable, Equatable {
     /// The instants of local midnight starting and ending the day.
     public var startSecondsSince1970: Int64
     public var endSecondsSince1970: Int64
-    /// Hours in the local day: 24, or 23 / 25 on DST change days.
+    /// Whole hours in the local day: 24, or 23 / 25 on DST change days (rounded down in the
+    /// few zones with half-hour changes, such as Australia/Lord_Howe: use the instants there).
     public var hours: Int { Int((endSecondsSince1970 - startSecondsSince1970) / 3600) }
 
     /// StepCount, de-duplicated over Watch, iPhone and manual entries (always a whole number).

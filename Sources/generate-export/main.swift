@@ -4,7 +4,8 @@
 import Foundation
 import SyntheticExport
 
-let usage = "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] --out FILE.xml|- [--truth FILE.csv|-]"
+let usage =
+    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] --out FILE.xml|- [--truth FILE.csv|-]"
 
 let help = """
     \(usage)
@@ -88,7 +89,9 @@ func fail(_ message: String, code: Int32) -> Never {
 
 func openForWriting(_ path: String) -> UnsafeMutablePointer<FILE> {
     if path == "-" { return fdopen(1, "wb") }
-    guard let f = fopen(path, "wb") else { fail("cannot write '\(path)': \(String(cString: strerror(errno)))", code: 1) }
+    guard let f = fopen(path, "wb") else {
+        fail("cannot write '\(path)': \(String(cString: strerror(errno)))", code: 1)
+    }
     return f
 }
 

@@ -1,6 +1,5 @@
-import Testing
-
 import SyntheticExport
+import Testing
 
 @Suite("Document shape")
 struct ShapeTests {
@@ -10,7 +9,10 @@ struct ShapeTests {
 
     @Test func version14PrologIsWellFormedInternalDTD() throws {
         let text = String(decoding: Fixtures.spring.bytes, as: UTF8.self)
-        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 14 -->\n"))
+        #expect(
+            text.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 14 -->\n"
+            ))
         let dtd = String(text[..<text.range(of: "]>\n<HealthData locale=\"en_US\">\n")!.lowerBound])
         #expect(Fixtures.spring.truth.exportVersion == 14)
         // Every ATTLIST is closed by a ">" line before the next declaration starts.
@@ -25,7 +27,10 @@ struct ShapeTests {
             }
         }
         #expect(dtd.components(separatedBy: "<!ELEMENT MetadataEntry EMPTY>").count == 2)
-        for element in ["HealthData", "Record", "Workout", "WorkoutStatistics", "ActivitySummary", "VisionPrescription", "RightEye", "LeftEye"] {
+        for element in [
+            "HealthData", "Record", "Workout", "WorkoutStatistics", "ActivitySummary", "VisionPrescription", "RightEye",
+            "LeftEye",
+        ] {
             #expect(dtd.contains("<!ELEMENT \(element) "))
         }
         #expect(dtd.contains("HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse CDATA #REQUIRED"))
@@ -57,7 +62,9 @@ struct ShapeTests {
 
     @Test func noProlog() {
         let text = Self.text(SyntheticExportConfiguration(firstDay: "2026-03-27", days: 1, prolog: .none))
-        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\""))
+        #expect(
+            text.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\""))
     }
 
     @Test func tagsBalanceAndStructureIsApples() throws {
@@ -81,12 +88,26 @@ struct ShapeTests {
     /// Apple's attribute order and one-space indentation per level.
     @Test func recordLinesLookLikeApples() throws {
         let text = String(decoding: Fixtures.spring.bytes, as: UTF8.self)
-        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(" <Record type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" sourceName=\"Alex\u{2019}s Apple Watch\"") })
-        let keys = line.split(separator: "\"").enumerated().filter { $0.offset % 2 == 0 }.map { $0.element.trimmingCharacters(in: .whitespaces) }
-        #expect(Array(keys.prefix(9)) == ["<Record type=", "sourceName=", "sourceVersion=", "device=", "unit=", "creationDate=", "startDate=", "endDate=", "value="])
+        let line = try #require(
+            text.split(separator: "\n").first {
+                $0.hasPrefix(
+                    " <Record type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" sourceName=\"Alex\u{2019}s Apple Watch\""
+                )
+            })
+        let keys = line.split(separator: "\"").enumerated().filter { $0.offset % 2 == 0 }.map {
+            $0.element.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(
+            Array(keys.prefix(9)) == [
+                "<Record type=", "sourceName=", "sourceVersion=", "device=", "unit=", "creationDate=", "startDate=",
+                "endDate=", "value=",
+            ])
         #expect(line.contains("device=\"&lt;&lt;HKDevice: 0x"))
-        #expect(line.contains("&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch7,2, software:11.1&gt;\""))
-        #expect(text.contains("\n  <MetadataEntry key=\"HKMetadataKeyHeartRateMotionContext\" value=\"1\"/>\n </Record>\n"))
+        #expect(
+            line.contains(
+                "&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch7,2, software:11.1&gt;\""))
+        #expect(
+            text.contains("\n  <MetadataEntry key=\"HKMetadataKeyHeartRateMotionContext\" value=\"1\"/>\n </Record>\n"))
         #expect(text.contains("\n  <HeartRateVariabilityMetadataList>\n   <InstantaneousBeatsPerMinute bpm=\""))
         #expect(text.contains("sourceName=\"Alex\u{2019}s iPhone\""))
         #expect(text.contains("<FileReference path=\"/workout-routes/route_2026-03-29_"))
@@ -106,7 +127,11 @@ struct ShapeTests {
         let children = e.filter { $0.name == "Record" && $0.parent == "Correlation" }
         #expect(children.count == 2)
         for c in children {
-            #expect(e.contains { $0.depth == 1 && $0["type"] == c["type"] && $0["startDate"] == c["startDate"] && $0["value"] == c["value"] })
+            #expect(
+                e.contains {
+                    $0.depth == 1 && $0["type"] == c["type"] && $0["startDate"] == c["startDate"]
+                        && $0["value"] == c["value"]
+                })
         }
         #expect(Fixtures.spring.truth.days.map(\.bloodPressureReadings) == [0, 0, 0, 1])
     }

@@ -42,7 +42,8 @@ struct TimeZoneTests {
         for s in stands {
             let start = try #require(parseExportTimestamp(s["startDate"]!))
             #expect(start.offset == 3600)
-            let local = calendar.dateComponents([.hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(start.seconds)))
+            let local = calendar.dateComponents(
+                [.hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(start.seconds)))
             #expect(local.minute == 0 && local.second == 0)
             // Printed hour = true local hour − 1 (CEST − CET).
             let printedHour = Int(s["startDate"]!.dropFirst(11).prefix(2))!
@@ -70,7 +71,9 @@ struct TimeZoneTests {
         // Day bounds only (no export needed): plan the zone the way the generator does.
         let clock = ZoneClock(identifier: config.timeZoneIdentifier)!
         let first = Civil.parse(config.firstDay)!
-        let hours = (0..<config.days).map { Int((clock.midnight(day: first + $0 + 1) - clock.midnight(day: first + $0)) / 3600) }
+        let hours = (0..<config.days).map {
+            Int((clock.midnight(day: first + $0 + 1) - clock.midnight(day: first + $0)) / 3600)
+        }
         #expect(hours.filter { $0 == 25 }.count == 1)  // 2025-10-26
         #expect(hours.filter { $0 == 23 }.count == 1)  // 2026-03-29
     }

@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import SyntheticExport
+import Testing
 
 /// The truth against the written XML, recomputed here independently: a textbook version
 /// of the §5.4 sweep (events, elementary intervals, smallest active rank wins) over the
@@ -29,11 +28,15 @@ struct TruthTests {
         let ts = TimestampParser()
         var out: [Sample] = []
         for (i, e) in elements.enumerated() where e.depth == 1 && e.name == "Record" && e["type"] == type {
-            let userEntered = i + 1 < elements.count && elements[i + 1].depth == 2
+            let userEntered =
+                i + 1 < elements.count && elements[i + 1].depth == 2
                 && elements[i + 1]["key"] == "HKWasUserEntered" && elements[i + 1]["value"] == "1"
             let r = rank(e, userEntered: userEntered)
             if watchOnly && r != 1 { continue }
-            out.append(Sample(rank: r, start: ts.seconds(e["startDate"]!), end: ts.seconds(e["endDate"]!), value: Double(e["value"]!)!))
+            out.append(
+                Sample(
+                    rank: r, start: ts.seconds(e["startDate"]!), end: ts.seconds(e["endDate"]!),
+                    value: Double(e["value"]!)!))
         }
         return out
     }
@@ -84,21 +87,27 @@ struct TruthTests {
         return (0...4).map { Int64(calendar.date(byAdding: .day, value: $0, to: first)!.timeIntervalSince1970) }
     }
 
-    @Test(arguments: [
-        ("HKQuantityTypeIdentifierStepCount", \SyntheticDayTruth.steps, false),
-        ("HKQuantityTypeIdentifierDistanceWalkingRunning", \SyntheticDayTruth.distanceKm, false),
-        ("HKQuantityTypeIdentifierActiveEnergyBurned", \SyntheticDayTruth.activeEnergyKcal, false),
-        ("HKQuantityTypeIdentifierActiveEnergyBurned", \SyntheticDayTruth.moveKcal, true),
-        ("HKQuantityTypeIdentifierBasalEnergyBurned", \SyntheticDayTruth.basalEnergyKcal, false),
-        ("HKQuantityTypeIdentifierFlightsClimbed", \SyntheticDayTruth.flightsClimbed, false),
-        ("HKQuantityTypeIdentifierAppleExerciseTime", \SyntheticDayTruth.exerciseMinutes, false),
-        ("HKQuantityTypeIdentifierAppleStandTime", \SyntheticDayTruth.standMinutes, false),
-    ] as [(String, KeyPath<SyntheticDayTruth, Double> & Sendable, Bool)])
-    func cumulativeTruthEqualsIndependentSweep(type: String, value: KeyPath<SyntheticDayTruth, Double> & Sendable, watchOnly: Bool) {
-        let totals = Self.sweep(Self.samples(type, in: Fixtures.springElements, watchOnly: watchOnly), bounds: Self.bounds)
+    @Test(
+        arguments: [
+            ("HKQuantityTypeIdentifierStepCount", \SyntheticDayTruth.steps, false),
+            ("HKQuantityTypeIdentifierDistanceWalkingRunning", \SyntheticDayTruth.distanceKm, false),
+            ("HKQuantityTypeIdentifierActiveEnergyBurned", \SyntheticDayTruth.activeEnergyKcal, false),
+            ("HKQuantityTypeIdentifierActiveEnergyBurned", \SyntheticDayTruth.moveKcal, true),
+            ("HKQuantityTypeIdentifierBasalEnergyBurned", \SyntheticDayTruth.basalEnergyKcal, false),
+            ("HKQuantityTypeIdentifierFlightsClimbed", \SyntheticDayTruth.flightsClimbed, false),
+            ("HKQuantityTypeIdentifierAppleExerciseTime", \SyntheticDayTruth.exerciseMinutes, false),
+            ("HKQuantityTypeIdentifierAppleStandTime", \SyntheticDayTruth.standMinutes, false),
+        ] as [(String, KeyPath<SyntheticDayTruth, Double> & Sendable, Bool)])
+    func cumulativeTruthEqualsIndependentSweep(
+        type: String, value: KeyPath<SyntheticDayTruth, Double> & Sendable, watchOnly: Bool
+    ) {
+        let totals = Self.sweep(
+            Self.samples(type, in: Fixtures.springElements, watchOnly: watchOnly), bounds: Self.bounds)
         for (i, day) in Fixtures.spring.truth.days.enumerated() {
             let expected = day[keyPath: value]
-            #expect(abs(totals[i] - expected) <= 1e-6 * max(1, abs(expected)), "\(type) \(day.date): sweep \(totals[i]) truth \(expected)")
+            #expect(
+                abs(totals[i] - expected) <= 1e-6 * max(1, abs(expected)),
+                "\(type) \(day.date): sweep \(totals[i]) truth \(expected)")
         }
     }
 
@@ -107,7 +116,9 @@ struct TruthTests {
     @Test func stepsAreWholeAndNaiveSumDoubleCounts() {
         let truth = Fixtures.spring.truth.days
         for d in truth { #expect(d.steps == d.steps.rounded() && d.steps > 2000) }
-        let naive = Self.samples("HKQuantityTypeIdentifierStepCount", in: Fixtures.springElements).reduce(0) { $0 + $1.value }
+        let naive = Self.samples("HKQuantityTypeIdentifierStepCount", in: Fixtures.springElements).reduce(0) {
+            $0 + $1.value
+        }
         let dedup = truth.reduce(0) { $0 + $1.steps }
         #expect(naive > dedup * 1.3)
     }
@@ -117,12 +128,16 @@ struct TruthTests {
     /// both days get their part (the sweep test checks the totals).
     @Test func iPhoneSampleAcrossMidnightSplitsIntoWholeParts() throws {
         let midnight = Self.bounds[2]
-        let phone = Self.samples("HKQuantityTypeIdentifierStepCount", in: Fixtures.springElements).filter { $0.rank == 2 }
+        let phone = Self.samples("HKQuantityTypeIdentifierStepCount", in: Fixtures.springElements).filter {
+            $0.rank == 2
+        }
         let crossing = try #require(phone.first { $0.start < midnight && $0.end > midnight })
         let before = crossing.value * Double(midnight - crossing.start) / Double(crossing.end - crossing.start)
         #expect(before == before.rounded() && before > 0 && before < crossing.value)
         // No Watch step sample overlaps it (the Watch is charging), so it counts in full.
-        let watch = Self.samples("HKQuantityTypeIdentifierStepCount", in: Fixtures.springElements).filter { $0.rank == 1 }
+        let watch = Self.samples("HKQuantityTypeIdentifierStepCount", in: Fixtures.springElements).filter {
+            $0.rank == 1
+        }
         #expect(!watch.contains { $0.start < crossing.end && crossing.start < $0.end })
     }
 
@@ -131,14 +146,20 @@ struct TruthTests {
     @Test func stravaCountsOnlyWhereTheWatchIsOff() throws {
         let ts = TimestampParser()
         let elements = Fixtures.springElements
-        let workouts = elements.filter { $0.name == "Workout" }.map { (ts.seconds($0["startDate"]!), ts.seconds($0["endDate"]!)) }
-        let strava = elements.filter { $0["type"] == "HKQuantityTypeIdentifierActiveEnergyBurned" && $0["sourceName"] == "Strava" }
-            .map { (ts.seconds($0["startDate"]!), ts.seconds($0["endDate"]!), Double($0["value"]!)!) }
+        let workouts = elements.filter { $0.name == "Workout" }.map {
+            (ts.seconds($0["startDate"]!), ts.seconds($0["endDate"]!))
+        }
+        let strava = elements.filter {
+            $0["type"] == "HKQuantityTypeIdentifierActiveEnergyBurned" && $0["sourceName"] == "Strava"
+        }
+        .map { (ts.seconds($0["startDate"]!), ts.seconds($0["endDate"]!), Double($0["value"]!)!) }
         #expect(strava.contains { s in workouts.contains { $0.0 == s.0 && $0.1 == s.1 } })  // over the run of day 2
         #expect(strava.contains { s in !workouts.contains { $0.0 == s.0 } })  // a morning walk
         for (i, d) in Fixtures.spring.truth.days.enumerated() {
-            let unhidden = strava.filter { s in s.0 >= Self.bounds[i] && s.0 < Self.bounds[i + 1] && !workouts.contains { $0.0 == s.0 } }
-                .reduce(0.0) { $0 + $1.2 }
+            let unhidden = strava.filter { s in
+                s.0 >= Self.bounds[i] && s.0 < Self.bounds[i + 1] && !workouts.contains { $0.0 == s.0 }
+            }
+            .reduce(0.0) { $0 + $1.2 }
             #expect(abs(d.activeEnergyKcal - d.moveKcal - unhidden) < 1e-6, "\(d.date)")
         }
         #expect(Fixtures.spring.truth.days[0].activeEnergyKcal > Fixtures.spring.truth.days[0].moveKcal)
@@ -147,7 +168,9 @@ struct TruthTests {
     /// Manual entries rank first: day 3's zero-length "Health" entry (500, 1000 or 1500
     /// steps) counts in full on top of the Watch.
     @Test func manualEntryCounts() throws {
-        let manual = Self.samples("HKQuantityTypeIdentifierStepCount", in: Fixtures.springElements).filter { $0.rank == 0 }
+        let manual = Self.samples("HKQuantityTypeIdentifierStepCount", in: Fixtures.springElements).filter {
+            $0.rank == 0
+        }
         #expect(manual.count == 1)
         let m = try #require(manual.first)
         #expect(m.start == m.end && [500, 1000, 1500].contains(m.value))
@@ -180,7 +203,10 @@ struct TruthTests {
         let ts = TimestampParser()
         let records = Fixtures.springElements.filter { $0["type"] == "HKCategoryTypeIdentifierAppleStandHour" }
         for (i, d) in Fixtures.spring.truth.days.enumerated() {
-            let inDay = records.filter { let s = ts.seconds($0["startDate"]!); return s >= Self.bounds[i] && s < Self.bounds[i + 1] }
+            let inDay = records.filter {
+                let s = ts.seconds($0["startDate"]!)
+                return s >= Self.bounds[i] && s < Self.bounds[i + 1]
+            }
             #expect(inDay.count == d.standHourRecords && d.standHourRecords >= 12)
             #expect(inDay.filter { $0["value"] == "HKCategoryValueAppleStandHourStood" }.count == d.standHours)
             for r in inDay { #expect(ts.seconds(r["endDate"]!) - ts.seconds(r["startDate"]!) == 3600) }
@@ -191,8 +217,11 @@ struct TruthTests {
         let ts = TimestampParser()
         let hr = Fixtures.springElements.filter { $0.depth == 1 && $0["type"] == "HKQuantityTypeIdentifierHeartRate" }
         for (i, d) in Fixtures.spring.truth.days.enumerated() {
-            let values = hr.filter { let s = ts.seconds($0["startDate"]!); return s >= Self.bounds[i] && s < Self.bounds[i + 1] }
-                .map { Double($0["value"]!)! }
+            let values = hr.filter {
+                let s = ts.seconds($0["startDate"]!)
+                return s >= Self.bounds[i] && s < Self.bounds[i + 1]
+            }
+            .map { Double($0["value"]!)! }
             #expect(values.count == d.heartRateSampleCount)
             #expect(values.min() == d.heartRateMinBpm && values.max() == d.heartRateMaxBpm)
             let mean = try #require(d.heartRateMeanBpm)
@@ -223,12 +252,18 @@ struct TruthTests {
             #expect(abs(Double(w["duration"]!)! - (Double(end - start) - paused) / 60) < 1e-9)
             #expect(children.contains { $0["key"] == "HKTimeZone" && $0["value"] == "Europe/Berlin" })
             for type in ["ActiveEnergyBurned", "BasalEnergyBurned", "StepCount", "DistanceWalkingRunning"] {
-                guard let stat = children.first(where: { $0.name == "WorkoutStatistics" && $0["type"] == "HKQuantityTypeIdentifier" + type }) else { continue }
+                guard
+                    let stat = children.first(where: {
+                        $0.name == "WorkoutStatistics" && $0["type"] == "HKQuantityTypeIdentifier" + type
+                    })
+                else { continue }
                 let inside = Self.samples("HKQuantityTypeIdentifier" + type, in: elements, watchOnly: true)
                     .filter { $0.start >= start && $0.end <= end }.reduce(0) { $0 + $1.value }
                 #expect(abs(Double(stat["sum"]!)! - inside) < 1e-6, "\(type)")
             }
-            let hr = Self.samples("HKQuantityTypeIdentifierHeartRate", in: elements).filter { $0.start >= start && $0.start <= end }.map(\.value)
+            let hr = Self.samples("HKQuantityTypeIdentifierHeartRate", in: elements).filter {
+                $0.start >= start && $0.start <= end
+            }.map(\.value)
             let stat = try #require(children.first { $0["type"] == "HKQuantityTypeIdentifierHeartRate" })
             #expect(Double(stat["minimum"]!)! == hr.min() && Double(stat["maximum"]!)! == hr.max())
             #expect(abs(Double(stat["average"]!)! - hr.reduce(0, +) / Double(hr.count)) < 0.0001)
@@ -242,7 +277,8 @@ struct TruthTests {
         #expect(topLevel.count == truth.totalRecordCount)
         for (type, n) in truth.recordCounts { #expect(topLevel.filter { $0["type"] == type }.count == n, "\(type)") }
         #expect(e.filter { $0.name == "Correlation" }.count == truth.correlationCount)
-        #expect(e.filter { $0.name == "Record" && $0.parent == "Correlation" }.count == truth.correlationChildRecordCount)
+        #expect(
+            e.filter { $0.name == "Record" && $0.parent == "Correlation" }.count == truth.correlationChildRecordCount)
         #expect(e.filter { $0.name == "InstantaneousBeatsPerMinute" }.count == truth.instantaneousBeatCount)
         #expect(e.filter { $0.name == "MetadataEntry" }.count == truth.metadataEntryCount)
         #expect(truth.hrvRecordCount == truth.recordCounts["HKQuantityTypeIdentifierHeartRateVariabilitySDNN"])

@@ -18,7 +18,8 @@ struct MiniXML {
         case malformed(String, at: Int)
         var description: String {
             switch self {
-            case .unbalanced(let e, let f, let at): return "closing </\(f)> at byte \(at), expected </\(e ?? "nothing")>"
+            case .unbalanced(let e, let f, let at):
+                return "closing </\(f)> at byte \(at), expected </\(e ?? "nothing")>"
             case .malformed(let m, let at): return "\(m) at byte \(at)"
             }
         }
