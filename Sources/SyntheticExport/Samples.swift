@@ -140,7 +140,7 @@ struct SampleFactory {
                     Sample(
                         start: t, end: t, value: Int64(v), created: created(t, 5, 400), source: .watch,
                         tag: k.isActive ? Tag.active : Tag.sedentary))
-                t += Int64(r.int(240...480))
+                t += Int64(r.int(300...600))
             }
             for w in p.workouts {
                 // Every 5 seconds during a workout.
@@ -169,7 +169,7 @@ struct SampleFactory {
                         Sample(
                             start: t, end: t, value: Int64(r.int(48...60)), created: created(t, 5, 900), source: .watch,
                             tag: Tag.sedentary))
-                    t += Int64(r.int(480...720))
+                    t += Int64(r.int(540...840))
                 }
             }
 
