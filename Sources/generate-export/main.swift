@@ -1,1 +1,142 @@
-print("generate-export: not yet implemented")
+// generate-export: writes a synthetic Apple Health export.xml and, optionally, its per-day
+// truth as CSV. A thin shell over the SyntheticExport library: parse → validate → run.
+// Exit codes: 0 success, 64 usage error (EX_USAGE), 1 any other failure.
+import Foundation
+import SyntheticExport
+
+let usage =
+    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] --out FILE.xml|- [--truth FILE.csv|-]"
+
+let help = """
+    \(usage)
+
+    Writes a deterministic synthetic Apple Health export (Export Version 14 shape) and the
+    true per-day values it contains.
+
+    Options:
+      --days N              local days of data (default 180)
+      --first-day DATE      local date of the first day, YYYY-MM-DD (default 2025-10-20)
+      --tz ZONE             IANA time zone (default Europe/Berlin)
+      --seed N              random seed, unsigned 64-bit (default 1)
+      --prolog KIND         v14 (default), v12-malformed (the broken iOS 16 DTD) or none
+      --export-date TIME    export moment, local 'YYYY-MM-DD HH:MM[:SS]' (default: noon of
+                            the day after the last day)
+      --out FILE            where to write the XML; - for standard output (required)
+      --truth FILE          where to write the per-day truth as CSV; - for standard output
+      -h, --help            show this help
+
+    A summary line (bytes, seconds, MB/s) goes to standard error.
+    """
+
+struct Options {
+    var configuration = SyntheticExportConfiguration()
+    var out: String?
+    var truth: String?
+}
+
+struct UsageError: Error { var message: String }
+
+func parse(_ arguments: [String]) throws -> Options? {
+    var o = Options()
+    var i = 0
+    func value(_ name: String) throws -> String {
+        i += 1
+        guard i < arguments.count else { throw UsageError(message: "option \(name) needs a value") }
+        return arguments[i]
+    }
+    while i < arguments.count {
+        let a = arguments[i]
+        switch a {
+        case "-h", "--help": return nil
+        case "--days":
+            let v = try value(a)
+            guard let n = Int(v) else { throw UsageError(message: "--days: '\(v)' is not a number") }
+            o.configuration.days = n
+        case "--first-day": o.configuration.firstDay = try value(a)
+        case "--tz": o.configuration.timeZoneIdentifier = try value(a)
+        case "--seed":
+            let v = try value(a)
+            guard let n = UInt64(v) else { throw UsageError(message: "--seed: '\(v)' is not an unsigned integer") }
+            o.configuration.seed = n
+        case "--prolog":
+            switch try value(a) {
+            case "v14": o.configuration.prolog = .version14
+            case "v12-malformed": o.configuration.prolog = .version12Malformed
+            case "none": o.configuration.prolog = .none
+            case let v: throw UsageError(message: "--prolog: '\(v)' is not one of v14, v12-malformed, none")
+            }
+        case "--export-date": o.configuration.exportDate = try value(a)
+        case "--out": o.out = try value(a)
+        case "--truth": o.truth = try value(a)
+        default: throw UsageError(message: "unknown option '\(a)'")
+        }
+        i += 1
+    }
+    guard o.out != nil else { throw UsageError(message: "--out is required") }
+    if o.out == "-" && o.truth == "-" { throw UsageError(message: "--out and --truth cannot both be standard output") }
+    do {
+        try o.configuration.validate()
+    } catch {
+        throw UsageError(message: error.description)
+    }
+    return o
+}
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("generate-export: \(message)\n".utf8))
+    exit(code)
+}
+
+func openForWriting(_ path: String) -> UnsafeMutablePointer<FILE> {
+    if path == "-" { return fdopen(1, "wb") }
+    guard let f = fopen(path, "wb") else {
+        fail("cannot write '\(path)': \(String(cString: strerror(errno)))", code: 1)
+    }
+    return f
+}
+
+struct WriteError: Error { var path: String }
+
+let options: Options
+do {
+    guard let parsed = try parse(Array(CommandLine.arguments.dropFirst())) else {
+        print(help)
+        exit(0)
+    }
+    options = parsed
+} catch let error as UsageError {
+    FileHandle.standardError.write(Data("generate-export: \(error.message)\n\(usage)\n".utf8))
+    exit(64)
+}
+
+let outPath = options.out!
+let file = openForWriting(outPath)
+let started = Date()
+let truth: SyntheticTruth
+do {
+    truth = try SyntheticExport.write(options.configuration) { chunk in
+        if fwrite(chunk.baseAddress, 1, chunk.count, file) != chunk.count { throw WriteError(path: outPath) }
+    }
+} catch {
+    fail("write to '\(outPath)' failed: \(String(cString: strerror(errno)))", code: 1)
+}
+if fflush(file) != 0 { fail("write to '\(outPath)' failed: \(String(cString: strerror(errno)))", code: 1) }
+if outPath != "-" { fclose(file) }
+let seconds = Date().timeIntervalSince(started)
+
+if let truthPath = options.truth {
+    let f = openForWriting(truthPath)
+    let csv = Array(truth.csv().utf8)
+    if fwrite(csv, 1, csv.count, f) != csv.count || fflush(f) != 0 {
+        fail("write to '\(truthPath)' failed: \(String(cString: strerror(errno)))", code: 1)
+    }
+    if truthPath != "-" { fclose(f) }
+}
+
+let mb = Double(truth.byteCount) / 1_000_000
+FileHandle.standardError.write(
+    Data(
+        String(
+            format: "generate-export: %d days, %d records, %lld bytes in %.2f s (%.1f MB/s)\n",
+            truth.days.count, truth.totalRecordCount, truth.byteCount, seconds, seconds > 0 ? mb / seconds : 0
+        ).utf8))

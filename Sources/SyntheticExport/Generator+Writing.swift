@@ -1,0 +1,327 @@
+/// The XML shapes: Apple's attribute order, one space of indentation per level.
+extension Generator {
+    mutating func writeHeader() {
+        out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        out.append(Array(PrologText.text(config.prolog).utf8))
+        out.append("<HealthData locale=\"")
+        out.appendEscaped(config.locale)
+        out.append("\">\n <ExportDate value=\"")
+        out.append(timestamp: exportInstant)
+        out.append("\"/>\n")
+        out.append(
+            " <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1990-04-12\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeNotSet\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n"
+        )
+    }
+
+    /// A new pseudo memory address for each `HKDevice` description, as real exports have.
+    mutating func nextAddress() -> UInt64 {
+        addressState = addressState &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let x = addressState >> 28
+        let top: UInt64 = [0x2, 0x3, 0x8][Int((x >> 40) % 3)]
+        return top << 32 | (x & 0xFFFF_FFF0)
+    }
+
+    mutating func indent(_ level: Int) {
+        for _ in 0..<level { out.append(byte: 0x20) }
+    }
+
+    mutating func writeDevice(_ source: Source) {
+        guard let tail = devices[Int(source.rawValue)] else { return }
+        out.append(" device=\"&lt;&lt;HKDevice: 0x")
+        out.append(hex: nextAddress(), width: 9)
+        out.append(tail)
+    }
+
+    mutating func writeMetadata(_ key: StaticString, _ value: [UInt8], indent level: Int) {
+        indent(level)
+        out.append("<MetadataEntry key=\"")
+        out.append(key)
+        out.append("\" value=\"")
+        out.append(value)
+        out.append("\"/>\n")
+        metadataCount += 1
+    }
+
+    mutating func writeMetadata(_ key: StaticString, _ value: StaticString, indent level: Int) {
+        indent(level)
+        out.append("<MetadataEntry key=\"")
+        out.append(key)
+        out.append("\" value=\"")
+        out.append(value)
+        out.append("\"/>\n")
+        metadataCount += 1
+    }
+
+    mutating func writeTimes(created: Int64, start: Int64, end: Int64) {
+        out.append(" creationDate=\"")
+        out.append(timestamp: created)
+        out.append("\" startDate=\"")
+        out.append(timestamp: start)
+        out.append("\" endDate=\"")
+        out.append(timestamp: end)
+        out.append("\"")
+    }
+
+    mutating func writeRecord(_ kind: RecordKind, _ s: Sample, indent level: Int) {
+        indent(level)
+        out.append(prefixes[kind.rawValue][Int(s.source.rawValue)])
+        // As in real exports: sleep records (Watch and iPhone) and Watch stand time carry no device.
+        let deviceless = kind == .sleepAnalysis || (kind == .standTime && s.source == .watch)
+        if !deviceless { writeDevice(s.source) }
+        if let unit = kind.unit {
+            out.append(" unit=\"")
+            out.append(Array(unit.utf8))
+            out.append("\"")
+        }
+        writeTimes(created: s.created, start: s.start, end: s.end)
+        out.append(" value=\"")
+        switch kind {
+        case .sleepAnalysis:
+            switch s.tag {
+            case Tag.inBed: out.append("HKCategoryValueSleepAnalysisInBed")
+            case Tag.core: out.append("HKCategoryValueSleepAnalysisAsleepCore")
+            case Tag.deep: out.append("HKCategoryValueSleepAnalysisAsleepDeep")
+            case Tag.rem: out.append("HKCategoryValueSleepAnalysisAsleepREM")
+            default: out.append("HKCategoryValueSleepAnalysisAwake")
+            }
+        case .standHour:
+            out.append(s.tag == Tag.stood ? "HKCategoryValueAppleStandHourStood" : "HKCategoryValueAppleStandHourIdle")
+        default:
+            out.append(units: s.value, decimals: kind.decimals)
+        }
+        out.append("\"")
+        switch kind {
+        case .heartRate:
+            out.append(">\n")
+            writeMetadata("HKMetadataKeyHeartRateMotionContext", s.tag == Tag.active ? "2" : "1", indent: level + 1)
+        case .sleepAnalysis:
+            out.append(">\n")
+            writeMetadata("HKTimeZone", zoneEscaped, indent: level + 1)
+        case .stepCount where s.tag == Tag.userEntered:
+            out.append(">\n")
+            writeMetadata("HKWasUserEntered", "1", indent: level + 1)
+        case .heartRateVariability:
+            out.append(">\n")
+            writeBeats(s, indent: level + 1)
+            hrvCount += 1
+        default:
+            out.append("/>\n")
+            return
+        }
+        indent(level)
+        out.append("</Record>\n")
+    }
+
+    /// `HeartRateVariabilityMetadataList`: one beat every 60/bpm seconds from just after the
+    /// start, times of day formatted en_US (`6:14:48.94 PM`) in the TRUE local time of the
+    /// recording (the zone's offset then, not the export offset; reference §2.5).
+    mutating func writeBeats(_ s: Sample, indent level: Int) {
+        var r = SplitMix64(state: UInt64(bitPattern: s.start) ^ config.seed &* 0x9E37_79B9)
+        let offset = clock.offset(at: s.start)
+        indent(level)
+        out.append("<HeartRateVariabilityMetadataList>\n")
+        var centis = s.start * 100 + Int64(r.int(30...150))
+        let endCentis = s.end * 100
+        while centis < endCentis {
+            let bpm = Int(s.tag) + r.int(-6...6)
+            indent(level + 1)
+            out.append("<InstantaneousBeatsPerMinute bpm=\"")
+            out.append(int: Int64(bpm))
+            out.append("\" time=\"")
+            let local = floorDiv(centis, 100) + offset
+            let sod = Int(local - floorDiv(local, 86_400) * 86_400)
+            let h24 = sod / 3600
+            let h12 = h24 % 12 == 0 ? 12 : h24 % 12
+            out.append(int: Int64(h12))
+            out.append(byte: 0x3A)
+            append2(sod / 60 % 60)
+            out.append(byte: 0x3A)
+            append2(sod % 60)
+            out.append(byte: 0x2E)
+            append2(Int(centis - floorDiv(centis, 100) * 100))
+            out.append(h24 < 12 ? " AM\"/>\n" : " PM\"/>\n")
+            beatCount += 1
+            centis += Int64(6000 / bpm) + Int64(r.int(-4...4))
+        }
+        indent(level)
+        out.append("</HeartRateVariabilityMetadataList>\n")
+    }
+
+    mutating func append2(_ v: Int) {
+        out.append(byte: 0x30 &+ UInt8(v / 10))
+        out.append(byte: 0x30 &+ UInt8(v % 10))
+    }
+
+    /// The blood-pressure correlation of the day; its two records were also written top-level.
+    mutating func writeBloodPressure(_ plan: DayPlan) -> Bool {
+        var bp: [Sample] = []
+        factory.samples(.bloodPressureSystolic, plan, into: &bp)
+        guard let systolic = bp.first else { return false }
+        bp.removeAll()
+        factory.samples(.bloodPressureDiastolic, plan, into: &bp)
+        let diastolic = bp[0]
+        out.append(
+            " <Correlation type=\"HKCorrelationTypeIdentifierBloodPressure\" sourceName=\"Health Mate\" sourceVersion=\"6.12.1\""
+        )
+        writeDevice(.healthMate)
+        writeTimes(created: systolic.created, start: systolic.start, end: systolic.end)
+        out.append(">\n")
+        writeMetadata("HKWasUserEntered", "0", indent: 2)
+        writeRecord(.bloodPressureDiastolic, diastolic, indent: 2)
+        writeRecord(.bloodPressureSystolic, systolic, indent: 2)
+        out.append(" </Correlation>\n")
+        return true
+    }
+
+    /// A Watch workout in the iOS 16+ shape: metadata, pause/resume events, statistics from
+    /// the Watch records inside `[start, end)`, a route file reference; no total attributes.
+    mutating func writeWorkout(_ w: WorkoutPlan, _ plan: DayPlan) {
+        var r = SplitMix64(seed: config.seed, day: plan.index, stream: Stream.workout)
+        var samples: [Sample] = []
+        func watchSum(_ kind: RecordKind) -> Int64 {
+            samples.removeAll(keepingCapacity: true)
+            factory.samples(kind, plan, into: &samples)
+            return samples.filter { $0.source == .watch && $0.start >= w.start && $0.end <= w.end }.reduce(0) {
+                $0 + $1.value
+            }
+        }
+        let active = watchSum(.activeEnergy)
+        let basal = watchSum(.basalEnergy)
+        let distance = watchSum(.distance)
+        let steps = watchSum(.stepCount)
+        samples.removeAll(keepingCapacity: true)
+        factory.samples(.heartRate, plan, into: &samples)
+        let hr = samples.filter { $0.start >= w.start && $0.start <= w.end }.map(\.value)
+
+        if let k = PriorityCoverage.dayIndex(w.start, dayBounds) {
+            days[k].workouts += 1
+            days[k].workoutMinutes += Double(w.activeSeconds) / 60
+        }
+        let created = w.end + Int64(r.int(5...40))
+        out.append(" <Workout workoutActivityType=\"")
+        out.append(Array(w.kind.activityType.utf8))
+        out.append("\" duration=\"")
+        out.append(Array(String(Double(w.activeSeconds) / 60).utf8))
+        out.append("\" durationUnit=\"min\" sourceName=\"")
+        out.append(watchName)
+        out.append("\" sourceVersion=\"11.1\"")
+        writeDevice(.watch)
+        writeTimes(created: created, start: w.start, end: w.end)
+        out.append(">\n")
+        writeMetadata("HKIndoorWorkout", w.kind == .strength ? "1" : "0", indent: 2)
+        writeMetadata("HKTimeZone", zoneEscaped, indent: 2)
+        let mets = Array("\(r.int(3...11)).\(r.int(10000...99999)) kcal/hr\u{00B7}kg".utf8)
+        writeMetadata("HKAverageMETs", mets, indent: 2)
+        if w.kind.hasRoute {
+            writeMetadata("HKElevationAscended", Array("\(r.int(5...90) * 100) cm".utf8), indent: 2)
+            writeMetadata("HKWeatherTemperature", Array("\(r.int(35...80)) degF".utf8), indent: 2)
+            writeMetadata("HKWeatherHumidity", Array("\(r.int(40...95) * 100) %".utf8), indent: 2)
+        }
+        if w.pauseSeconds > 0 {
+            out.append("  <WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"")
+            out.append(timestamp: w.pauseAt)
+            out.append("\"/>\n  <WorkoutEvent type=\"HKWorkoutEventTypeResume\" date=\"")
+            out.append(timestamp: w.pauseAt + w.pauseSeconds)
+            out.append("\"/>\n")
+        }
+        func statistic(_ type: StaticString, _ sum: Int64, _ decimals: Int, _ unit: StaticString) {
+            out.append("  <WorkoutStatistics type=\"")
+            out.append(type)
+            out.append("\" startDate=\"")
+            out.append(timestamp: w.start)
+            out.append("\" endDate=\"")
+            out.append(timestamp: w.end)
+            out.append("\" sum=\"")
+            out.append(units: sum, decimals: decimals)
+            out.append("\" unit=\"")
+            out.append(unit)
+            out.append("\"/>\n")
+        }
+        statistic("HKQuantityTypeIdentifierActiveEnergyBurned", active, 3, "kcal")
+        statistic("HKQuantityTypeIdentifierBasalEnergyBurned", basal, 3, "kcal")
+        if w.kind != .strength {
+            statistic("HKQuantityTypeIdentifierDistanceWalkingRunning", distance, 5, "km")
+        }
+        statistic("HKQuantityTypeIdentifierStepCount", steps, 0, "count")
+        if !hr.isEmpty {
+            // Average with 4 decimals, rounded half up: Σ×10⁴/n.
+            let average = (hr.reduce(0, +) * 20_000 / Int64(hr.count) + 1) / 2
+            out.append("  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"")
+            out.append(timestamp: w.start)
+            out.append("\" endDate=\"")
+            out.append(timestamp: w.end)
+            out.append("\" average=\"")
+            out.append(units: average, decimals: 4)
+            out.append("\" minimum=\"")
+            out.append(int: hr.min()!)
+            out.append("\" maximum=\"")
+            out.append(int: hr.max()!)
+            out.append("\" unit=\"count/min\"/>\n")
+        }
+        if w.kind.hasRoute {
+            out.append("  <WorkoutRoute sourceName=\"")
+            out.append(watchName)
+            out.append("\" sourceVersion=\"11.1\"")
+            writeTimes(created: created + Int64(r.int(1...30)), start: w.start, end: w.end)
+            out.append(">\n")
+            writeMetadata("HKMetadataKeySyncVersion", "2", indent: 3)
+            writeMetadata("HKMetadataKeySyncIdentifier", Array(uuid(&r).utf8), indent: 3)
+            out.append("   <FileReference path=\"/workout-routes/")
+            out.append(Array(routeFileName(w.start).utf8))
+            out.append("\"/>\n  </WorkoutRoute>\n")
+        }
+        out.append(" </Workout>\n")
+    }
+
+    /// `route_2026-03-05_6.15pm.gpx`: the TRUE local date and 12-hour time of the start.
+    func routeFileName(_ start: Int64) -> String {
+        let local = clock.localSeconds(at: start)
+        let day = floorDiv(local, 86_400)
+        let sod = Int(local - day * 86_400)
+        let h24 = sod / 3600
+        let h12 = h24 % 12 == 0 ? 12 : h24 % 12
+        return
+            "route_\(Civil.format(days: Int(day)))_\(h12).\(Civil.pad(sod / 60 % 60, 2))\(h24 < 12 ? "am" : "pm").gpx"
+    }
+
+    func uuid(_ r: inout SplitMix64) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var s = ""
+        for i in 0..<32 {
+            if [8, 12, 16, 20].contains(i) { s.append("-") }
+            s.append(hex[r.int(0...15)])
+        }
+        return s
+    }
+
+    /// The day's rings as the Watch saw them: values from the truth (Watch-only sums).
+    mutating func writeActivitySummary(_ i: Int) {
+        let plan = plans[i]
+        days[i].moveGoalKcal = Double(plan.moveGoal)
+        days[i].exerciseGoalMinutes = Double(plan.exerciseGoal)
+        days[i].standGoalHours = Int(plan.standGoal)
+        // moveKcal is a whole number of 1e-3 kcal: print it back in those units.
+        let moveMilli = Int64((days[i].moveKcal * 1000).rounded())
+        days[i].activitySummary = SyntheticActivitySummary(
+            dateComponents: days[i].date, activeEnergyBurned: Double(moveMilli) / 1000,
+            activeEnergyBurnedGoal: Double(plan.moveGoal), activeEnergyBurnedUnit: "Cal", appleMoveTime: 0,
+            appleMoveTimeGoal: 0, appleExerciseTime: days[i].exerciseMinutes,
+            appleExerciseTimeGoal: Double(plan.exerciseGoal), appleStandHours: days[i].standHours,
+            appleStandHoursGoal: Int(plan.standGoal))
+        out.append(" <ActivitySummary dateComponents=\"")
+        out.append(Array(days[i].date.utf8))
+        out.append("\" activeEnergyBurned=\"")
+        out.append(units: moveMilli, decimals: 3)
+        out.append("\" activeEnergyBurnedGoal=\"")
+        out.append(int: plan.moveGoal)
+        out.append("\" activeEnergyBurnedUnit=\"Cal\" appleMoveTime=\"0\" appleMoveTimeGoal=\"0\" appleExerciseTime=\"")
+        out.append(int: Int64(days[i].exerciseMinutes))
+        out.append("\" appleExerciseTimeGoal=\"")
+        out.append(int: plan.exerciseGoal)
+        out.append("\" appleStandHours=\"")
+        out.append(int: Int64(days[i].standHours))
+        out.append("\" appleStandHoursGoal=\"")
+        out.append(int: plan.standGoal)
+        out.append("\"/>\n")
+    }
+}

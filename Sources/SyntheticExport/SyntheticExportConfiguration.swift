@@ -1,0 +1,85 @@
+/// What to generate: which local days, in which zone, from which seed, with which prolog.
+///
+/// Equal configurations give byte-identical exports: nothing depends on the current date,
+/// the machine or system randomness.
+public struct SyntheticExportConfiguration: Sendable, Equatable {
+    /// The document prolog written between the XML declaration and `<HealthData>`.
+    public enum Prolog: String, Sendable, CaseIterable {
+        /// The well-formed internal DTD of current exports, with `<!-- HealthKit Export Version: 14 -->`.
+        case version14
+        /// The broken iOS 16 internal DTD (`Export Version: 12`, reference §2.4): the
+        /// `VisionPrescription` ATTLIST is never closed, a stray `  device CDATA #IMPLIED` line,
+        /// a duplicate `MetadataEntry` declaration and an extra `>` before `]>`. libxml2 stops
+        /// at it even in recover mode.
+        case version12Malformed
+        /// No DOCTYPE at all (what hand-made fixtures and some tools write).
+        case none
+    }
+
+    /// The local calendar date (`YYYY-MM-DD`) of the first day of data.
+    ///
+    /// The default, 2025-10-20, with the default 180 days covers the Europe/Berlin autumn change
+    /// (2025-10-26, a 25-hour day) and the spring change (2026-03-29, a 23-hour day).
+    public var firstDay: String
+    /// The number of local days of data, 1 to 7320. About 0.82 MB of XML per day (a year
+    /// ≈ 300 MB); generation holds about 50 MB of plans and truth per year of data.
+    public var days: Int
+    /// The IANA zone the person lives in; local days and the export offset come from it.
+    public var timeZoneIdentifier: String
+    /// Seeds every random choice.
+    public var seed: UInt64
+    public var prolog: Prolog
+    /// The export moment as local wall-clock time in the zone, `YYYY-MM-DD HH:MM[:SS]`;
+    /// `nil` means local noon of the day after the last day. Its UTC offset is printed on
+    /// every timestamp of the export (reference §2.7).
+    public var exportDate: String?
+    /// The `locale` attribute of `<HealthData>`. Beat times are always written en_US style.
+    public var locale: String
+    /// First name used in device names: "\(ownerName)’s Apple Watch" (U+2019 apostrophe).
+    public var ownerName: String
+
+    public init(
+        firstDay: String = "2025-10-20", days: Int = 180, timeZoneIdentifier: String = "Europe/Berlin",
+        seed: UInt64 = 1, prolog: Prolog = .version14, exportDate: String? = nil,
+        locale: String = "en_US", ownerName: String = "Alex"
+    ) {
+        self.firstDay = firstDay
+        self.days = days
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.seed = seed
+        self.prolog = prolog
+        self.exportDate = exportDate
+        self.locale = locale
+        self.ownerName = ownerName
+    }
+
+    /// Checks every field; `SyntheticExport.write` traps on a configuration that fails this.
+    public func validate() throws(SyntheticExportError) {
+        guard let first = Civil.parse(firstDay) else { throw .invalidFirstDay(firstDay) }
+        guard days >= 1, days <= 7320 else { throw .invalidDayCount(days) }
+        guard ZoneClock(identifier: timeZoneIdentifier) != nil else {
+            throw .unknownTimeZone(timeZoneIdentifier)
+        }
+        if let exportDate, Civil.parseLocalDateTime(exportDate) == nil {
+            throw .invalidExportDate(exportDate)
+        }
+        _ = first
+    }
+}
+
+/// Why a configuration cannot be generated.
+public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
+    case invalidFirstDay(String)
+    case invalidDayCount(Int)
+    case unknownTimeZone(String)
+    case invalidExportDate(String)
+
+    public var description: String {
+        switch self {
+        case .invalidFirstDay(let s): return "first day '\(s)' is not a date of the form YYYY-MM-DD"
+        case .invalidDayCount(let n): return "day count \(n) is not between 1 and 7320 (20 years)"
+        case .unknownTimeZone(let s): return "time zone '\(s)' is not a known IANA zone"
+        case .invalidExportDate(let s): return "export date '\(s)' is not of the form YYYY-MM-DD HH:MM[:SS]"
+        }
+    }
+}
