@@ -72,6 +72,8 @@ public struct DailyMetrics: Hashable, Sendable {
     public var flightsClimbed: Double?
     /// Active energy in kcal, de-duplicated over all sources: the Health app's number.
     public var activeEnergyKcal: Double?
+    /// Resting (basal) energy in kcal, de-duplicated over all sources. (Added by HealthAnalysis.)
+    public var basalEnergyKcal: Double?
     /// The Move ring's value: active energy from Apple Watch sources only, kcal.
     public var moveKcal: Double?
     public var moveGoalKcal: Double?
@@ -95,6 +97,9 @@ public struct DailyMetrics: Hashable, Sendable {
     public var workoutMinutes: Double
     /// The values of this day's `ActivitySummary`, as the Watch reported them.
     public var summaryMoveKcal: Double?
+    /// The summary's move minutes (`appleMoveTime`), only when its Move ring is in time mode.
+    /// (Added by HealthAnalysis.)
+    public var summaryMoveMinutes: Double?
     public var summaryExerciseMinutes: Double?
     public var summaryStandHours: Double?
 
@@ -175,16 +180,37 @@ public struct SourceContribution: Hashable, Sendable {
     /// What the de-duplicated total counted from this source.
     public var countedTotal: Double
     public var unit: CanonicalUnit
+
+    public init(
+        type: String, sourceName: String, sourceClass: SourceClass, samples: Int, rawTotal: Double,
+        countedTotal: Double, unit: CanonicalUnit
+    ) {
+        self.type = type
+        self.sourceName = sourceName
+        self.sourceClass = sourceClass
+        self.samples = samples
+        self.rawTotal = rawTotal
+        self.countedTotal = countedTotal
+        self.unit = unit
+    }
 }
 
 /// A day where the record-derived ring values and the ActivitySummary disagree beyond the
 /// tolerances of reference §4.3 (exercise ±1 min, stand exact, energy ±max(1 kcal, 1 %)).
 public struct SummaryDisagreement: Hashable, Sendable {
     public var date: CivilDate
-    /// `move_kcal`, `exercise_min` or `stand_hours`.
+    /// `move_kcal`, `exercise_min` or `stand_hours`; `move_min` for a Move ring in time mode
+    /// (tolerance ±1 min, like exercise).
     public var metric: String
     public var recordValue: Double?
     public var summaryValue: Double?
+
+    public init(date: CivilDate, metric: String, recordValue: Double?, summaryValue: Double?) {
+        self.date = date
+        self.metric = metric
+        self.recordValue = recordValue
+        self.summaryValue = summaryValue
+    }
 }
 
 /// The ActivitySummary cross-check (reference §4.3, §4.4).
@@ -204,6 +230,12 @@ public struct RingStreak: Hashable, Sendable {
     public var days: Int
     public var first: CivilDate?
     public var last: CivilDate?
+
+    public init(days: Int = 0, first: CivilDate? = nil, last: CivilDate? = nil) {
+        self.days = days
+        self.first = first
+        self.last = last
+    }
 }
 
 /// Everything one run computes.
@@ -229,4 +261,31 @@ public struct AnalysisResult: Sendable {
     public var longestAllRingsStreak: RingStreak
     /// Warnings and notes for the report (zone fallbacks, filler sources, dropped samples, …).
     public var notes: [String]
+
+    /// Memberwise; every collection defaults to empty (for renderer tests and fixtures).
+    public init(
+        timeZone: TimeZoneChoice, weekStart: WeekStart = .iso8601, deduplicated: Bool = true,
+        sourceOrder: [RankedSource] = [], firstDay: CivilDate? = nil, lastDay: CivilDate? = nil,
+        exportDate: Timestamp? = nil, days: [DailyMetrics] = [], weeks: [WeeklyMetrics] = [],
+        standHours: [StandHour] = [],
+        standHourProfile: [(hour: Int, stoodDays: Int, daysWithRecord: Int)] = [],
+        sources: [SourceContribution] = [], crossCheck: SummaryCrossCheck = SummaryCrossCheck(),
+        longestAllRingsStreak: RingStreak = RingStreak(), notes: [String] = []
+    ) {
+        self.timeZone = timeZone
+        self.weekStart = weekStart
+        self.deduplicated = deduplicated
+        self.sourceOrder = sourceOrder
+        self.firstDay = firstDay
+        self.lastDay = lastDay
+        self.exportDate = exportDate
+        self.days = days
+        self.weeks = weeks
+        self.standHours = standHours
+        self.standHourProfile = standHourProfile
+        self.sources = sources
+        self.crossCheck = crossCheck
+        self.longestAllRingsStreak = longestAllRingsStreak
+        self.notes = notes
+    }
 }
