@@ -1,0 +1,262 @@
+import HealthExport
+
+/// Collects what a merge (or a plain proration) counts: per local day, and per source for the
+/// days of the reported range; optionally the days on which a low-priority source filled a large
+/// share (reference §5.4 case F).
+struct MergeAccumulator {
+    let firstDay: Int
+    private(set) var totals: [Double]
+    /// True for a day to which any sample contributed (a zero is data, nil is not).
+    private(set) var present: [Bool]
+    /// Days whose amounts are attributed to sources.
+    let window: ClosedRange<Int>
+    /// Counted amount per source position, over `window`.
+    private(set) var counted: [Double]
+    /// Samples per source position that touch `window` (filled by `prorate`).
+    var samples: [Int]
+
+    /// Per position: may this source be reported as a filler (class `other`)? Nil: no tracking.
+    private let fillerEligible: [Bool]?
+    private var dayAmounts: [Double] = []
+    private var dayTouched: [Int] = []
+    private var currentDay = Int.min
+    private var dayBestRank = Int.max
+    private var dayBestPosition = -1
+    /// (day, position, share of the day's total) for filler days inside `window`.
+    private(set) var fillers: [(day: Int, position: Int, share: Double)] = []
+    static let fillerShare = 0.25
+
+    init(firstDay: Int, dayCount: Int, window: ClosedRange<Int>, positions: Int, fillerEligible: [Bool]? = nil) {
+        self.firstDay = firstDay
+        self.totals = [Double](repeating: 0, count: dayCount)
+        self.present = [Bool](repeating: false, count: dayCount)
+        self.window = window
+        self.counted = [Double](repeating: 0, count: positions)
+        self.samples = [Int](repeating: 0, count: positions)
+        self.fillerEligible = fillerEligible
+        if fillerEligible != nil { dayAmounts = [Double](repeating: 0, count: positions) }
+    }
+
+    @inline(__always)
+    mutating func add(day: Int, position: Int, rank: Int, amount: Double) {
+        let i = day - firstDay
+        if i >= 0 && i < totals.count {
+            totals[i] += amount
+            present[i] = true
+        }
+        guard window.contains(day) else { return }
+        counted[position] += amount
+        if fillerEligible != nil {
+            if day != currentDay { flushDay() }
+            currentDay = day
+            if dayAmounts[position] == 0 { dayTouched.append(position) }
+            dayAmounts[position] += amount
+            if rank < dayBestRank {
+                dayBestRank = rank
+                dayBestPosition = position
+            }
+        }
+    }
+
+    /// Ends the current filler-tracking day (call once after the last `add`).
+    mutating func flushDay() {
+        guard let eligible = fillerEligible, currentDay != .min else { return }
+        var total = 0.0
+        for p in dayTouched { total += dayAmounts[p] }
+        if total > 0 {
+            for p in dayTouched.sorted() where eligible[p] && p != dayBestPosition {
+                let share = dayAmounts[p] / total
+                if share >= Self.fillerShare { fillers.append((currentDay, p, share)) }
+            }
+        }
+        for p in dayTouched { dayAmounts[p] = 0 }
+        dayTouched.removeAll(keepingCapacity: true)
+        currentDay = .min
+        dayBestRank = .max
+        dayBestPosition = -1
+    }
+}
+
+/// A binary min-heap of active samples ordered by end instant.
+private struct ActiveHeap {
+    struct Entry {
+        var end: Int64
+        var rank: Int32
+        var rate: Double
+    }
+    private(set) var items: [Entry] = []
+    var first: Entry? { items.first }
+
+    mutating func insert(_ e: Entry) {
+        items.append(e)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            if items[parent].end <= items[i].end { break }
+            items.swapAt(parent, i)
+            i = parent
+        }
+    }
+
+    mutating func removeFirst() {
+        let last = items.removeLast()
+        guard !items.isEmpty else { return }
+        items[0] = last
+        var i = 0
+        let n = items.count
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var m = i
+            if l < n && items[l].end < items[m].end { m = l }
+            if r < n && items[r].end < items[m].end { m = r }
+            if m == i { break }
+            items.swapAt(i, m)
+            i = m
+        }
+    }
+}
+
+/// Priority coverage with time proration (reference §5.4), exact: an event sweep over the
+/// samples' starts and ends and the local-day boundaries. In each elementary interval the
+/// highest-priority rank with an active sample counts, at the summed rate of its active samples
+/// (a source overlapping itself is summed); lower ranks are hidden. A zero-length sample counts
+/// in full unless a sample of strictly higher priority covers its instant.
+///
+/// - Parameters:
+///   - samples: one type's samples, sorted by start, sources remapped to priority positions.
+///   - include: per source position, whether the source takes part (nil: all).
+/// - Complexity: O(n log n) for n samples, plus the days crossed.
+func mergeByPriority(
+    _ samples: UnsafeBufferPointer<CumulativeSample>, priority: SourcePriority, include: [Bool]?,
+    calendar: LocalCalendar, into acc: inout MergeAccumulator
+) {
+    var cursor = DayCursor(calendar)
+    mergeByPriority(samples, priority: priority, include: include, buckets: &cursor, into: &acc)
+}
+
+/// `mergeByPriority` into any buckets (local days in reports; local hours in tests of §5.4 C).
+func mergeByPriority<Cursor: BucketCursor>(
+    _ samples: UnsafeBufferPointer<CumulativeSample>, priority: SourcePriority, include: [Bool]?,
+    buckets cursor: inout Cursor, into acc: inout MergeAccumulator
+) {
+    let n = samples.count
+    let ranks = priority.rankCount
+    var count = [Int32](repeating: 0, count: ranks)
+    var rate = [Double](repeating: 0, count: ranks)
+    var bits = [UInt64](repeating: 0, count: (ranks + 63) / 64)
+    var heap = ActiveHeap()
+
+    @inline(__always) func included(_ k: Int) -> Bool {
+        include.map { $0[Int(samples[k].source)] } ?? true
+    }
+    @inline(__always) func rank(_ k: Int) -> Int {
+        priority.rank(position: Int(samples[k].source), manual: samples[k].isManual)
+    }
+    @inline(__always) func bestRank() -> Int? {
+        for w in bits.indices where bits[w] != 0 { return w << 6 | bits[w].trailingZeroBitCount }
+        return nil
+    }
+
+    var i = 0
+    while i < n && !included(i) { i += 1 }
+    guard i < n else { return }
+    var t = Int64(samples[i].start)
+    while true {
+        // Samples ending at t stop covering ([start, end) intervals).
+        while let top = heap.first, top.end <= t {
+            heap.removeFirst()
+            let r = Int(top.rank)
+            count[r] -= 1
+            if count[r] == 0 {
+                rate[r] = 0  // no drift left behind
+                bits[r >> 6] &= ~(1 << UInt64(r & 63))
+            } else {
+                rate[r] -= top.rate
+            }
+        }
+        // Samples starting at t.
+        var j = i
+        var zeroLength = false
+        while j < n && Int64(samples[j].start) == t {
+            if samples[j].duration == 0 {
+                zeroLength = true
+            } else if included(j) {
+                let r = rank(j)
+                let rt = Double(samples[j].value) / Double(samples[j].duration)
+                heap.insert(.init(end: samples[j].end, rank: Int32(r), rate: rt))
+                count[r] += 1
+                rate[r] += rt
+                bits[r >> 6] |= 1 << UInt64(r & 63)
+            }
+            j += 1
+        }
+        if zeroLength {
+            let best = bestRank() ?? Int.max
+            let day = cursor.position(at: t)
+            for k in i..<j where samples[k].duration == 0 && included(k) {
+                let r = rank(k)
+                if best >= r {  // not covered by a strictly higher priority
+                    acc.add(day: day, position: Int(samples[k].source), rank: r, amount: Double(samples[k].value))
+                }
+            }
+        }
+        i = j
+        while i < n && !included(i) { i += 1 }
+        let next = min(i < n ? Int64(samples[i].start) : .max, heap.first?.end ?? .max)
+        if next == .max { break }
+        if let r = bestRank() {
+            let rt = rate[r]
+            let position = Int(priority.positionOfRank[r])
+            var a = t
+            while a < next {  // split at local midnights
+                let day = cursor.position(at: a)
+                let b = min(next, cursor.end)
+                acc.add(day: day, position: position, rank: r, amount: rt * Double(b - a))
+                a = b
+            }
+        }
+        t = next
+    }
+    acc.flushDay()
+}
+
+/// Plain sums prorated by time into local days (`--no-dedup`, and the raw per-source totals).
+/// Also counts, per source, the samples that touch `acc.window`.
+func prorate(
+    _ samples: UnsafeBufferPointer<CumulativeSample>, priority: SourcePriority, include: [Bool]?,
+    calendar: LocalCalendar, into acc: inout MergeAccumulator
+) {
+    var cursor = DayCursor(calendar)
+    prorate(samples, priority: priority, include: include, buckets: &cursor, into: &acc)
+}
+
+func prorate<Cursor: BucketCursor>(
+    _ samples: UnsafeBufferPointer<CumulativeSample>, priority: SourcePriority, include: [Bool]?,
+    buckets cursor: inout Cursor, into acc: inout MergeAccumulator
+) {
+    for s in samples {
+        let p = Int(s.source)
+        if let include, !include[p] { continue }
+        let r = priority.rank(position: p, manual: s.isManual)
+        let start = Int64(s.start), end = s.end
+        let value = Double(s.value)
+        let firstDay = cursor.position(at: start)
+        if end <= cursor.end {  // within one day (or zero-length): no rounding at all
+            acc.add(day: firstDay, position: p, rank: r, amount: value)
+            if acc.window.contains(firstDay) { acc.samples[p] += 1 }
+            continue
+        }
+        let rt = value / Double(s.duration)
+        var a = start
+        var touched = false
+        while a < end {
+            let day = cursor.position(at: a)
+            let b = min(end, cursor.end)
+            acc.add(day: day, position: p, rank: r, amount: rt * Double(b - a))
+            if acc.window.contains(day) { touched = true }
+            a = b
+        }
+        if touched { acc.samples[p] += 1 }
+    }
+    acc.flushDay()
+}

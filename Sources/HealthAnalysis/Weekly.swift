@@ -1,0 +1,117 @@
+import HealthExport
+
+/// Weekly trends from local-day rows (reference §6).
+///
+/// * Weeks are ISO weeks (Monday start, `2025-W01`) or Sunday weeks (`week of 2025-01-05`),
+///   built from local days, so a week can be 167 or 169 hours long.
+/// * Totals sum the days' values; per-day averages divide by the days that have a value for
+///   that metric ("days with data"; `days` is the week's coverage).
+/// * A week is partial when it is not fully inside the complete range: [first data day (or
+///   `--from`), the day before the export's local day (or `--to`)].
+/// * Week-over-week change compares the per-day averages of two consecutive weeks, in percent;
+///   nil when either week is partial, either has fewer than 4 days with data for the metric,
+///   or the previous average is 0 (reference §6.4).
+/// * The 4-week rolling steps/day is the mean over the days with step data of this week and the
+///   three before it; nil when fewer than four weeks precede it in the series or fewer than 14
+///   of those 28 days have step data.
+struct WeeklyBuilder {
+    var weekStart: WeekStart
+    /// The day of `rows[0]`; rows are consecutive days.
+    var rowsFirst: Int
+    var rows: [DailyMetrics]
+    var rings: [RingsClosed]
+    var hasData: [Bool]
+    var complete: ClosedRange<Int>
+    var completeIsEmpty: Bool
+
+    static let minimumDaysForChange = 4
+    static let minimumDaysForRolling = 14
+
+    /// Per-week helpers for the comparisons.
+    private struct Coverage {
+        var stepDays = 0
+        var energyDays = 0
+        var exerciseDays = 0
+    }
+
+    func build() -> [WeeklyMetrics] {
+        guard !rows.isEmpty else { return [] }
+        let rowsLast = rowsFirst + rows.count - 1
+        var start = weekStart.startOfWeek(containing: CivilDate(daysSince1970: rowsFirst)).daysSince1970
+        var weeks: [WeeklyMetrics] = []
+        var coverage: [Coverage] = []
+        while start <= rowsLast {
+            let first = CivilDate(daysSince1970: start)
+            var w = WeeklyMetrics(week: weekStart.label(weekStarting: first), weekStart: first)
+            var c = Coverage()
+            var restingSum = 0.0, restingDays = 0
+            for day in start..<(start + 7) {
+                let i = day - rowsFirst
+                guard i >= 0 && i < rows.count else { continue }
+                let d = rows[i]
+                if hasData[i] { w.days += 1 }
+                Self.add(d.steps, to: &w.steps, count: &c.stepDays)
+                var ignored = 0
+                Self.add(d.distanceKm, to: &w.distanceKm, count: &ignored)
+                Self.add(d.activeEnergyKcal, to: &w.activeEnergyKcal, count: &c.energyDays)
+                Self.add(d.exerciseMinutes, to: &w.exerciseMinutes, count: &c.exerciseDays)
+                if let s = d.standHours { w.standHours = (w.standHours ?? 0) + s }
+                let r = rings[i]
+                if r.move { w.moveRingClosedDays += 1 }
+                if r.exercise { w.exerciseRingClosedDays += 1 }
+                if r.stand { w.standRingClosedDays += 1 }
+                if r.all { w.allRingsClosedDays += 1 }
+                w.workouts += d.workouts
+                w.workoutMinutes += d.workoutMinutes
+                if let rhr = d.restingHeartRateBpm {
+                    restingSum += rhr
+                    restingDays += 1
+                }
+            }
+            w.stepsPerDay = w.steps.map { $0 / Double(c.stepDays) }
+            w.activeEnergyKcalPerDay = w.activeEnergyKcal.map { $0 / Double(c.energyDays) }
+            w.exerciseMinutesPerDay = w.exerciseMinutes.map { $0 / Double(c.exerciseDays) }
+            w.restingHeartRateAvgBpm = restingDays > 0 ? restingSum / Double(restingDays) : nil
+            w.partial = completeIsEmpty || start < complete.lowerBound || start + 6 > complete.upperBound
+            weeks.append(w)
+            coverage.append(c)
+            start += 7
+        }
+        for k in weeks.indices {
+            if k >= 1 {
+                let (a, b) = (weeks[k - 1], weeks[k])
+                let (ca, cb) = (coverage[k - 1], coverage[k])
+                if !a.partial && !b.partial {
+                    weeks[k].stepsChangePercent = Self.change(a.stepsPerDay, ca.stepDays, b.stepsPerDay, cb.stepDays)
+                    weeks[k].activeEnergyChangePercent = Self.change(
+                        a.activeEnergyKcalPerDay, ca.energyDays, b.activeEnergyKcalPerDay, cb.energyDays)
+                    weeks[k].exerciseChangePercent = Self.change(
+                        a.exerciseMinutesPerDay, ca.exerciseDays, b.exerciseMinutesPerDay, cb.exerciseDays)
+                }
+            }
+            if k >= 3 {
+                var steps = 0.0, days = 0
+                for j in (k - 3)...k {
+                    steps += weeks[j].steps ?? 0
+                    days += coverage[j].stepDays
+                }
+                if days >= Self.minimumDaysForRolling { weeks[k].stepsPerDayRolling4Weeks = steps / Double(days) }
+            }
+        }
+        return weeks
+    }
+
+    private static func add(_ value: Double?, to total: inout Double?, count: inout Int) {
+        guard let value else { return }
+        total = (total ?? 0) + value
+        count += 1
+    }
+
+    /// (this − previous) / previous × 100 of per-day averages, or nil (see the type's comment).
+    static func change(_ previous: Double?, _ previousDays: Int, _ current: Double?, _ currentDays: Int) -> Double? {
+        guard let previous, let current, previousDays >= minimumDaysForChange, currentDays >= minimumDaysForChange,
+            previous != 0
+        else { return nil }
+        return (current - previous) / previous * 100
+    }
+}
