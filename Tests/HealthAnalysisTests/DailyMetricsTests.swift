@@ -1,0 +1,276 @@
+import Foundation
+import Testing
+
+@testable import HealthAnalysis
+@testable import HealthExport
+
+@Suite("Daily metrics")
+struct DailyMetricsTests {
+    let utc = Clock(zone: "UTC")
+    var options: AnalysisOptions { AnalysisOptions(timeZoneIdentifier: "UTC") }
+
+    /// 2025-02-03: Watch energy 10:00–10:10 = 300 kcal and iPhone-app energy 10:05–10:25 = 200
+    /// (10/min); Watch exercise 40 × 1 min; 9 stood hours on the Watch.
+    /// activeEnergy = Watch 300 + app's uncovered 10:10–10:25 (150) = 450; moveKcal (Watch only) = 300.
+    func ringDay() -> [Record] {
+        var records = [
+            sample(.watch, utc, "2025-02-03 10:00", "2025-02-03 10:10", 300, type: T.activeEnergy),
+            sample(.app, utc, "2025-02-03 10:05", "2025-02-03 10:25", 200, type: T.activeEnergy),
+        ]
+        let t = utc.t("2025-02-03 11:00")
+        records += (0..<40).map { k in sample(.watch, t + Int64(k) * 60, t + Int64(k + 1) * 60, 1, type: T.exercise) }
+        records += (8..<17).map { h in standHour(.watch, utc.t("2025-02-03 00:00") + Int64(h) * 3600) }
+        return records
+    }
+
+    @Test func moveRingUsesWatchEnergyWhileActiveEnergyMergesAllSources() throws {
+        let r = try analyze(ringDay(), options: options)
+        let d = try #require(r.day("2025-02-03"))
+        #expect(close(d.activeEnergyKcal, 450))
+        #expect(close(d.moveKcal, 300))
+        #expect(close(d.exerciseMinutes, 40))
+        #expect(d.standHours == 9)
+    }
+
+    @Test(arguments: [
+        // goals (move kcal, exercise min, stand h) → rings closed by 300 kcal / 40 min / 9 h
+        (300.0, 30.0, 9.0, 3),  // all exactly met or exceeded
+        (301.0, 30.0, 9.0, 2),  // move short by 1 kcal
+        (300.0, 41.0, 10.0, 1),
+        (0.0, 0.0, 0.0, 0),  // a zero goal never closes
+    ])
+    func ringsClosedCompareRecordValuesWithTheSummaryGoals(move: Double, exercise: Double, stand: Double, closed: Int) throws {
+        let r = try analyze(
+            ringDay(), summaries: [summary("2025-02-03", moveKcal: 300, moveGoal: move, exercise: 40, exerciseGoal: exercise, stand: 9, standGoal: stand)],
+            options: options)
+        let d = try #require(r.day("2025-02-03"))
+        #expect(d.ringsClosed == closed)
+        #expect(d.moveGoalKcal == move)
+        #expect(d.summaryMoveKcal == 300)
+    }
+
+    @Test func moveRingInTimeModeUsesMoveMinutes() throws {
+        // Time mode (appleMoveTimeGoal 30 > 0): 35 Watch move minutes ≥ 30 closes Move even
+        // though the energy goal is 0.
+        let t = utc.t("2025-02-03 09:00")
+        let records = (0..<35).map { k in sample(.watch, t + Int64(k) * 60, t + Int64(k + 1) * 60, 1, type: T.moveTime) }
+        let r = try analyze(
+            records,
+            summaries: [summary("2025-02-03", moveKcal: 0, moveGoal: 0, exercise: 0, exerciseGoal: 30, stand: 0, standGoal: 12, moveMinutes: 35, moveMinutesGoal: 30)],
+            options: options)
+        let d = try #require(r.day("2025-02-03"))
+        #expect(d.moveMinutes == 35)
+        #expect(d.moveGoalMinutes == 30)
+        #expect(d.summaryMoveMinutes == 35)
+        #expect(d.ringsClosed == 1)
+        #expect(r.crossCheck.disagreements.isEmpty)
+    }
+
+    @Test func dayWithoutSummaryHasNoRingCount() throws {
+        let r = try analyze(ringDay(), options: options)
+        #expect(r.day("2025-02-03")?.ringsClosed == nil)
+        #expect(r.day("2025-02-03")?.moveGoalKcal == nil)
+    }
+
+    @Test func valuesWithoutDataAreNilNotZero() throws {
+        // Only a heart rate on 02-03 and only steps on 02-05: 02-04 is a row with no data at all.
+        let r = try analyze(
+            [
+                sample(.watch, utc.t("2025-02-03 08:00"), utc.t("2025-02-03 08:00"), 61, type: T.heartRate),
+                sample(.phone, utc, "2025-02-05 10:00", "2025-02-05 10:10", 0),
+            ], options: options)
+        #expect(r.days.map(\.date) == [day("2025-02-03"), day("2025-02-04"), day("2025-02-05")])
+        let d = try #require(r.day("2025-02-03"))
+        #expect(d.steps == nil && d.activeEnergyKcal == nil && d.standHours == nil && d.exerciseMinutes == nil)
+        #expect(r.day("2025-02-04")?.heartRateAvgBpm == nil)
+        #expect(r.day("2025-02-05")?.steps == 0)  // a zero-valued sample is data
+    }
+
+    @Test func heartRateStatisticsCoverAllSources() throws {
+        // Watch 60, 80, 100 and a chest strap app 70 → avg (60+80+100+70)/4 = 77.5, min 60, max 100.
+        let t = utc.t("2025-02-03 08:00")
+        let r = try analyze(
+            [
+                sample(.watch, t, t, 60, type: T.heartRate), sample(.watch, t + 300, t + 300, 80, type: T.heartRate),
+                sample(.watch, t + 7200, t + 7200, 100, type: T.heartRate), sample(.app, t + 60, t + 60, 70, type: T.heartRate),
+            ], options: options)
+        let d = try #require(r.day("2025-02-03"))
+        #expect(close(d.heartRateAvgBpm, 77.5))
+        #expect(d.heartRateMinBpm == 60)
+        #expect(d.heartRateMaxBpm == 100)
+    }
+
+    @Test func restingHeartRateIsTheTopSourcesLatestValueOfTheDay() throws {
+        // Watch 55 at 07:00 and 58 at 09:00; an app 50 at 10:00 (lower priority) → 58.
+        let r = try analyze(
+            [
+                sample(.watch, utc.t("2025-02-03 07:00"), utc.t("2025-02-03 07:00"), 55, type: T.restingHeartRate),
+                sample(.watch, utc.t("2025-02-03 09:00"), utc.t("2025-02-03 09:00"), 58, type: T.restingHeartRate),
+                sample(.app, utc.t("2025-02-03 10:00"), utc.t("2025-02-03 10:00"), 50, type: T.restingHeartRate),
+            ], options: options)
+        #expect(r.day("2025-02-03")?.restingHeartRateBpm == 58)
+    }
+
+    @Test func workoutsCountOnTheLocalDayTheyStartAndTheSameSessionFromTwoSourcesOnce() throws {
+        // Tokyo (UTC+9): a Watch walk 23:30–00:30 local (45 min without pauses) starts on
+        // 02-03; a running app's copy 23:31–00:29 is the same session (overlap ≥ half) → one
+        // workout of 45 min. A second Watch workout 10:00–10:20 on 02-04 without a duration
+        // counts its 20 minutes.
+        let tokyo = Clock(zone: "Asia/Tokyo")
+        let r = try analyze(
+            [sample(.watch, tokyo, "2025-02-03 12:00", "2025-02-03 12:10", 100)],
+            workouts: [
+                workout(.watch, tokyo.t("2025-02-03 23:30"), tokyo.t("2025-02-04 00:30"), minutes: 45),
+                workout(.app, tokyo.t("2025-02-03 23:31"), tokyo.t("2025-02-04 00:29"), minutes: 58),
+                workout(.watch, tokyo.t("2025-02-04 10:00"), tokyo.t("2025-02-04 10:20"), minutes: nil),
+            ],
+            options: AnalysisOptions(timeZoneIdentifier: "Asia/Tokyo"))
+        #expect(r.day("2025-02-03")?.workouts == 1)
+        #expect(r.day("2025-02-03")?.workoutMinutes == 45)
+        #expect(r.day("2025-02-04")?.workouts == 1)
+        #expect(close(r.day("2025-02-04")?.workoutMinutes, 20))
+    }
+
+    @Test func noDedupGivesPlainSums() throws {
+        // Case A without de-duplication: 1000 + 600 = 1600; counted = raw.
+        var o = options
+        o.deduplicate = false
+        let r = try analyze(
+            [
+                sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 1000),
+                sample(.phone, utc, "2025-03-10 10:05", "2025-03-10 10:15", 600),
+            ], options: o)
+        #expect(close(r.day("2025-03-10")?.steps, 1600))
+        #expect(!r.deduplicated)
+        #expect(r.sources.allSatisfy { $0.rawTotal == $0.countedTotal })
+    }
+
+    @Test func exactDuplicatesAreRemovedUnlessDisabled() throws {
+        // The same Watch sample twice: 500 once; with removal off, a source overlapping
+        // itself is summed → 1 000.
+        let records = [
+            sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 500),
+            sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 500),
+        ]
+        #expect(close(try analyze(records, options: options).day("2025-03-10")?.steps, 500))
+        var o = options
+        o.removeExactDuplicates = false
+        #expect(close(try analyze(records, options: o).day("2025-03-10")?.steps, 1000))
+    }
+
+    @Test func negativeAndBackwardsSamplesAreDroppedAndCounted() throws {
+        let r = try analyze(
+            [
+                sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 500),
+                sample(.app, utc, "2025-03-10 11:00", "2025-03-10 11:10", -200),
+                sample(.app, utc, "2025-03-10 12:10", "2025-03-10 12:00", 300),
+            ], options: options)
+        #expect(close(r.day("2025-03-10")?.steps, 500))
+        #expect(r.notes.contains("Dropped 1 sample(s) with a negative value."))
+        #expect(r.notes.contains("Dropped 1 sample(s) that end before they start."))
+    }
+
+    @Test func otherCumulativeTypesAppearInTheSourceContributions() throws {
+        // DistanceCycling from the Watch and an app, overlapping: 10:00–10:30 Watch 9 km,
+        // 10:15–10:45 app 6 km → Watch 9 + app's 10:30–10:45 half = 3 → counted 12.
+        let r = try analyze(
+            [
+                sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:30", 9, type: T.cycling),
+                sample(.app, utc, "2025-03-10 10:15", "2025-03-10 10:45", 6, type: T.cycling),
+            ], options: options)
+        let app = try #require(r.contribution(T.cycling, "Pedometer++"))
+        #expect(close(app.countedTotal, 3))
+        #expect(close(app.rawTotal, 6))
+        #expect(app.unit == .kilometre)
+        #expect(close(r.contribution(T.cycling, TestSource.watch.name)?.countedTotal, 9))
+    }
+
+    @Test func sampleInAnUnexpectedUnitIsDropped() throws {
+        var bad = sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 5)
+        bad.value = .quantity(Quantity(value: 5, unit: .kilometre, originalValue: 5, originalUnit: "km"))
+        let r = try analyze([bad, sample(.watch, utc, "2025-03-10 11:00", "2025-03-10 11:10", 7)], options: options)
+        #expect(r.day("2025-03-10")?.steps == 7)
+        #expect(r.notes.contains { $0.contains("unit") })
+    }
+
+    @Test func symbolTablesAndNamesGiveTheSameResult() throws {
+        // The reader sets typeSymbol/sourceSymbol; hand-built records leave them -1.
+        var withSymbols = InvariantsTests.mixed
+        let types = Array(Set(withSymbols.map(\.type))).sorted(), names = Array(Set(withSymbols.map(\.sourceName))).sorted()
+        for i in withSymbols.indices {
+            withSymbols[i].typeSymbol = Int32(types.firstIndex(of: withSymbols[i].type)!)
+            withSymbols[i].sourceSymbol = Int32(names.firstIndex(of: withSymbols[i].sourceName)!)
+        }
+        let a = try analyze(InvariantsTests.mixed, options: options)
+        let b = try analyze(withSymbols, options: options)
+        #expect(a.days == b.days)
+        #expect(a.sources == b.sources)
+    }
+}
+
+@Suite("ActivitySummary cross-check and streaks")
+struct CrossCheckTests {
+    let utc = Clock(zone: "UTC")
+    var options: AnalysisOptions { AnalysisOptions(timeZoneIdentifier: "UTC") }
+
+    /// Watch energy 500 kcal, exercise 30 min, 10 stand hours on 2025-02-03.
+    func records() -> [Record] {
+        var r = [sample(.watch, utc, "2025-02-03 10:00", "2025-02-03 10:30", 500, type: T.activeEnergy)]
+        let t = utc.t("2025-02-03 11:00")
+        r += (0..<30).map { k in sample(.watch, t + Int64(k) * 60, t + Int64(k + 1) * 60, 1, type: T.exercise) }
+        r += (8..<18).map { h in standHour(.watch, utc.t("2025-02-03 00:00") + Int64(h) * 3600) }
+        return r
+    }
+
+    @Test(arguments: [
+        // summary (energy, exercise, stand) → disagreeing metrics
+        (504.9, 31.0, 10.0, [String]()),  // energy within 1 % (5 kcal), exercise within 1 min
+        (506.0, 30.0, 10.0, ["move_kcal"]),  // 6 kcal > 1 % of 506 (5.06)
+        (500.0, 32.0, 10.0, ["exercise_min"]),
+        (500.0, 30.0, 11.0, ["stand_hours"]),  // stand must be exact
+        (80.5, 30.0, 10.0, ["move_kcal"]),
+    ])
+    func disagreementsBeyondTheTolerancesAreListed(energy: Double, exercise: Double, stand: Double, metrics: [String]) throws {
+        let r = try analyze(
+            records(), summaries: [summary("2025-02-03", moveKcal: energy, moveGoal: 400, exercise: exercise, exerciseGoal: 30, stand: stand, standGoal: 12)],
+            options: options)
+        #expect(r.crossCheck.daysCompared == 1)
+        #expect(r.crossCheck.daysAgreeing == (metrics.isEmpty ? 1 : 0))
+        #expect(r.crossCheck.disagreements.map(\.metric) == metrics)
+    }
+
+    @Test func smallEnergyTolerateOneKilocalorie() throws {
+        // 1 % of 50 is 0.5, but the tolerance is max(1 kcal, 1 %): 50 vs 50.9 agrees.
+        let r = try analyze(
+            [sample(.watch, utc, "2025-02-03 10:00", "2025-02-03 10:30", 50, type: T.activeEnergy)],
+            summaries: [summary("2025-02-03", moveKcal: 50.9, moveGoal: 400)], options: options)
+        #expect(r.crossCheck.disagreements.isEmpty)
+        #expect(r.crossCheck.daysAgreeing == 1)
+    }
+
+    @Test func summaryOfZerosBeforeTheWatchWasWornAgrees() throws {
+        let r = try analyze(
+            records(), summaries: [summary("2025-02-01", moveKcal: 0, moveGoal: 400, exercise: 0, exerciseGoal: 30, stand: 0, standGoal: 12)],
+            options: options)
+        #expect(r.crossCheck.daysCompared == 1)
+        #expect(r.crossCheck.daysAgreeing == 1)
+        #expect(r.day("2025-02-01")?.ringsClosed == 0)
+    }
+
+    @Test func longestStreakOfAllRingsClosed() throws {
+        // Rings closed on 02-03, 02-04, 02-05 (goals 1/1/1 met), not on 02-06 (goal 2 kcal
+        // unmet), again on 02-07 → longest streak 3 days, 02-03 … 02-05.
+        var records: [Record] = []
+        var summaries: [ActivitySummary] = []
+        for d in 3...7 {
+            let date = "2025-02-0\(d)"
+            records.append(sample(.watch, utc, "\(date) 10:00", "\(date) 10:01", 1, type: T.activeEnergy))
+            records.append(sample(.watch, utc, "\(date) 10:00", "\(date) 10:01", 1, type: T.exercise))
+            records.append(standHour(.watch, utc, "\(date) 10:00"))
+            summaries.append(summary(date, moveKcal: 1, moveGoal: d == 6 ? 2 : 1, exercise: 1, exerciseGoal: 1, stand: 1, standGoal: 1))
+        }
+        let r = try analyze(records, summaries: summaries, options: options)
+        #expect(r.longestAllRingsStreak == RingStreak(days: 3, first: day("2025-02-03"), last: day("2025-02-05")))
+        #expect(r.day("2025-02-06")?.ringsClosed == 2)
+    }
+}
