@@ -408,29 +408,45 @@ extension Analyzer {
             if a.w.end != b.w.end { return a.w.end < b.w.end }
             return a.w.minutes < b.w.minutes
         }
-        var accepted: [(w: WorkoutSpan, rank: Int)] = []
+        // Accepted workouts sorted by start; only those starting within the longest accepted
+        // duration before a candidate can overlap it.
+        var accepted: [WorkoutSpan] = []
+        var longest: Int64 = 0
         for item in list {
             let w = item.w
+            var lo = 0, hi = accepted.count  // first index with start > w.end
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if accepted[mid].start <= w.end { lo = mid + 1 } else { hi = mid }
+            }
             var duplicate = false
-            for a in accepted {
-                if a.w.source == w.source {
-                    if options.removeExactDuplicates && a.w.start == w.start && a.w.end == w.end {
+            var k = lo - 1
+            while k >= 0 && accepted[k].start >= w.start - longest {
+                let a = accepted[k]
+                k -= 1
+                if a.source == w.source {
+                    if options.removeExactDuplicates && a.start == w.start && a.end == w.end {
                         duplicate = true
                         break
                     }
                     continue
                 }
                 guard options.deduplicate else { continue }
-                let overlap = min(a.w.end, w.end) - max(a.w.start, w.start)
-                let shorter = min(a.w.end - a.w.start, w.end - w.start)
+                let overlap = min(a.end, w.end) - max(a.start, w.start)
+                let shorter = min(a.end - a.start, w.end - w.start)
                 if overlap > 0 && 2 * overlap >= shorter {
                     duplicate = true
                     break
                 }
             }
-            if !duplicate { accepted.append(item) }
+            if !duplicate {
+                var at = lo  // keep the order by start: first index with start > w.start
+                while at > 0 && accepted[at - 1].start > w.start { at -= 1 }
+                accepted.insert(w, at: at)
+                longest = max(longest, w.end - w.start)
+            }
         }
-        for a in accepted { daily.addWorkout(day: calendar.dayNumber(a.w.start), minutes: a.w.minutes) }
+        for a in accepted { daily.addWorkout(day: calendar.dayNumber(a.start), minutes: a.minutes) }
     }
 
     // MARK: Cross-check and streak

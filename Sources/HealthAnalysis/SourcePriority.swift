@@ -16,13 +16,16 @@ struct SourceFacts: Sendable {
 
     init(name: String) { self.name = name }
 
-    /// The class for the default order: `Health` is manual; then watch evidence (device
-    /// `model:Watch`/`hardware:Watch…`, a name ending in "Apple Watch", stand-hour records);
-    /// then phone evidence (device iPhone, or "iPhone" in the name); else other.
+    /// The class for the default order: `Health` is manual; then, strongest evidence first:
+    /// a Watch device (`model:Watch`/`hardware:Watch…`) or a name ending in "Apple Watch";
+    /// an iPhone device; stand-hour records (a localized Watch name without device strings);
+    /// "iPhone" in the name; else other.
     var sourceClass: SourceClass {
         if name == "Health" { return .manual }
-        if sawWatchDevice || writesStandHours || name.hasSuffix("Apple Watch") { return .watch }
-        if sawPhoneDevice || name.contains("iPhone") { return .phone }
+        if sawWatchDevice || name.hasSuffix("Apple Watch") { return .watch }
+        if sawPhoneDevice { return .phone }
+        if writesStandHours { return .watch }
+        if name.contains("iPhone") { return .phone }
         return .other
     }
 }

@@ -131,6 +131,37 @@ struct DailyMetricsTests {
         #expect(close(r.day("2025-02-04")?.workoutMinutes, 20))
     }
 
+    @Test func workoutDeduplicationComparesEveryOverlappingCandidate() throws {
+        // Three sources, sorted by priority Watch > iPhone > app:
+        // Watch A 10:00–10:30 (30 min) and Watch B 10:40–11:40 (60 min);
+        // iPhone 10:35–11:35 overlaps B by 55 of 60 min → duplicate;
+        // app 10:05–10:25 lies inside A → duplicate; app 12:00–12:10 overlaps nothing → counted;
+        // app 10:28–10:42 overlaps A by 2 and B by 2 of its 14 min → counted.
+        // → 4 workouts: 30 + 60 + 10 + 14 = 114 min.
+        let r = try analyze(
+            [sample(.watch, utc, "2025-02-03 09:00", "2025-02-03 09:01", 1)],
+            workouts: [
+                workout(.app, utc.t("2025-02-03 10:05"), utc.t("2025-02-03 10:25"), minutes: 20),
+                workout(.watch, utc.t("2025-02-03 10:40"), utc.t("2025-02-03 11:40"), minutes: 60),
+                workout(.phone, utc.t("2025-02-03 10:35"), utc.t("2025-02-03 11:35"), minutes: 60),
+                workout(.app, utc.t("2025-02-03 12:00"), utc.t("2025-02-03 12:10"), minutes: 10),
+                workout(.watch, utc.t("2025-02-03 10:00"), utc.t("2025-02-03 10:30"), minutes: 30),
+                workout(.app, utc.t("2025-02-03 10:28"), utc.t("2025-02-03 10:42"), minutes: 14),
+            ],
+            options: options)
+        #expect(r.day("2025-02-03")?.workouts == 4)
+        #expect(r.day("2025-02-03")?.workoutMinutes == 114)
+        var o = options
+        o.deduplicate = false
+        let plain = try analyze([], workouts: [
+            workout(.watch, utc.t("2025-02-03 10:00"), utc.t("2025-02-03 10:30"), minutes: 30),
+            workout(.app, utc.t("2025-02-03 10:05"), utc.t("2025-02-03 10:25"), minutes: 20),
+            workout(.app, utc.t("2025-02-03 10:05"), utc.t("2025-02-03 10:25"), minutes: 20),
+        ], options: o)
+        // --no-dedup keeps overlapping sessions of different sources; the exact copy still goes.
+        #expect(plain.day("2025-02-03")?.workouts == 2)
+    }
+
     @Test func noDedupGivesPlainSums() throws {
         // Case A without de-duplication: 1000 + 600 = 1600; counted = raw.
         var o = options

@@ -95,6 +95,20 @@ struct SourcePriorityTests {
         #expect(r.sourceOrder.first?.sourceClass == expected)
     }
 
+    @Test func phoneDeviceSourceWritingStandRecordsStaysAPhone() throws {
+        // Device evidence beats the stand-hour heuristic: the phone's stand records are not a
+        // Watch's, so they do not count as stand hours and its energy is not Move-ring energy.
+        let r = try analyze(
+            [
+                standHour(.phone, utc, "2025-02-03 10:00"),
+                sample(.phone, utc, "2025-02-03 10:00", "2025-02-03 10:10", 50, type: T.activeEnergy),
+            ], options: options)
+        #expect(r.sourceOrder.first?.sourceClass == .phone)
+        #expect(r.day("2025-02-03")?.standHours == nil)
+        #expect(r.day("2025-02-03")?.moveKcal == nil)
+        #expect(r.day("2025-02-03")?.activeEnergyKcal == 50)
+    }
+
     @Test func localizedWatchIsRecognizedByItsStandHourRecords() throws {
         // "Apple Watch de Alex" (no device string) writes stand hours and exercise minutes:
         // only an Apple Watch writes AppleStandHour, so its exercise counts for the ring.
