@@ -35,7 +35,8 @@ extension Analyzer {
 
         // The zone table covers every instant we will look at, with margin for day ends.
         let margin: Int64 = 3 * 86_400
-        var low = firstInstant, high = lastInstant
+        var low = firstInstant
+        var high = lastInstant
         if let e = exportDate?.secondsSince1970 {
             low = min(low, e)
             high = max(high, e)
@@ -48,7 +49,8 @@ extension Analyzer {
         }
 
         // Days with data.
-        var firstDay = Int.max, lastDay = Int.min
+        var firstDay = Int.max
+        var lastDay = Int.min
         if firstInstant <= lastInstant {
             firstDay = calendar.dayNumber(firstInstant)
             lastDay = calendar.dayNumber(lastInstant)
@@ -58,7 +60,9 @@ extension Analyzer {
             lastDay = max(lastDay, date.daysSince1970)
         }
         guard firstDay <= lastDay else {
-            notes.append("No activity data found (no steps, energy, exercise, stand, heart-rate, workout or ActivitySummary records).")
+            notes.append(
+                "No activity data found (no steps, energy, exercise, stand, heart-rate, workout or ActivitySummary records)."
+            )
             result.notes = notes
             return result
         }
@@ -70,11 +74,14 @@ extension Analyzer {
         let completeFirst = windowFirst
         let completeLast = min((exportDay.map { $0 - 1 }) ?? lastDay, options.to?.daysSince1970 ?? .max)
         guard windowFirst <= windowLast else {
-            notes.append("No data between \(options.from.map(\.description) ?? "the start") and \(options.to.map(\.description) ?? "the end").")
+            notes.append(
+                "No data between \(options.from.map(\.description) ?? "the start") and \(options.to.map(\.description) ?? "the end")."
+            )
             result.notes = notes
             return result
         }
-        var reportFirst = windowFirst, reportLast = windowLast
+        var reportFirst = windowFirst
+        var reportLast = windowLast
         if options.lastCompleteWeekOnly {
             var start = options.weekStart.startOfWeek(containing: CivilDate(daysSince1970: completeLast)).daysSince1970
             if start + 6 > completeLast { start -= 7 }
@@ -94,14 +101,17 @@ extension Analyzer {
         let report = reportFirst...reportLast
 
         var daily = DailyColumns(span: span)
-        computeCumulative(priority: priority, calendar: calendar, span: span, report: report, into: &daily, result: &result, notes: &notes)
+        computeCumulative(
+            priority: priority, calendar: calendar, span: span, report: report, into: &daily, result: &result,
+            notes: &notes)
         computeHeartRate(priority: priority, calendar: calendar, span: span, into: &daily)
         let standRows = computeStandHours(priority: priority, calendar: calendar, span: span, into: &daily)
         computeWorkouts(priority: priority, calendar: calendar, span: span, into: &daily)
         appendDropNotes(&notes)
 
         // Daily rows over the window (weeks need the days before the reported range too).
-        let rowsFirst = min(windowFirst, reportFirst), rowsLast = max(windowLast, reportLast)
+        let rowsFirst = min(windowFirst, reportFirst)
+        let rowsLast = max(windowLast, reportLast)
         var rows: [DailyMetrics] = []
         var rings: [RingsClosed] = []
         var hasData: [Bool] = []
@@ -163,7 +173,8 @@ extension Analyzer {
         for (id, count) in ranked {
             if let tz = TimeZone.iana(id) {
                 if !unknown.isEmpty {
-                    notes.append("Ignored HKTimeZone values that are not IANA zones: \(unknown.joined(separator: ", ")).")
+                    notes.append(
+                        "Ignored HKTimeZone values that are not IANA zones: \(unknown.joined(separator: ", ")).")
                 }
                 if ranked.count > 1 {
                     let others = ranked.filter { $0.key != id }.prefix(3).map { "\($0.key) (\($0.value))" }
@@ -185,20 +196,23 @@ extension Analyzer {
             notes.append(
                 "The export names no time zone (no HKTimeZone metadata): days are bucketed in this machine's zone, \(id). "
                     + "Use --tz to choose the zone the data was recorded in.")
-            return ZoneChoice(choice: TimeZoneChoice(identifier: id, reason: .environment), timeZone: tz, fixedOffset: 0)
+            return ZoneChoice(
+                choice: TimeZoneChoice(identifier: id, reason: .environment), timeZone: tz, fixedOffset: 0)
         }
         let offset = Int64(exportDate?.printedOffsetSeconds ?? 0)
         let label = Self.offsetLabel(offset)
         notes.append(
             "WARNING: no time zone known (no --tz, no HKTimeZone metadata, no TZ): days are bucketed at the "
                 + "export's fixed offset \(label), ignoring daylight saving time. Use --tz to name the zone.")
-        return ZoneChoice(choice: TimeZoneChoice(identifier: label, reason: .exportOffset), timeZone: nil, fixedOffset: offset)
+        return ZoneChoice(
+            choice: TimeZoneChoice(identifier: label, reason: .exportOffset), timeZone: nil, fixedOffset: offset)
     }
 
     /// `UTC+01:00`, `UTC-04:30`.
     static func offsetLabel(_ seconds: Int64) -> String {
         let a = abs(seconds)
-        let h = a / 3600, m = a / 60 % 60
+        let h = a / 3600
+        let m = a / 60 % 60
         return "UTC\(seconds < 0 ? "-" : "+")\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)"
     }
 
@@ -213,7 +227,8 @@ extension Analyzer {
         let fillerEligible = priority.classes.map { $0 == .other }
         counters.exactDuplicates = Array(repeating: 0, count: cumulative.count)
         // Fixed slots first, then the others by identifier (their slot order is input order).
-        let slots = Array(0..<CumulativeSlot.fixedCount)
+        let slots =
+            Array(0..<CumulativeSlot.fixedCount)
             + (CumulativeSlot.fixedCount..<cumulative.count).sorted {
                 cumulativeTypes[$0].identifier < cumulativeTypes[$1].identifier
             }
@@ -231,7 +246,8 @@ extension Analyzer {
             let tracksFiller = options.deduplicate && slot <= CumulativeSlot.basalEnergy
             samples.withUnsafeBufferPointer { buffer in
                 // Raw per-source totals: plain sums prorated into days.
-                var raw = MergeAccumulator(firstDay: span.first, dayCount: span.count, window: report, positions: positions)
+                var raw = MergeAccumulator(
+                    firstDay: span.first, dayCount: span.count, window: report, positions: positions)
                 prorate(buffer, priority: priority, include: nil, calendar: calendar, into: &raw)
                 var merged = raw
                 if options.deduplicate {
@@ -253,9 +269,11 @@ extension Analyzer {
                 if slot == CumulativeSlot.activeEnergy || slot == CumulativeSlot.exerciseTime
                     || slot == CumulativeSlot.moveTime
                 {
-                    var watch = MergeAccumulator(firstDay: span.first, dayCount: span.count, window: report, positions: positions)
+                    var watch = MergeAccumulator(
+                        firstDay: span.first, dayCount: span.count, window: report, positions: positions)
                     if options.deduplicate {
-                        mergeByPriority(buffer, priority: priority, include: watchOnly, calendar: calendar, into: &watch)
+                        mergeByPriority(
+                            buffer, priority: priority, include: watchOnly, calendar: calendar, into: &watch)
                     } else {
                         prorate(buffer, priority: priority, include: watchOnly, calendar: calendar, into: &watch)
                     }
@@ -281,8 +299,10 @@ extension Analyzer {
         guard samples.count > 1 else { return 0 }
         var kept = 0
         for k in 1..<samples.count {
-            let s = samples[k], last = samples[kept]
-            if s.start == last.start && s.duration == last.duration && s.source == last.source && s.value == last.value {
+            let s = samples[k]
+            let last = samples[kept]
+            if s.start == last.start && s.duration == last.duration && s.source == last.source && s.value == last.value
+            {
                 samples[kept].flags |= s.flags
             } else {
                 kept += 1
@@ -337,8 +357,10 @@ extension Analyzer {
 
     // MARK: Heart rate
 
-    private func computeHeartRate(priority: SourcePriority, calendar: LocalCalendar, span: DaySpan, into daily: inout DailyColumns) {
-        heartRate.forEach { start, bucket in
+    private func computeHeartRate(
+        priority: SourcePriority, calendar: LocalCalendar, span: DaySpan, into daily: inout DailyColumns
+    ) {
+        heartRate.forEachBucket { start, bucket in
             daily.addHeartRate(day: calendar.dayNumber(start), bucket)
         }
         // Resting heart rate: the highest-priority source's latest value of the day (§5.6).
@@ -383,7 +405,8 @@ extension Analyzer {
         // One entry per (day, hour): the repeated fall-back hour counts once, stood if either was.
         var cells: [CivilDate: [Int: Bool]] = [:]
         for r in rows { cells[r.date, default: [:]][r.hour] = (cells[r.date]?[r.hour] ?? false) || r.stood }
-        var stood = [Int](repeating: 0, count: 24), recorded = [Int](repeating: 0, count: 24)
+        var stood = [Int](repeating: 0, count: 24)
+        var recorded = [Int](repeating: 0, count: 24)
         for (_, hours) in cells {
             for (h, s) in hours where (0..<24).contains(h) {
                 recorded[h] += 1
@@ -398,7 +421,9 @@ extension Analyzer {
     /// Workouts by the local day they start on. With de-duplication on, a workout that overlaps
     /// a higher-priority source's workout by at least half of the shorter one is the same
     /// session recorded twice (e.g. a Watch run copied by a running app) and counts once.
-    private func computeWorkouts(priority: SourcePriority, calendar: LocalCalendar, span: DaySpan, into daily: inout DailyColumns) {
+    private func computeWorkouts(
+        priority: SourcePriority, calendar: LocalCalendar, span: DaySpan, into daily: inout DailyColumns
+    ) {
         var list = workouts.map { w in
             (w: w, rank: priority.rank(position: priority.position[Int(w.source)], manual: false))
         }
@@ -414,7 +439,8 @@ extension Analyzer {
         var longest: Int64 = 0
         for item in list {
             let w = item.w
-            var lo = 0, hi = accepted.count  // first index with start > w.end
+            var lo = 0
+            var hi = accepted.count  // first index with start > w.end
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if accepted[mid].start <= w.end { lo = mid + 1 } else { hi = mid }
@@ -458,7 +484,8 @@ extension Analyzer {
         var check = SummaryCrossCheck()
         for row in rows {
             guard let s = summaries[row.date] else { continue }
-            var compared = false, agrees = true
+            var compared = false
+            var agrees = true
             func compare(_ metric: String, _ record: Double?, _ summary: Double?, tolerance: (Double) -> Double) {
                 guard let summary else { return }
                 compared = true

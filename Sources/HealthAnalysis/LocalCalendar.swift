@@ -17,7 +17,9 @@ struct LocalCalendar: Sendable {
     /// A zone's offsets, exact for instants in `range` (transitions outside it are not tabled).
     init(timeZone: TimeZone, covering range: ClosedRange<Int64>) {
         var starts: [Int64] = [Int64.min]
-        var offsets: [Int64] = [Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(range.lowerBound))))]
+        var offsets: [Int64] = [
+            Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(range.lowerBound))))
+        ]
         var cursor = Date(timeIntervalSince1970: Double(range.lowerBound))
         let end = Date(timeIntervalSince1970: Double(range.upperBound))
         while let next = timeZone.nextDaylightSavingTimeTransition(after: cursor), next <= end {
@@ -46,7 +48,8 @@ struct LocalCalendar: Sendable {
     @inline(__always)
     private func segment(_ t: Int64) -> Int {
         if segmentStarts.count == 1 { return 0 }
-        var lo = 0, hi = segmentStarts.count - 1  // invariant: starts[lo] <= t
+        var lo = 0
+        var hi = segmentStarts.count - 1  // invariant: starts[lo] <= t
         while lo < hi {
             let mid = (lo + hi + 1) / 2
             if segmentStarts[mid] <= t { lo = mid } else { hi = mid - 1 }

@@ -105,7 +105,8 @@ private struct ActiveHeap {
         var i = 0
         let n = items.count
         while true {
-            let l = 2 * i + 1, r = l + 1
+            let l = 2 * i + 1
+            let r = l + 1
             var m = i
             if l < n && items[l].end < items[m].end { m = l }
             if r < n && items[r].end < items[m].end { m = r }
@@ -238,7 +239,8 @@ func prorate<Cursor: BucketCursor>(
         let p = Int(s.source)
         if let include, !include[p] { continue }
         let r = priority.rank(position: p, manual: s.isManual)
-        let start = Int64(s.start), end = s.end
+        let start = Int64(s.start)
+        let end = s.end
         let value = Double(s.value)
         let firstDay = cursor.position(at: start)
         if end <= cursor.end {  // within one day (or zero-length): no rounding at all

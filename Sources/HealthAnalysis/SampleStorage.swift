@@ -102,7 +102,7 @@ struct HeartRateBuckets {
     }
 
     /// Calls `body` with each non-empty bucket's start instant, in no particular order.
-    func forEach(_ body: (Int64, HeartRateBucket) -> Void) {
+    func forEachBucket(_ body: (Int64, HeartRateBucket) -> Void) {
         for (slot, page) in pages.enumerated() {
             let base = pageNumbers[slot] << Self.pageShift
             for (i, b) in page.enumerated() where b.count > 0 {

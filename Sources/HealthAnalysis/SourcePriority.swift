@@ -64,9 +64,11 @@ struct SourcePriority: Sendable {
         let classes = sources.map(\.sourceClass)
         var byDefault = Array(sources.indices)
         byDefault.sort { a, b in
-            let ca = classes[a], cb = classes[b]
+            let ca = classes[a]
+            let cb = classes[b]
             if ca != cb { return ca < cb }
-            let ea = sources[a].earliestCreation, eb = sources[b].earliestCreation
+            let ea = sources[a].earliestCreation
+            let eb = sources[b].earliestCreation
             if ea != eb {
                 // Newest first; a source without a creation date after those with one.
                 if ea == .max { return false }
@@ -91,7 +93,8 @@ struct SourcePriority: Sendable {
         var position = [Int](repeating: 0, count: sources.count)
         for (p, i) in order.enumerated() { position[i] = p }
 
-        let n = order.count, k = named.count
+        let n = order.count
+        let k = named.count
         var manualRank = [Int32](repeating: 0, count: n)
         var normalRank = [Int32](repeating: 0, count: n)
         for p in 0..<n {

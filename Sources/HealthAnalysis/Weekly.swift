@@ -44,7 +44,8 @@ struct WeeklyBuilder {
             let first = CivilDate(daysSince1970: start)
             var w = WeeklyMetrics(week: weekStart.label(weekStarting: first), weekStart: first)
             var c = Coverage()
-            var restingSum = 0.0, restingDays = 0
+            var restingSum = 0.0
+            var restingDays = 0
             for day in start..<(start + 7) {
                 let i = day - rowsFirst
                 guard i >= 0 && i < rows.count else { continue }
@@ -90,7 +91,8 @@ struct WeeklyBuilder {
                 }
             }
             if k >= 3 {
-                var steps = 0.0, days = 0
+                var steps = 0.0
+                var days = 0
                 for j in (k - 3)...k {
                     steps += weeks[j].steps ?? 0
                     days += coverage[j].stepDays

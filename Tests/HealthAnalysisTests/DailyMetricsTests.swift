@@ -39,9 +39,16 @@ struct DailyMetricsTests {
         (300.0, 41.0, 10.0, 1),
         (0.0, 0.0, 0.0, 0),  // a zero goal never closes
     ])
-    func ringsClosedCompareRecordValuesWithTheSummaryGoals(move: Double, exercise: Double, stand: Double, closed: Int) throws {
+    func ringsClosedCompareRecordValuesWithTheSummaryGoals(move: Double, exercise: Double, stand: Double, closed: Int)
+        throws
+    {
         let r = try analyze(
-            ringDay(), summaries: [summary("2025-02-03", moveKcal: 300, moveGoal: move, exercise: 40, exerciseGoal: exercise, stand: 9, standGoal: stand)],
+            ringDay(),
+            summaries: [
+                summary(
+                    "2025-02-03", moveKcal: 300, moveGoal: move, exercise: 40, exerciseGoal: exercise, stand: 9,
+                    standGoal: stand)
+            ],
             options: options)
         let d = try #require(r.day("2025-02-03"))
         #expect(d.ringsClosed == closed)
@@ -53,10 +60,15 @@ struct DailyMetricsTests {
         // Time mode (appleMoveTimeGoal 30 > 0): 35 Watch move minutes ≥ 30 closes Move even
         // though the energy goal is 0.
         let t = utc.t("2025-02-03 09:00")
-        let records = (0..<35).map { k in sample(.watch, t + Int64(k) * 60, t + Int64(k + 1) * 60, 1, type: T.moveTime) }
+        let records = (0..<35).map { k in sample(.watch, t + Int64(k) * 60, t + Int64(k + 1) * 60, 1, type: T.moveTime)
+        }
         let r = try analyze(
             records,
-            summaries: [summary("2025-02-03", moveKcal: 0, moveGoal: 0, exercise: 0, exerciseGoal: 30, stand: 0, standGoal: 12, moveMinutes: 35, moveMinutesGoal: 30)],
+            summaries: [
+                summary(
+                    "2025-02-03", moveKcal: 0, moveGoal: 0, exercise: 0, exerciseGoal: 30, stand: 0, standGoal: 12,
+                    moveMinutes: 35, moveMinutesGoal: 30)
+            ],
             options: options)
         let d = try #require(r.day("2025-02-03"))
         #expect(d.moveMinutes == 35)
@@ -92,7 +104,8 @@ struct DailyMetricsTests {
         let r = try analyze(
             [
                 sample(.watch, t, t, 60, type: T.heartRate), sample(.watch, t + 300, t + 300, 80, type: T.heartRate),
-                sample(.watch, t + 7200, t + 7200, 100, type: T.heartRate), sample(.app, t + 60, t + 60, 70, type: T.heartRate),
+                sample(.watch, t + 7200, t + 7200, 100, type: T.heartRate),
+                sample(.app, t + 60, t + 60, 70, type: T.heartRate),
             ], options: options)
         let d = try #require(r.day("2025-02-03"))
         #expect(close(d.heartRateAvgBpm, 77.5))
@@ -153,11 +166,13 @@ struct DailyMetricsTests {
         #expect(r.day("2025-02-03")?.workoutMinutes == 114)
         var o = options
         o.deduplicate = false
-        let plain = try analyze([], workouts: [
-            workout(.watch, utc.t("2025-02-03 10:00"), utc.t("2025-02-03 10:30"), minutes: 30),
-            workout(.app, utc.t("2025-02-03 10:05"), utc.t("2025-02-03 10:25"), minutes: 20),
-            workout(.app, utc.t("2025-02-03 10:05"), utc.t("2025-02-03 10:25"), minutes: 20),
-        ], options: o)
+        let plain = try analyze(
+            [],
+            workouts: [
+                workout(.watch, utc.t("2025-02-03 10:00"), utc.t("2025-02-03 10:30"), minutes: 30),
+                workout(.app, utc.t("2025-02-03 10:05"), utc.t("2025-02-03 10:25"), minutes: 20),
+                workout(.app, utc.t("2025-02-03 10:05"), utc.t("2025-02-03 10:25"), minutes: 20),
+            ], options: o)
         // --no-dedup keeps overlapping sessions of different sources; the exact copy still goes.
         #expect(plain.day("2025-02-03")?.workouts == 2)
     }
@@ -227,7 +242,8 @@ struct DailyMetricsTests {
     @Test func symbolTablesAndNamesGiveTheSameResult() throws {
         // The reader sets typeSymbol/sourceSymbol; hand-built records leave them -1.
         var withSymbols = InvariantsTests.mixed
-        let types = Array(Set(withSymbols.map(\.type))).sorted(), names = Array(Set(withSymbols.map(\.sourceName))).sorted()
+        let types = Array(Set(withSymbols.map(\.type))).sorted()
+        let names = Array(Set(withSymbols.map(\.sourceName))).sorted()
         for i in withSymbols.indices {
             withSymbols[i].typeSymbol = Int32(types.firstIndex(of: withSymbols[i].type)!)
             withSymbols[i].sourceSymbol = Int32(names.firstIndex(of: withSymbols[i].sourceName)!)
@@ -261,9 +277,16 @@ struct CrossCheckTests {
         (500.0, 30.0, 11.0, ["stand_hours"]),  // stand must be exact
         (80.5, 30.0, 10.0, ["move_kcal"]),
     ])
-    func disagreementsBeyondTheTolerancesAreListed(energy: Double, exercise: Double, stand: Double, metrics: [String]) throws {
+    func disagreementsBeyondTheTolerancesAreListed(energy: Double, exercise: Double, stand: Double, metrics: [String])
+        throws
+    {
         let r = try analyze(
-            records(), summaries: [summary("2025-02-03", moveKcal: energy, moveGoal: 400, exercise: exercise, exerciseGoal: 30, stand: stand, standGoal: 12)],
+            records(),
+            summaries: [
+                summary(
+                    "2025-02-03", moveKcal: energy, moveGoal: 400, exercise: exercise, exerciseGoal: 30, stand: stand,
+                    standGoal: 12)
+            ],
             options: options)
         #expect(r.crossCheck.daysCompared == 1)
         #expect(r.crossCheck.daysAgreeing == (metrics.isEmpty ? 1 : 0))
@@ -281,7 +304,11 @@ struct CrossCheckTests {
 
     @Test func summaryOfZerosBeforeTheWatchWasWornAgrees() throws {
         let r = try analyze(
-            records(), summaries: [summary("2025-02-01", moveKcal: 0, moveGoal: 400, exercise: 0, exerciseGoal: 30, stand: 0, standGoal: 12)],
+            records(),
+            summaries: [
+                summary(
+                    "2025-02-01", moveKcal: 0, moveGoal: 400, exercise: 0, exerciseGoal: 30, stand: 0, standGoal: 12)
+            ],
             options: options)
         #expect(r.crossCheck.daysCompared == 1)
         #expect(r.crossCheck.daysAgreeing == 1)
@@ -298,7 +325,9 @@ struct CrossCheckTests {
             records.append(sample(.watch, utc, "\(date) 10:00", "\(date) 10:01", 1, type: T.activeEnergy))
             records.append(sample(.watch, utc, "\(date) 10:00", "\(date) 10:01", 1, type: T.exercise))
             records.append(standHour(.watch, utc, "\(date) 10:00"))
-            summaries.append(summary(date, moveKcal: 1, moveGoal: d == 6 ? 2 : 1, exercise: 1, exerciseGoal: 1, stand: 1, standGoal: 1))
+            summaries.append(
+                summary(
+                    date, moveKcal: 1, moveGoal: d == 6 ? 2 : 1, exercise: 1, exerciseGoal: 1, stand: 1, standGoal: 1))
         }
         let r = try analyze(records, summaries: summaries, options: options)
         #expect(r.longestAllRingsStreak == RingStreak(days: 3, first: day("2025-02-03"), last: day("2025-02-05")))

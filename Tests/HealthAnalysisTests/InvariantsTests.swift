@@ -84,9 +84,11 @@ struct InvariantsTests {
         let r = try analyze(records, options: options)
         let merged = try #require(r.day("2025-05-05")?.steps)
         let contributions = r.sources.filter { $0.type == T.steps }
-        let top = try #require(contributions.min { a, b in
-            r.sourceOrder.first { $0.name == a.sourceName }!.rank < r.sourceOrder.first { $0.name == b.sourceName }!.rank
-        })
+        let top = try #require(
+            contributions.min { a, b in
+                r.sourceOrder.first { $0.name == a.sourceName }!.rank
+                    < r.sourceOrder.first { $0.name == b.sourceName }!.rank
+            })
         let sum = contributions.reduce(0) { $0 + $1.rawTotal }
         #expect(top.rawTotal <= merged + 1e-6)
         #expect(merged <= sum + 1e-6)

@@ -59,8 +59,12 @@ struct LocalDaysTests {
 
     @Test func printedOffsetsDoNotChangeTheResult() throws {
         let t = Clock(zone: "UTC").t("2025-07-01 22:50")
-        let a = try analyze([sample(.watch, t, t + 1200, 400, printedOffset: 0)], options: AnalysisOptions(timeZoneIdentifier: "Asia/Tokyo"))
-        let b = try analyze([sample(.watch, t, t + 1200, 400, printedOffset: -25_200)], options: AnalysisOptions(timeZoneIdentifier: "Asia/Tokyo"))
+        let a = try analyze(
+            [sample(.watch, t, t + 1200, 400, printedOffset: 0)],
+            options: AnalysisOptions(timeZoneIdentifier: "Asia/Tokyo"))
+        let b = try analyze(
+            [sample(.watch, t, t + 1200, 400, printedOffset: -25_200)],
+            options: AnalysisOptions(timeZoneIdentifier: "Asia/Tokyo"))
         #expect(a.days == b.days)
     }
 
@@ -95,8 +99,10 @@ struct LocalDaysTests {
         // Berlin 2024-10-27: 02:00–03:00 happens twice (CEST, then CET). A sample over
         // 01:30 CEST – 02:30 CET (= 2 h: 23:30Z–01:30Z) of 120 splits 30/60/30 over the local
         // hours 01:00, 02:00 (CEST), 02:00 (CET).
-        let start = Clock(zone: "UTC").t("2024-10-26 23:30"), end = Clock(zone: "UTC").t("2024-10-27 01:30")
-        let hours = mergeIntoHours([(source: 0, start: start, end: end, value: 120, manual: false)], zone: "Europe/Berlin")
+        let start = Clock(zone: "UTC").t("2024-10-26 23:30")
+        let end = Clock(zone: "UTC").t("2024-10-27 01:30")
+        let hours = mergeIntoHours(
+            [(source: 0, start: start, end: end, value: 120, manual: false)], zone: "Europe/Berlin")
         let utc = Clock(zone: "UTC")
         #expect(hours.count == 3)
         #expect(close(hours[utc.t("2024-10-26 23:00")], 30))  // 01:00 CEST

@@ -44,7 +44,8 @@ struct SourcePriorityTests {
     @Test func defaultOrderIsManualThenWatchThenPhoneThenNewestOtherSourceFirst() throws {
         // Others: "Strava" first saved 2023, "Garmin" 2021, "Zepp" 2021 (tie → by name), and
         // "Old App" without creation dates (last).
-        let y2021 = utc.t("2021-06-01 00:00"), y2023 = utc.t("2023-06-01 00:00")
+        let y2021 = utc.t("2021-06-01 00:00")
+        let y2023 = utc.t("2023-06-01 00:00")
         let sources = [
             TestSource(name: "Zepp", creation: y2021), TestSource(name: "Old App"),
             TestSource(name: "Garmin", creation: y2021), TestSource(name: "Strava", creation: y2023),
@@ -52,7 +53,10 @@ struct SourcePriorityTests {
         ]
         let records = sources.map { sample($0, utc, "2025-02-03 10:00", "2025-02-03 10:10", 10) }
         let r = try analyze(records, options: options)
-        #expect(r.sourceOrder.map(\.name) == ["Health", TestSource.watch.name, TestSource.phone.name, "Strava", "Garmin", "Zepp", "Old App"])
+        #expect(
+            r.sourceOrder.map(\.name) == [
+                "Health", TestSource.watch.name, TestSource.phone.name, "Strava", "Garmin", "Zepp", "Old App",
+            ])
         #expect(r.sourceOrder.map(\.sourceClass) == [.manual, .watch, .phone, .other, .other, .other, .other])
         #expect(r.sourceOrder.map(\.rank) == Array(0..<7))
     }

@@ -23,7 +23,9 @@ struct WeeklyTests {
         var cal = Calendar(identifier: .iso8601)
         cal.timeZone = TimeZone(identifier: "UTC")!
         var mismatches: [String] = []
-        for n in CivilDate(year: 2015, month: 1, day: 1).daysSince1970...CivilDate(year: 2030, month: 12, day: 31).daysSince1970 {
+        for n in CivilDate(year: 2015, month: 1, day: 1)
+            .daysSince1970...CivilDate(year: 2030, month: 12, day: 31).daysSince1970
+        {
             let d = CivilDate(daysSince1970: n)
             let date = Date(timeIntervalSince1970: Double(n) * 86_400 + 43_200)
             let c = cal.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
@@ -60,7 +62,8 @@ struct WeeklyTests {
     static let exported = utc.ts("2025-02-01 10:00")
 
     @Test func weeksSumDaysAverageOverDaysWithDataAndMarkPartialWeeks() throws {
-        let r = try analyze(Self.january(), options: AnalysisOptions(timeZoneIdentifier: "UTC"), exportDate: Self.exported)
+        let r = try analyze(
+            Self.january(), options: AnalysisOptions(timeZoneIdentifier: "UTC"), exportDate: Self.exported)
         #expect(r.weeks.map(\.week) == ["2025-W01", "2025-W02", "2025-W03", "2025-W04", "2025-W05"])
         // W01 starts 2024-12-30, before the first data day; W05 ends 02-02, after the last
         // complete day 01-31 → partial.
@@ -86,10 +89,13 @@ struct WeeklyTests {
         // Sunday weeks: 12-29…01-04 (4 days), 01-05…11, 01-12…18, 01-19…25, 01-26…02-01.
         // Week of 01-05: 800 (01-05) + 6 × 1000 = 6 800.
         let r = try analyze(
-            Self.january(), options: AnalysisOptions(timeZoneIdentifier: "UTC", weekStart: .sunday), exportDate: Self.exported)
-        #expect(r.weeks.map(\.week) == [
-            "week of 2024-12-29", "week of 2025-01-05", "week of 2025-01-12", "week of 2025-01-19", "week of 2025-01-26",
-        ])
+            Self.january(), options: AnalysisOptions(timeZoneIdentifier: "UTC", weekStart: .sunday),
+            exportDate: Self.exported)
+        #expect(
+            r.weeks.map(\.week) == [
+                "week of 2024-12-29", "week of 2025-01-05", "week of 2025-01-12", "week of 2025-01-19",
+                "week of 2025-01-26",
+            ])
         #expect(r.weeks[1].steps == 6800)
         #expect(r.weeks.map(\.partial) == [true, false, false, false, true])
     }
@@ -139,12 +145,20 @@ struct WeeklyTests {
             records.append(sample(.watch, Self.utc, "\(date) 10:00", "\(date) 10:01", 10, type: T.activeEnergy))
             records.append(sample(.watch, Self.utc, "\(date) 10:00", "\(date) 10:01", 1, type: T.exercise))
             records.append(standHour(.watch, Self.utc, "\(date) 10:00"))
-            summaries.append(summary(date, moveKcal: 10, moveGoal: 10, exercise: 1, exerciseGoal: all ? 1 : 5, stand: 1, standGoal: all ? 1 : 5))
+            summaries.append(
+                summary(
+                    date, moveKcal: 10, moveGoal: 10, exercise: 1, exerciseGoal: all ? 1 : 5, stand: 1,
+                    standGoal: all ? 1 : 5))
         }
-        records.append(sample(.watch, Self.utc.t("2025-01-06 07:00"), Self.utc.t("2025-01-06 07:00"), 50, type: T.restingHeartRate))
-        records.append(sample(.watch, Self.utc.t("2025-01-07 07:00"), Self.utc.t("2025-01-07 07:00"), 54, type: T.restingHeartRate))
+        records.append(
+            sample(.watch, Self.utc.t("2025-01-06 07:00"), Self.utc.t("2025-01-06 07:00"), 50, type: T.restingHeartRate)
+        )
+        records.append(
+            sample(.watch, Self.utc.t("2025-01-07 07:00"), Self.utc.t("2025-01-07 07:00"), 54, type: T.restingHeartRate)
+        )
         let r = try analyze(
-            records, workouts: [workout(.watch, Self.utc.t("2025-01-07 18:00"), Self.utc.t("2025-01-07 18:40"), minutes: 30)],
+            records,
+            workouts: [workout(.watch, Self.utc.t("2025-01-07 18:00"), Self.utc.t("2025-01-07 18:40"), minutes: 30)],
             summaries: summaries, options: AnalysisOptions(timeZoneIdentifier: "UTC"))
         let w = try #require(r.weeks.first)
         #expect(w.week == "2025-W02")
@@ -188,7 +202,8 @@ struct TimeZoneChoiceTests {
 
     @Test func exportOffsetIsTheLastResortWithAWarning() throws {
         // ExportDate printed at -0400: the fixed offset UTC-04:00 buckets 22:30Z as 18:30 on 07-01.
-        let exportDate = Timestamp(secondsSince1970: Clock(zone: "UTC").t("2025-07-05 12:00"), printedOffsetSeconds: -14_400)
+        let exportDate = Timestamp(
+            secondsSince1970: Clock(zone: "UTC").t("2025-07-05 12:00"), printedOffsetSeconds: -14_400)
         let r = try analyze(Self.records, options: AnalysisOptions(), exportDate: exportDate)
         #expect(r.timeZone == TimeZoneChoice(identifier: "UTC-04:00", reason: .exportOffset))
         #expect(r.notes.contains { $0.hasPrefix("WARNING") && $0.contains("UTC-04:00") })
@@ -199,8 +214,12 @@ struct TimeZoneChoiceTests {
         #expect(throws: AnalysisError.invalidTimeZone("Mars/Olympus", suggestion: nil)) {
             try analyze(Self.records, options: AnalysisOptions(timeZoneIdentifier: "Mars/Olympus"))
         }
-        let error = AnalysisError.invalidTimeZone("europe/berlin", suggestion: TimeZone.suggestion(for: "europe/berlin"))
-        #expect(error.description == "unknown time zone 'europe/berlin': expected an IANA zone name such as Europe/Berlin (did you mean Europe/Berlin?)")
+        let error = AnalysisError.invalidTimeZone(
+            "europe/berlin", suggestion: TimeZone.suggestion(for: "europe/berlin"))
+        #expect(
+            error.description
+                == "unknown time zone 'europe/berlin': expected an IANA zone name such as Europe/Berlin (did you mean Europe/Berlin?)"
+        )
         #expect(throws: error) { try AnalysisOptions(timeZoneIdentifier: "europe/berlin").validate() }
     }
 }

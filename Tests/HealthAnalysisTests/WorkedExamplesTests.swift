@@ -35,8 +35,10 @@ struct WorkedExamplesTests {
 
     @Test func sampleAcrossAnHourEdgeIsSplitByTime() throws {
         // C: iPhone 10:55–11:05 = 100, nothing else → 5 of 10 minutes in each hour: 50 and 50.
-        let start = berlin.t("2025-03-10 10:55"), end = berlin.t("2025-03-10 11:05")
-        let hours = mergeIntoHours([(source: 0, start: start, end: end, value: 100, manual: false)], zone: "Europe/Berlin")
+        let start = berlin.t("2025-03-10 10:55")
+        let end = berlin.t("2025-03-10 11:05")
+        let hours = mergeIntoHours(
+            [(source: 0, start: start, end: end, value: 100, manual: false)], zone: "Europe/Berlin")
         #expect(hours.count == 2)
         #expect(close(hours[berlin.t("2025-03-10 10:00")], 50))
         #expect(close(hours[berlin.t("2025-03-10 11:00")], 50))
@@ -125,7 +127,8 @@ struct WorkedExamplesTests {
         // the day after: 24 h + 25 h = 49 h at 60/h → 2 940; the days get 1 440 and 1 500.
         let clock = Clock(zone: zone)
         let fallBack = zone == "Europe/Berlin" ? "2024-10-27" : "2024-11-03"
-        let before = day(fallBack).adding(days: -1).description, after = day(fallBack).adding(days: 1).description
+        let before = day(fallBack).adding(days: -1).description
+        let after = day(fallBack).adding(days: 1).description
         let r = try analyze(
             [sample(.watch, clock.midnight(before), clock.midnight(after), 2940)],
             options: AnalysisOptions(timeZoneIdentifier: zone))
@@ -153,7 +156,8 @@ func mergeIntoHours(
             source: UInt16(priority.position[$0.source]), flags: $0.manual ? CumulativeSample.manual : 0)
     }
     stored.sort(by: Analyzer.sampleOrder)
-    let lo = samples.map(\.start).min()!, hi = samples.map(\.end).max()!
+    let lo = samples.map(\.start).min()!
+    let hi = samples.map(\.end).max()!
     let calendar = LocalCalendar(timeZone: TimeZone(identifier: zone)!, covering: (lo - 86_400)...(hi + 86_400))
     let firstBucket = HourCursor.bucket(hourStart: calendar.startOfHour(lo)) - 8
     let buckets = HourCursor.bucket(hourStart: calendar.startOfHour(hi)) - firstBucket + 8

@@ -87,7 +87,8 @@ func sample(
 ) -> Record {
     let (canonical, written) = unit(for: type)
     return Record(
-        type: type, value: .quantity(Quantity(value: value, unit: canonical, originalValue: value, originalUnit: written)),
+        type: type,
+        value: .quantity(Quantity(value: value, unit: canonical, originalValue: value, originalUnit: written)),
         sourceName: source.name, device: source.device,
         creationDate: source.creation.map { Timestamp(secondsSince1970: $0) },
         startDate: Timestamp(secondsSince1970: start, printedOffsetSeconds: printedOffset),
@@ -172,7 +173,7 @@ extension AnalysisResult {
 func close(_ a: Double?, _ b: Double?, tolerance: Double = 1e-6) -> Bool {
     switch (a, b) {
     case (nil, nil): return true
-    case let (x?, y?): return abs(x - y) <= tolerance
+    case (let x?, let y?): return abs(x - y) <= tolerance
     default: return false
     }
 }
