@@ -135,11 +135,14 @@ public struct WeeklyMetrics: Hashable, Sendable {
     public var workoutMinutes: Double
     public var restingHeartRateAvgBpm: Double?
     /// Change against the previous week in percent; nil when either week is partial or the
-    /// previous value is 0 (reference §6.4).
+    /// previous value is 0 (reference §6.4). Computed from the per-day averages (days with
+    /// data), and also nil when either week has fewer than 4 days with data for the metric.
     public var stepsChangePercent: Double?
     public var activeEnergyChangePercent: Double?
     public var exerciseChangePercent: Double?
-    /// Mean steps per day over this and the three previous weeks (days with data only).
+    /// Mean steps per day over this and the three previous weeks (days with data only); nil
+    /// when the series has fewer than three weeks before this one or fewer than 14 of the 28
+    /// days have step data.
     public var stepsPerDayRolling4Weeks: Double?
 
     public init(week: String, weekStart: CivilDate) {
@@ -174,8 +177,11 @@ public struct SourceContribution: Hashable, Sendable {
     public var type: String
     public var sourceName: String
     public var sourceClass: SourceClass
+    /// Samples of this type and source that touch the reported days (after exact-duplicate
+    /// removal).
     public var samples: Int
-    /// Plain sum of the source's samples in the period.
+    /// Plain sum of the source's samples in the period (prorated by time at its first and last
+    /// local midnight).
     public var rawTotal: Double
     /// What the de-duplicated total counted from this source.
     public var countedTotal: Double
@@ -244,9 +250,11 @@ public struct AnalysisResult: Sendable {
     public var weekStart: WeekStart
     /// False with `--no-dedup` (plain sums).
     public var deduplicated: Bool
-    /// The priority order used, highest first.
+    /// The priority order used, highest first. Samples marked `HKWasUserEntered` rank above
+    /// every source not named in `--source-order`, whatever their source (reference §5.4).
     public var sourceOrder: [RankedSource]
-    /// First and last local day reported.
+    /// First and last local day reported: the days with data, limited by `--from`/`--to`, or
+    /// the one week of `--week last`. Nil when nothing was reported.
     public var firstDay: CivilDate?
     public var lastDay: CivilDate?
     public var exportDate: Timestamp?
