@@ -106,6 +106,10 @@ struct DailyColumns {
             }
             m.workouts = workouts[i]
             m.workoutMinutes = workoutMinutes[i]
+            // The Watch writes exercise minutes only when there are some. On a day it was
+            // demonstrably worn (it wrote stand-hour records or Move energy), no exercise sample
+            // means 0 minutes, not "no data" (reference §6.3).
+            if m.exerciseMinutes == nil, standRecorded[i] || m.moveKcal != nil { m.exerciseMinutes = 0 }
         }
         var rings = RingsClosed()
         if let s = summary {

@@ -33,6 +33,8 @@ extension ReportWriter {
         CSVColumn("move_goal_min") { .number($0.moveGoalMinutes, decimals: 1) },
         CSVColumn("heart_rate_min_bpm") { .number($0.heartRateMinBpm, decimals: 1) },
         CSVColumn("heart_rate_max_bpm") { .number($0.heartRateMaxBpm, decimals: 1) },
+        CSVColumn("summary_move_min") { .number($0.summaryMoveMinutes, decimals: 1) },
+        CSVColumn("basal_energy_kcal") { .number($0.basalEnergyKcal, decimals: 1) },
     ]
 
     /// The columns of `weekly.csv`, in order.

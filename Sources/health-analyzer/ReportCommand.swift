@@ -1,6 +1,169 @@
-/// `health-analyzer report`: wired once the analysis and report modules land.
+import Foundation
+import HealthAnalysis
+import HealthExport
+import HealthReports
+
+/// `health-analyzer report <input> --out <dir>`: reads an export once, streaming, and writes
+/// the reports.
 enum ReportCommand {
+    static let help = """
+        Usage: health-analyzer report <input> --out <dir> [options]
+
+        Read an Apple Health export once, streaming, and write into <dir>:
+          daily.csv        one row per local day: steps, distance_km, active_energy_kcal,
+                           move/exercise/stand ring values and goals, rings_closed, heart
+                           rate, workouts, and the day's ActivitySummary values
+          weekly.csv       one row per week: totals, per-day averages, ring-closed days,
+                           change against the previous week, 4-week rolling steps/day
+          stand_hours.csv  one row per local day and hour with a stand-hour record
+          sources.csv      per type and source: samples, raw total, counted total
+          report.md        the overview to read first
+        Each file is written to a temporary name and renamed into place when complete.
+
+        <input>  export.zip (read in place), export.xml, the unzipped folder, or - for XML
+                 on standard input.
+
+        Options:
+          --out <dir>                Output folder (created if missing). Required.
+          --tz <IANA zone>           Zone for local days and hours, e.g. Europe/Berlin.
+                                     Default: the most frequent HKTimeZone in the export,
+                                     else $TZ, else the export-time offset (with a warning).
+          --source-order <a,b,...>   Source names in priority order, highest first; other
+                                     sources follow in the default order (manual entries,
+                                     Apple Watch, iPhone, other apps).
+          --no-dedup                 Plain sums over all sources, for comparison.
+          --week-start <monday|sunday>
+                                     monday: ISO 8601 weeks (default); sunday: US weeks.
+          --from <YYYY-MM-DD>        First local day to report (inclusive).
+          --to <YYYY-MM-DD>          Last local day to report (inclusive).
+          --week last                Only the last complete week (for cron jobs).
+          -h, --help                 Show this help.
+
+        Example:
+          health-analyzer report samples/export.zip --out reports
+        """
+
     static func run(_ arguments: [String]) throws -> Int32 {
-        throw UsageError(message: "'report' is not available in this build yet", command: "report")
+        let args = try ArgumentScanner(
+            arguments, command: "report",
+            valued: ["--out", "--tz", "--source-order", "--week-start", "--from", "--to", "--week"],
+            flagNames: ["--no-dedup"])
+        if args.flags.contains("--help") {
+            print(help)
+            return ExitCode.success
+        }
+        // validate()
+        let input = try args.input()
+        guard let out = args.values["--out"], !out.isEmpty else {
+            throw UsageError(message: "missing --out <dir>", command: "report")
+        }
+        var options = AnalysisOptions()
+        if let tz = args.values["--tz"] {
+            options.timeZoneIdentifier = tz
+        }
+        if let order = args.values["--source-order"] {
+            let names = order.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !names.isEmpty else { throw UsageError(message: "--source-order needs at least one source name", command: "report") }
+            options.sourceOrder = names
+        }
+        options.deduplicate = !args.flags.contains("--no-dedup")
+        switch args.values["--week-start"] {
+        case nil, "monday": options.weekStart = .iso8601
+        case "sunday": options.weekStart = .sunday
+        case let other?: throw UsageError(message: "--week-start takes monday or sunday, not '\(other)'", command: "report")
+        }
+        for (name, keyPath) in [("--from", \AnalysisOptions.from), ("--to", \AnalysisOptions.to)] {
+            if let text = args.values[name] {
+                guard let date = CivilDate(text) else {
+                    throw UsageError(message: "\(name) takes a date YYYY-MM-DD, not '\(text)'", command: "report")
+                }
+                options[keyPath: keyPath] = date
+            }
+        }
+        if let from = options.from, let to = options.to, to < from {
+            throw UsageError(message: "--to \(to) is before --from \(from)", command: "report")
+        }
+        if let week = args.values["--week"] {
+            guard week == "last" else {
+                throw UsageError(message: "--week takes 'last', not '\(week)'", command: "report")
+            }
+            options.lastCompleteWeekOnly = true
+        }
+
+        do {
+            try options.validate()
+        } catch {
+            throw UsageError(message: "\(error)", command: "report")
+        }
+
+        // run()
+        let progress = ProgressLine(label: inputLabel(input))
+        var readerOptions = ReaderOptions()
+        if progress.isEnabled {
+            readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }
+        }
+        let run: ReportRun
+        do {
+            run = try ReportPipeline.run(
+                input, options: options,
+                environmentTimeZone: ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 },
+                readerOptions: readerOptions)
+        } catch {
+            progress.finish()
+            throw error
+        }
+        progress.finish()
+        let result = run.result
+        let summary = run.summary
+        let context = run.context
+        let written = try ReportWriter().write(result, context: context, to: out)
+        let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
+        print("Read \(summary.inputName): \(result.days.count) days (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)")
+        for path in written { print("wrote \(path)") }
+        return ExitCode.success
+    }
+
+    private static func inputLabel(_ input: ExportInput) -> String {
+        switch input {
+        case .standardInput: return "<stdin>"
+        case .path(let p): return (p as NSString).lastPathComponent
+        }
+    }
+
+}
+/// A progress indicator on standard error, shown only when standard error is a terminal
+/// (silent in cron jobs and pipes). Redraws at most every 0.2 s.
+final class ProgressLine: @unchecked Sendable {
+    let label: String
+    let isEnabled: Bool
+    private var last = Date.distantPast
+    private var drawn = false
+    private let lock = NSLock()
+
+    init(label: String) {
+        self.label = label
+        isEnabled = isatty(2) != 0
+    }
+
+    func update(_ consumed: Int64, _ total: Int64?) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard now.timeIntervalSince(last) >= 0.2 else { return }
+        last = now
+        let mb = Double(consumed) / 1_000_000
+        var text = "\rReading \(label): \(String(format: "%.0f", mb)) MB"
+        if let total, total > 0 {
+            text += String(format: " of %.0f MB (%.0f%%)", Double(total) / 1_000_000, 100 * Double(consumed) / Double(total))
+        }
+        FileHandle.standardError.write(Data((text + "   ").utf8))
+        drawn = true
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
     }
 }

@@ -1,0 +1,49 @@
+import HealthAnalysis
+import HealthExport
+
+/// What one pass over an export produced: the reader's summary, the analysis, and the context
+/// the report files are rendered with.
+public struct ReportRun: Sendable {
+    public var summary: ExportSummary
+    public var result: AnalysisResult
+    public var context: ReportContext
+}
+
+/// The `report` pipeline without the file writing: read the export once, streaming, into the
+/// analyzer, then finish the analysis.
+public enum ReportPipeline {
+    /// - Parameters:
+    ///   - input: the export (zip, XML, folder or standard input).
+    ///   - options: the analysis options (zone, source order, weeks, period).
+    ///   - environmentTimeZone: the machine's `TZ`, the third choice for the zone (reference §2.7).
+    ///   - readerOptions: chunk size, batch size, progress callback.
+    /// - Throws: `ExportReadError` for input that cannot be read (nothing is analysed then),
+    ///   `AnalysisError` for invalid options.
+    public static func run(
+        _ input: ExportInput, options: AnalysisOptions, environmentTimeZone: String?,
+        readerOptions: ReaderOptions = ReaderOptions()
+    ) throws -> ReportRun {
+        let analyzer = Analyzer(options: options)
+        let summary = try ExportReader(options: readerOptions).read(input) { batch in analyzer.consume(batch) }
+        let result = try analyzer.finish(
+            exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
+            environmentTimeZone: environmentTimeZone)
+        let context = ReportContext(
+            inputFileName: displayName(summary.inputName), exportDate: summary.exportDate,
+            exportVersion: summary.exportVersion.map { String($0) },
+            diagnostics: summary.diagnostics.map(\.description))
+        return ReportRun(summary: summary, result: result, context: context)
+    }
+
+    /// The input as reports name it: the file name (with the zip entry), not the full path, so
+    /// that reports do not depend on where the export was stored.
+    static func displayName(_ inputName: String) -> String {
+        guard let slash = inputName.firstIndex(of: "/") else { return inputName }
+        _ = slash
+        // "dir/export.zip:apple_health_export/export.xml" → "export.zip:apple_health_export/export.xml"
+        let archiveEnd = inputName.range(of: ".zip:")?.lowerBound ?? inputName.endIndex
+        let head = inputName[..<archiveEnd]
+        let cut = head.lastIndex(of: "/").map { inputName.index(after: $0) } ?? inputName.startIndex
+        return String(inputName[cut...])
+    }
+}
