@@ -48,5 +48,8 @@ let package = Package(
             dependencies: ["HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport"],
             exclude: ["Golden"]),
         .testTarget(name: "SyntheticExportTests", dependencies: ["SyntheticExport"]),
+        // Runs the built health-analyzer binary: exit codes, messages, files written, and the
+        // committed reports/ being current.
+        .testTarget(name: "CLITests", dependencies: ["health-analyzer", "SyntheticExport", "HealthExport"]),
     ]
 )

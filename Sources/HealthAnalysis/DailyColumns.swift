@@ -128,7 +128,10 @@ struct DailyColumns {
             rings.move = Self.closes(s.isMoveTimeMode ? m.moveMinutes : m.moveKcal, goal: moveGoal)
             rings.exercise = Self.closes(m.exerciseMinutes, goal: s.appleExerciseTimeGoalMinutes)
             rings.stand = Self.closes(m.standHours.map(Double.init), goal: s.appleStandHoursGoal)
-            if rings.hasGoals { m.ringsClosed = rings.count }
+            // Without any record-derived ring value (no Watch data that day) there is nothing to
+            // close: the count stays empty rather than a misleading 0.
+            let anyRingValue = m.moveKcal != nil || m.moveMinutes != nil || m.exerciseMinutes != nil || m.standHours != nil
+            if rings.hasGoals && anyRingValue { m.ringsClosed = rings.count }
         }
         let hasData =
             m.steps != nil || m.distanceKm != nil || m.flightsClimbed != nil || m.activeEnergyKcal != nil

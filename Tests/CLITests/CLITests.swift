@@ -1,0 +1,118 @@
+import Foundation
+import HealthExport
+import SyntheticExport
+import Testing
+
+@Suite("Command line")
+struct CommandLineTests {
+    @Test func versionAndHelp() throws {
+        #expect(try run(["--version"]).stdout == "0.1.0\n")
+        for args in [["--help"], ["inspect", "--help"], ["report", "--help"], ["report", "-h"]] {
+            let r = try run(args)
+            #expect(r.status == 0, "\(args)")
+            #expect(r.stdout.contains("Usage: health-analyzer"), "\(args)")
+        }
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "error: unknown option '--bogus'. See 'health-analyzer --help'.\n"),
+        (["frobnicate"], "error: unknown command 'frobnicate'. See 'health-analyzer --help'.\n"),
+        ([], "error: missing command. See 'health-analyzer --help'.\n"),
+        (["inspect"], "error: missing <input> (export.zip, export.xml, a folder, or -). See 'health-analyzer inspect --help'.\n"),
+        (["inspect", "a.xml", "--fast"], "error: unknown option '--fast'. See 'health-analyzer inspect --help'.\n"),
+        (["report", "a.zip"], "error: missing --out <dir>. See 'health-analyzer report --help'.\n"),
+        (["report", "a.zip", "--out", "x", "--week-start", "friday"],
+         "error: --week-start takes monday or sunday, not 'friday'. See 'health-analyzer report --help'.\n"),
+        (["report", "a.zip", "--out", "x", "--from", "2025-13-01"],
+         "error: --from takes a date YYYY-MM-DD, not '2025-13-01'. See 'health-analyzer report --help'.\n"),
+        (["report", "a.zip", "--out", "x", "--week", "next"],
+         "error: --week takes 'last', not 'next'. See 'health-analyzer report --help'.\n"),
+        (["report", "a.zip", "--out"], "error: option '--out' needs a value. See 'health-analyzer report --help'.\n"),
+    ])
+    func usageErrorsExit64WithAOneLineHint(arguments: [String], message: String) throws {
+        let r = try run(arguments)
+        #expect(r.status == 64)
+        #expect(r.stderr == message)
+        #expect(r.stdout == "")
+    }
+
+    @Test func anUnknownZoneIsAUsageError() throws {
+        let r = try run(["report", sample.path, "--out", "/tmp/never-written", "--tz", "Mars/Olympus"])
+        #expect(r.status == 64)
+        #expect(r.stderr.hasPrefix("error: unknown time zone 'Mars/Olympus'"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written"))
+    }
+
+    @Test func inspectDescribesTheSample() throws {
+        let r = try run(["inspect", sample.path])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Exported     2025-12-15 12:00:00 +0100 (HealthKit Export Version 14, locale en_US)"))
+        #expect(lines.contains("Time zone    Europe/Berlin (most frequent HKTimeZone: 1,485 samples)"))
+        #expect(lines.contains("Records      155,113 in 14 types from 5 sources (+18 inside correlations, not counted)"))
+        #expect(lines.contains("Activity     77 ActivitySummary days"))
+        #expect(lines.contains("  StepCount                 10,566 count"))
+        #expect(lines.contains("  Alex’s Apple Watch 152,583 Watch Watch7,2"))
+        #expect(lines.contains("  Running                          22"))
+    }
+}
+
+@Suite("Reports on disk")
+struct ReportFilesTests {
+    /// `reports/` holds what `./scripts/sample-report` writes for `samples/export.zip`; if the
+    /// code changes what a report says, this fails until the reports are regenerated.
+    @Test func committedReportsAreCurrent() throws {
+        let out = try temporaryFolder()
+        let r = try run(["report", sample.path, "--out", out.path], environment: ["TZ": "America/Denver"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let committed = packageRoot.appendingPathComponent("reports")
+        #expect(files(in: out) == ["daily.csv", "report.md", "sources.csv", "stand_hours.csv", "weekly.csv"])
+        for name in files(in: out) {
+            let fresh = try Data(contentsOf: out.appendingPathComponent(name))
+            let old = try? Data(contentsOf: committed.appendingPathComponent(name))
+            #expect(fresh == old, "reports/\(name) is out of date: run ./scripts/sample-report and commit reports/")
+        }
+    }
+
+    @Test func aDamagedExportWritesNothingAndKeepsTheEarlierReport() throws {
+        let dir = try temporaryFolder()
+        // A real export cut in the middle of a record.
+        let (bytes, _) = SyntheticExport.makeExport(SyntheticExportConfiguration(firstDay: "2025-06-02", days: 2))
+        let cut = dir.appendingPathComponent("export.xml")
+        try Data(bytes.prefix(bytes.count * 2 / 3)).write(to: cut)
+        let lines = bytes.prefix(bytes.count * 2 / 3).split(separator: 0x0A, omittingEmptySubsequences: false).count
+        let out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data("earlier report\n".utf8).write(to: out.appendingPathComponent("report.md"))
+
+        let r = try run(["report", cut.path, "--out", out.path])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("error: \(cut.path): line \(lines), column "))
+        #expect(r.stderr.contains("not well-formed XML"))
+        #expect(r.stdout == "")
+        #expect(files(in: out) == ["report.md"])
+        #expect(try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8) == "earlier report\n")
+    }
+
+    @Test func notAnExportFailsWithoutCreatingTheOutputFolder() throws {
+        let dir = try temporaryFolder()
+        let csv = dir.appendingPathComponent("steps.csv")
+        try Data("date,steps\n2025-01-01,100\n".utf8).write(to: csv)
+        let r = try run(["report", csv.path, "--out", dir.appendingPathComponent("out").path])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("\(csv.path): line 1, column 1: not an XML document"))
+        #expect(files(in: dir) == ["steps.csv"])
+    }
+
+    @Test func readsAnExportFromStandardInput() throws {
+        let dir = try temporaryFolder()
+        let (bytes, truth) = SyntheticExport.makeExport(SyntheticExportConfiguration(firstDay: "2025-06-02", days: 3))
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(bytes).write(to: xml)
+        let r = try run(["report", "-", "--out", dir.appendingPathComponent("out").path], stdin: xml)
+        #expect(r.status == 0, "\(r.stderr)")
+        let daily = try String(contentsOf: dir.appendingPathComponent("out/daily.csv"), encoding: .utf8)
+        #expect(daily.split(separator: "\n").count == 1 + truth.days.count)
+        #expect(r.stderr == "")  // no progress indicator when standard error is not a terminal
+    }
+}

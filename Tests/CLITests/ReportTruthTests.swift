@@ -1,0 +1,121 @@
+import Foundation
+import SyntheticExport
+import Testing
+
+/// Reads a CSV without quoted fields (daily.csv: dates and numbers) into rows keyed by column.
+func readPlainCSV(_ url: URL) throws -> [[String: String]] {
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+    let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    return lines.dropFirst().map { line in
+        let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        return Dictionary(uniqueKeysWithValues: zip(header, cells))
+    }
+}
+
+@Suite("daily.csv against the generator's truth")
+struct DailyCSVTruthTests {
+    /// Exports that span a DST change; the generator knows the true per-day values (§5.4 merge
+    /// over its own local days). Tolerances are those the issue sets: steps exact, distance
+    /// within 0.1 %, energy within 0.5 %, exercise minutes and stand hours exact.
+    @Test(arguments: [
+        SyntheticExportConfiguration(firstDay: "2026-03-24", days: 10, timeZoneIdentifier: "Europe/Berlin", seed: 11),  // 23 h on 03-29
+        SyntheticExportConfiguration(firstDay: "2025-10-28", days: 10, timeZoneIdentifier: "America/New_York", seed: 5),  // 25 h on 11-02
+    ])
+    func dailyCSVReproducesTheTruth(configuration: SyntheticExportConfiguration) throws {
+        let dir = try temporaryFolder()
+        let (bytes, truth) = SyntheticExport.makeExport(configuration)
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(bytes).write(to: xml)
+        let r = try run(["report", xml.path, "--out", dir.appendingPathComponent("out").path], environment: ["TZ": "UTC"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try readPlainCSV(dir.appendingPathComponent("out/daily.csv"))
+        #expect(rows.map { $0["date"]! } == truth.days.map(\.date))
+        #expect(truth.days.contains { $0.hours != 24 }, "the range must include a DST change")
+
+        func number(_ row: [String: String], _ column: String) -> Double? { row[column].flatMap(Double.init) }
+        func within(_ value: Double?, _ expected: Double, relative: Double) -> Bool {
+            guard let value else { return expected == 0 }
+            return abs(value - expected) <= max(relative * abs(expected), 0.051)  // CSV keeps 1 decimal for kcal
+        }
+        for (row, t) in zip(rows, truth.days) {
+            let at = "\(configuration.timeZoneIdentifier) \(t.date)"
+            #expect(number(row, "steps") == t.steps, "\(at) steps")
+            #expect(within(number(row, "distance_km"), t.distanceKm, relative: 0.001), "\(at) distance")
+            #expect(within(number(row, "active_energy_kcal"), t.activeEnergyKcal, relative: 0.005), "\(at) active energy")
+            #expect(within(number(row, "move_kcal"), t.moveKcal, relative: 0.005), "\(at) move")
+            #expect(within(number(row, "basal_energy_kcal"), t.basalEnergyKcal, relative: 0.005), "\(at) basal")
+            #expect(number(row, "exercise_min") == t.exerciseMinutes, "\(at) exercise")
+            #expect(number(row, "stand_hours") == Double(t.standHours), "\(at) stand hours")
+            #expect(number(row, "workouts") == Double(t.workouts), "\(at) workouts")
+            // The Watch's own ActivitySummary agrees with the record-derived rings every day.
+            #expect(number(row, "summary_exercise_min") == number(row, "exercise_min"), "\(at) summary exercise")
+            #expect(number(row, "summary_stand_hours") == number(row, "stand_hours"), "\(at) summary stand")
+            #expect(within(number(row, "summary_move_kcal"), number(row, "move_kcal") ?? -1, relative: 0.01), "\(at) summary move")
+        }
+        let report = try String(contentsOf: dir.appendingPathComponent("out/report.md"), encoding: .utf8)
+        #expect(report.contains("on \(truth.days.count) days: \(truth.days.count) agree (100%)"))
+        #expect(report.contains("`\(configuration.timeZoneIdentifier)`, the most frequent `HKTimeZone`"))
+    }
+}
+
+@Suite(
+    "Reports on the public sample exports",
+    .enabled(
+        if: FileManager.default.fileExists(atPath: packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path),
+        "../shared/corpus is not beside this clone; corpus report tests skipped"))
+struct CorpusReportTests {
+    let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    @Test func modernExcerptBucketsByTheHKTimeZoneNotThePrintedOffset() throws {
+        let out = try temporaryFolder()
+        let r = try run(["report", corpus.appendingPathComponent("apple-health-parser/tests/data/export.zip").path, "--out", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try readPlainCSV(out.appendingPathComponent("daily.csv"))
+        // All timestamps are printed at +0200 (export-time offset, June) but HKTimeZone is
+        // Europe/Amsterdam, +0100 in January:
+        //  - active energy 0.12 at "2024-01-01 01:02:27 +0200" = 2023-12-31 23:02:27 UTC = 00:02:27 local → 2024-01-01;
+        //  - active energy 0.08 at "2024-01-02 01:52:27 +0200" = 2024-01-01 23:52:27 UTC = 00:52:27 local → 2024-01-02;
+        //  - exercise 1 min at "2024-01-01 15:16:00 +0200" → 14:16 local → 2024-01-01;
+        //  - heart rate 74 and 75 at "2024-01-01 01:01:36/37 +0200" → 00:01 local → 2024-01-01: mean 74.5.
+        // The exercise 0 on 01-02: the Watch wrote Move energy that day but no exercise minute.
+        #expect(rows.map { $0["date"]! } == ["2024-01-01", "2024-01-02"])
+        #expect(rows[0]["active_energy_kcal"] == "0.1" && rows[0]["move_kcal"] == "0.1")
+        #expect(rows[0]["exercise_min"] == "1")
+        #expect(rows[0]["heart_rate_avg_bpm"] == "74.5")
+        #expect(rows[0]["heart_rate_min_bpm"] == "74" && rows[0]["heart_rate_max_bpm"] == "75")
+        #expect(rows[1]["active_energy_kcal"] == "0.1")  // 0.08 with one decimal
+        #expect(rows[1]["exercise_min"] == "0")
+        #expect(rows[1]["heart_rate_avg_bpm"] == "")
+        let sources = try String(contentsOf: out.appendingPathComponent("sources.csv"), encoding: .utf8)
+        #expect(sources.contains("HKQuantityTypeIdentifierActiveEnergyBurned,Alexandre's Apple Watch,watch,2,0.2,0.2,kcal\n"))
+    }
+
+    @Test func handMadeExportKeepsItsActivitySummariesAndWorkout() throws {
+        let out = try temporaryFolder()
+        let r = try run(["report", corpus.appendingPathComponent("healthkit-to-sqlite/tests/export.xml").path, "--out", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try readPlainCSV(out.appendingPathComponent("daily.csv"))
+        // Zone America/Los_Angeles (the workout's HKTimeZone). Days run from the workout
+        // (2016-11-14 07:25:41 -0700 = 06:25:41 PST) to the heart-rate sample
+        // (2018-09-10 02:28:55 -0700 = 02:28:55 PDT): 2016-11-14 … 2018-09-10 is 666 days.
+        #expect(rows.count == 666)
+        #expect(rows.first?["date"] == "2016-11-14" && rows.last?["date"] == "2018-09-10")
+        #expect(rows[0]["workouts"] == "1" && rows[0]["workout_min"] == "5.2")  // 5.194 min
+        #expect(rows[1]["summary_move_kcal"] == "590.3" && rows[1]["summary_exercise_min"] == "68")
+        #expect(rows[1]["move_goal_kcal"] == "630" && rows[1]["stand_goal_hours"] == "12")
+        #expect(rows[1]["rings_closed"] == "")  // no ring records that day: nothing to count
+        #expect(rows.last?["heart_rate_avg_bpm"] == "72")
+    }
+
+    @Test func anExportWithoutZoneFallsBackToTZ() throws {
+        let out = try temporaryFolder()
+        let r = try run(
+            ["report", corpus.appendingPathComponent("aleksi-applehealth/testdata/testdata.xml").path, "--out", out.path],
+            environment: ["TZ": "Europe/Moscow"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("`Europe/Moscow`"))
+        // Height and body mass feed no daily column: no day rows.
+        #expect(try readPlainCSV(out.appendingPathComponent("daily.csv")).isEmpty)
+    }
+}
