@@ -38,12 +38,10 @@ public enum ReportPipeline {
     /// The input as reports name it: the file name (with the zip entry), not the full path, so
     /// that reports do not depend on where the export was stored.
     static func displayName(_ inputName: String) -> String {
-        guard let slash = inputName.firstIndex(of: "/") else { return inputName }
-        _ = slash
-        // "dir/export.zip:apple_health_export/export.xml" → "export.zip:apple_health_export/export.xml"
-        let archiveEnd = inputName.range(of: ".zip:")?.lowerBound ?? inputName.endIndex
-        let head = inputName[..<archiveEnd]
-        let cut = head.lastIndex(of: "/").map { inputName.index(after: $0) } ?? inputName.startIndex
-        return String(inputName[cut...])
+        // "dir/export.zip:apple_health_export/export.xml" → "export.zip:apple_health_export/export.xml";
+        // "dir/export.xml" → "export.xml". The entry part of a zip keeps its folders.
+        let fileEnd = inputName.range(of: ".zip:")?.upperBound ?? inputName.endIndex
+        guard let slash = inputName[..<fileEnd].lastIndex(of: "/") else { return inputName }
+        return String(inputName[inputName.index(after: slash)...])
     }
 }
