@@ -1,1 +1,42 @@
-print("health-benchmarks: not yet implemented")
+// health-benchmarks: throughput and peak RSS of the export reader (and later the report
+// pipeline) next to a bare libxml2 SAX2 pass over the same file. See `--help`.
+//
+// The parent process resolves the input, then re-executes itself once per run of each phase
+// (`--phase NAME FILE`, a hidden child mode) and collects each child's one-line result.
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+func main(_ arguments: [String]) -> Int32 {
+    let invocation: Invocation
+    do {
+        invocation = try parseArguments(arguments)
+    } catch let e as UsageError {
+        printError("error: \(e.message). See 'health-benchmarks --help'.")
+        return ExitCode.usage
+    } catch {
+        printError("error: \(error)")
+        return ExitCode.usage
+    }
+    switch invocation {
+    case .help:
+        print(helpText)
+        return ExitCode.success
+    case .phase(let phase, let file):
+        return runPhaseInThisProcess(phase, file: file)
+    case .benchmark(let options):
+        do {
+            let report = try BenchmarkRun(options: options).run()
+            print(options.json ? report.renderJSON() : report.renderText())
+            return ExitCode.success
+        } catch {
+            printError("error: \(error)")
+            return ExitCode.failure
+        }
+    }
+}
+
+exit(main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,93 @@
+import CBareSAX
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The parent's side of a benchmark: input, warm-up, runs in children, summary.
+struct BenchmarkRun {
+    var options: BenchmarkOptions
+
+    func run() throws -> Report {
+        let (path, generated) = try resolveInput()
+        guard let size = fileSize(path) else {
+            throw PhaseError(description: "\(path): cannot read: not a regular file, or missing")
+        }
+        guard size > 0 else { throw PhaseError(description: "\(path): the file is empty") }
+
+        var report = Report(
+            inputPath: path, inputBytes: size, generated: generated, repeats: options.repeats,
+            libxml2Version: String(cString: cbaresax_libxml2_version()))
+
+        if options.warmup {
+            report.warmupSeconds = try warmUp(path)
+            printError("warm-up: read \(fixed(Double(size) / 1e6, 1)) MB in \(fixed(report.warmupSeconds!, 3)) s")
+        }
+
+        var runs: [Phase: [RunResult]] = [:]
+        var skipped: [Phase: String] = [:]
+        for round in 1...options.repeats {
+            for phase in Phase.allCases where skipped[phase] == nil {
+                let result = try runPhaseInChild(phase, file: path)
+                switch result.status {
+                case .error:
+                    throw PhaseError(description: "\(phase.title) failed: \(result.message ?? "unknown error")")
+                case .skipped:
+                    skipped[phase] = result.message ?? "skipped"
+                    printError("[\(round)/\(options.repeats)] \(phase.title): skipped (\(skipped[phase]!))")
+                case .ok:
+                    runs[phase, default: []].append(result)
+                    printError(
+                        "[\(round)/\(options.repeats)] \(phase.title): \(fixed(result.seconds, 3)) s, "
+                            + "\(fixed(result.megabytesPerSecond, 1)) MB/s, peak RSS \(fixed(Double(result.peakRSSKiB) * 1024 / 1e6, 1)) MB")
+                }
+            }
+        }
+        report.phases = Phase.allCases.map { phase in
+            PhaseSummary(phase: phase, runs: runs[phase] ?? [], skippedBecause: skipped[phase])
+        }
+        return report
+    }
+
+    /// The file to measure, and whether this run generated it.
+    private func resolveInput() throws -> (path: String, generated: Bool) {
+        switch options.input {
+        case .file(let path):
+            return (path, false)
+        case .generate(let days, let out, let regenerate):
+            let path = out ?? defaultGeneratedPath(days: days)
+            if !regenerate, let size = fileSize(path), size > 0 {
+                printError("reusing \(path) (\(grouped(size)) bytes; --regenerate writes it again)")
+                return (path, false)
+            }
+            try makeParentDirectory(of: path)
+            printError("generating \(days) days into \(path) ...")
+            let start = monotonicNanoseconds()
+            let bytes = try generateExportFile(days: days, path: path)
+            let seconds = Double(monotonicNanoseconds() - start) / 1e9
+            printError("generated \(grouped(bytes)) bytes in \(fixed(seconds, 1)) s")
+            return (path, true)
+        }
+    }
+
+    /// Reads the whole file once so that every run finds it in the page cache; returns the seconds it took.
+    private func warmUp(_ path: String) throws -> Double {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PhaseError(description: "\(path): cannot open: \(errnoText())") }
+        defer { close(fd) }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        let start = monotonicNanoseconds()
+        while true {
+            let n = read(fd, buffer, 1 << 20)
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PhaseError(description: "\(path): cannot read: \(errnoText())")
+            }
+        }
+        return Double(monotonicNanoseconds() - start) / 1e9
+    }
+}

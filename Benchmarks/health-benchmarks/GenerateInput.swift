@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Writes a synthetic export of `days` days through `sink`, in chunks.
+///
+/// The one place that knows which generator is used. Until `SyntheticExport` is on main this
+/// is the benchmark's stand-in (`StandInExport`); once it lands, replace the body by
+///
+///     try SyntheticExport.write(SyntheticExportConfiguration(days: days, prolog: .version14), to: sink)
+///
+/// (`.version14`: the bare libxml2 pass parses the DOCTYPE the reader drops, so it must be the
+/// well-formed one, never `.version12Malformed`) and delete `StandInExport.swift`.
+func writeSyntheticExport(days: Int, to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    try StandInExport.write(days: days, to: sink)
+}
+
+/// Generates the input file for `--generate-days`: written to `path + ".partial"` and renamed
+/// when complete, so an interrupted run never leaves a truncated file behind under `path`.
+///
+/// - Returns: the file's size in bytes.
+func generateExportFile(days: Int, path: String) throws -> Int64 {
+    let partial = path + ".partial"
+    let fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw PhaseError(description: "\(partial): cannot create: \(errnoText())") }
+    var written: Int64 = 0
+    do {
+        try writeSyntheticExport(days: days) { chunk in
+            var rest = chunk
+            while !rest.isEmpty {
+                let n = write(fd, rest.baseAddress, rest.count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw PhaseError(description: "\(partial): cannot write: \(errnoText())")
+                }
+                rest = UnsafeRawBufferPointer(rebasing: rest[n...])
+                written += Int64(n)
+            }
+        }
+    } catch {
+        close(fd)
+        unlink(partial)
+        throw error
+    }
+    guard close(fd) == 0 else { throw PhaseError(description: "\(partial): cannot write: \(errnoText())") }
+    guard rename(partial, path) == 0 else {
+        throw PhaseError(description: "cannot rename \(partial) to \(path): \(errnoText())")
+    }
+    return written
+}
+
+/// `bench-data/export-<days>d.xml` in the package root: the nearest folder at or above the
+/// current one that holds `Package.swift` (the current folder when there is none).
+func defaultGeneratedPath(days: Int) -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let cwd = getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "."
+    var dir = cwd
+    while true {
+        if access(dir + "/Package.swift", F_OK) == 0 { break }
+        guard let slash = dir.lastIndex(of: "/"), dir != "/" else {
+            dir = cwd
+            break
+        }
+        dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
+    }
+    return (dir == "/" ? "" : dir) + "/bench-data/export-\(days)d.xml"
+}
+
+/// Creates the folder that will hold `path`, if missing (one level).
+func makeParentDirectory(of path: String) throws {
+    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+    let dir = String(path[..<slash])
+    if mkdir(dir, 0o755) != 0 && errno != EEXIST {
+        throw PhaseError(description: "\(dir): cannot create folder: \(errnoText())")
+    }
+}

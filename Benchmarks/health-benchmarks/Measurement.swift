@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Nanoseconds on the monotonic clock (`clock_gettime(CLOCK_MONOTONIC)`); only differences mean anything.
+func monotonicNanoseconds() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
+/// This process's peak resident set size so far, in KiB (`getrusage(RUSAGE_SELF).ru_maxrss`,
+/// which Linux reports in KiB).
+func peakRSSKiB() -> Int64 {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Int64(usage.ru_maxrss)
+}
+
+/// The size of a file in bytes, or nil when it cannot be stat'ed or is not a regular file.
+func fileSize(_ path: String) -> Int64? {
+    var st = stat()
+    guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int64(st.st_size)
+}
+
+/// Writes `text` to standard error (progress and messages; standard output is for results).
+func printError(_ text: String) {
+    var line = text
+    line += "\n"
+    line.withUTF8 { p in
+        var rest = UnsafeRawBufferPointer(p)
+        while !rest.isEmpty {
+            let n = write(2, rest.baseAddress, rest.count)
+            if n <= 0 { if n < 0 && errno == EINTR { continue } else { return } }
+            rest = UnsafeRawBufferPointer(rebasing: rest[n...])
+        }
+    }
+}
+
+func errnoText() -> String { String(cString: strerror(errno)) }

@@ -1,0 +1,167 @@
+/// A usage error: printed with a hint, exit code 64 (EX_USAGE).
+struct UsageError: Error {
+    var message: String
+}
+
+/// Exit codes (swift-argument-parser's convention).
+enum ExitCode {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 64
+}
+
+let helpText = """
+    health-benchmarks: how fast and how lean the export reader is, next to a bare libxml2 pass.
+
+    Usage: health-benchmarks --input <export.xml> [options]
+           health-benchmarks --generate-days <N> [--out <file>] [options]
+
+    Every phase runs --repeat times, each run in a child process of its own (this program
+    re-executed), so that each run's peak RSS is its own. Phases:
+      libxml2 SAX2 count (bare)                     the baseline: libxml2's push parser fed
+                                                    512 KiB at a time, counting start tags
+      HealthExport read (typed samples, discarded)  ExportReader().read, batches counted and dropped
+      Report end-to-end (read, analyze, render)     the whole report pipeline (skipped until it exists)
+
+    Input:
+      --input <file>          An export.xml. It must be well-formed, without control characters,
+                              and its DOCTYPE (if any) must parse: the bare pass keeps the DOCTYPE
+                              the reader drops, and stops where libxml2 stops.
+      --generate-days <N>     Generate an export of N days first (a 1 GB export is about 3-4 years)
+                              and benchmark it. An existing file is reused (same N, same bytes).
+      --out <file>            Where to generate (default: bench-data/export-<N>d.xml in the
+                              package root; bench-data/ is not committed).
+      --regenerate            Generate even if the file exists.
+
+    Options:
+      --repeat <N>            Runs per phase (default 3); the table gives the best and the median.
+      --json                  Print the results as JSON on standard output (progress still goes
+                              to standard error).
+      --no-warmup             Skip reading the file once before the runs (by default it is read
+                              once so that every run finds it in the page cache).
+      -h, --help              Show this help.
+
+    Figures: MB = 10^6 bytes (of XML for MB/s, of memory for RSS). Wall time is measured inside
+    the child around the phase only (CLOCK_MONOTONIC); peak RSS is the child's ru_maxrss. The
+    targets are judged on the best run's throughput (interference from other processes only
+    ever slows a run down) and on the highest peak RSS of any run. They are printed as
+    PASS/FAIL, but this is a measurement, not a test: the exit code is 0 unless something
+    failed to run (1) or the arguments were wrong (64).
+
+    Targets: HealthExport read >= 0.7 x bare throughput with peak RSS < 64 MB;
+             report end-to-end >= 0.6 x bare throughput with peak RSS < 200 MB.
+
+    Profiling one phase in this process (no child, one run):
+      valgrind --tool=callgrind .build/release/health-benchmarks --phase reader <file>
+      (phases: bare, reader, report)
+
+    Example:
+      swift build -c release --product health-benchmarks
+      .build/release/health-benchmarks --generate-days 1150
+    """
+
+/// What the command line asks for.
+enum Invocation {
+    case help
+    /// The hidden child mode: `--phase NAME FILE` runs one phase once and prints its result line.
+    case phase(Phase, file: String)
+    case benchmark(BenchmarkOptions)
+}
+
+/// Where the input comes from.
+enum InputSource {
+    case file(String)
+    case generate(days: Int, out: String?, regenerate: Bool)
+}
+
+struct BenchmarkOptions {
+    var input: InputSource
+    var repeats = 3
+    var json = false
+    var warmup = true
+}
+
+/// Parses the arguments (without the program name).
+func parseArguments(_ arguments: [String]) throws -> Invocation {
+    var input: String?
+    var days: Int?
+    var out: String?
+    var regenerate = false
+    var options = BenchmarkOptions(input: .file(""))
+    var i = 0
+
+    func value(_ name: String, inline: String?) throws -> String {
+        if let inline { return inline }
+        guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
+        i += 1
+        return arguments[i - 1]
+    }
+    func positiveInteger(_ name: String, _ text: String) throws -> Int {
+        guard let n = Int(text), n >= 1 else {
+            throw UsageError(message: "option '\(name)' needs a whole number of at least 1, not '\(text)'")
+        }
+        return n
+    }
+
+    if arguments.first == "--phase" {
+        guard arguments.count == 3 else { throw UsageError(message: "'--phase' needs a phase name and a file") }
+        guard let phase = Phase(rawValue: arguments[1]) else {
+            throw UsageError(
+                message: "unknown phase '\(arguments[1])' (phases: "
+                    + Phase.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+        }
+        return .phase(phase, file: arguments[2])
+    }
+
+    while i < arguments.count {
+        let argument = arguments[i]
+        i += 1
+        var name = argument
+        var inline: String?
+        if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
+            name = String(argument[..<eq])
+            inline = String(argument[argument.index(after: eq)...])
+        }
+        switch name {
+        case "-h", "--help":
+            return .help
+        case "--input":
+            input = try value(name, inline: inline)
+        case "--generate-days":
+            days = try positiveInteger(name, try value(name, inline: inline))
+        case "--out":
+            out = try value(name, inline: inline)
+        case "--regenerate":
+            regenerate = true
+        case "--repeat":
+            options.repeats = try positiveInteger(name, try value(name, inline: inline))
+        case "--json":
+            options.json = true
+        case "--no-warmup":
+            options.warmup = false
+        case "--phase":
+            throw UsageError(message: "'--phase' must come first (it is the child mode)")
+        default:
+            throw UsageError(
+                message: argument.hasPrefix("-") ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'")
+        }
+        if inline != nil, ["--regenerate", "--json", "--no-warmup"].contains(name) {
+            throw UsageError(message: "option '\(name)' takes no value")
+        }
+    }
+
+    switch (input, days) {
+    case (let path?, nil):
+        guard out == nil else { throw UsageError(message: "'--out' goes with '--generate-days', not '--input'") }
+        guard !regenerate else { throw UsageError(message: "'--regenerate' goes with '--generate-days'") }
+        guard !path.isEmpty else { throw UsageError(message: "'--input' needs a file") }
+        options.input = .file(path)
+    case (nil, let n?):
+        options.input = .generate(days: n, out: out, regenerate: regenerate)
+    case (_?, _?):
+        throw UsageError(message: "give either '--input' or '--generate-days', not both")
+    case (nil, nil):
+        throw UsageError(message: "missing input: give '--input <export.xml>' or '--generate-days <N>'")
+    }
+    return .benchmark(options)
+}
