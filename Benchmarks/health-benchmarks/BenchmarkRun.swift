@@ -26,6 +26,7 @@ struct BenchmarkRun {
             printError("warm-up: read \(fixed(Double(size) / 1e6, 1)) MB in \(fixed(report.warmupSeconds!, 3)) s")
         }
 
+        report.loadBefore = loadAverage()
         var runs: [Phase: [RunResult]] = [:]
         var skipped: [Phase: String] = [:]
         for round in 1...options.repeats {
@@ -41,10 +42,12 @@ struct BenchmarkRun {
                     runs[phase, default: []].append(result)
                     printError(
                         "[\(round)/\(options.repeats)] \(phase.title): \(fixed(result.seconds, 3)) s, "
-                            + "\(fixed(result.megabytesPerSecond, 1)) MB/s, peak RSS \(fixed(Double(result.peakRSSKiB) * 1024 / 1e6, 1)) MB")
+                            + "\(fixed(result.megabytesPerSecond, 1)) MB/s, peak RSS \(fixed(Double(result.peakRSSKiB) * 1024 / 1e6, 1)) MB"
+                    )
                 }
             }
         }
+        report.loadAfter = loadAverage()
         report.phases = Phase.allCases.map { phase in
             PhaseSummary(phase: phase, runs: runs[phase] ?? [], skippedBecause: skipped[phase])
         }

@@ -6,7 +6,7 @@
 
 /// The result of one run of one phase, as a child prints it on one line of standard output:
 ///
-///     HBRESULT phase=reader status=ok wall_ns=1234 bytes=5678 items=90 elements=91 maxrss_kib=12345 start_maxrss_kib=2345
+///     HBRESULT phase=reader status=ok wall_ns=1234 cpu_ns=1200 bytes=5678 items=90 elements=91 maxrss_kib=12345 start_maxrss_kib=2345
 ///
 /// `status` is `ok`, `skipped` (phase not implemented yet) or `error` (with `message`);
 /// values are percent-encoded (`%`, space, control characters and non-ASCII bytes).
@@ -21,6 +21,8 @@ struct RunResult {
     var status: Status
     /// Wall time of the phase only, on the monotonic clock.
     var wallNanoseconds: UInt64 = 0
+    /// CPU time (user + system) of the phase only.
+    var cpuNanoseconds: UInt64 = 0
     var bytes: Int64 = 0
     var items: Int64 = 0
     var elements: Int64?
@@ -31,12 +33,14 @@ struct RunResult {
     var message: String?
 
     var seconds: Double { Double(wallNanoseconds) / 1e9 }
+    var cpuSeconds: Double { Double(cpuNanoseconds) / 1e9 }
     /// Throughput in MB/s, MB = 10^6 bytes of XML.
     var megabytesPerSecond: Double { seconds > 0 ? Double(bytes) / 1e6 / seconds : 0 }
 
     func encoded() -> String {
         var fields = [
             "phase=\(phase.rawValue)", "status=\(status.rawValue)", "wall_ns=\(wallNanoseconds)",
+            "cpu_ns=\(cpuNanoseconds)",
             "bytes=\(bytes)", "items=\(items)", "maxrss_kib=\(peakRSSKiB)",
             "start_maxrss_kib=\(startPeakRSSKiB)",
         ]
@@ -61,6 +65,7 @@ struct RunResult {
         self.phase = phase
         self.status = status
         wallNanoseconds = values["wall_ns"].flatMap { UInt64($0) } ?? 0
+        cpuNanoseconds = values["cpu_ns"].flatMap { UInt64($0) } ?? 0
         bytes = values["bytes"].flatMap { Int64($0) } ?? 0
         items = values["items"].flatMap { Int64($0) } ?? 0
         elements = values["elements"].flatMap { Int64($0) }
@@ -107,10 +112,12 @@ private func percentDecoded(_ s: String) -> String {
 func runPhaseInThisProcess(_ phase: Phase, file: String) -> Int32 {
     var result = RunResult(phase: phase, status: .ok)
     result.startPeakRSSKiB = peakRSSKiB()
+    let startCPU = cpuNanoseconds()
     let start = monotonicNanoseconds()
     do {
         if let outcome = try phase.run(file: file) {
             result.wallNanoseconds = monotonicNanoseconds() - start
+            result.cpuNanoseconds = cpuNanoseconds() - startCPU
             result.bytes = outcome.bytes
             result.items = outcome.items
             result.elements = outcome.elements
@@ -169,7 +176,8 @@ func runPhaseInChild(_ phase: Phase, file: String) throws -> RunResult {
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let text = String(decoding: output, as: UTF8.self)
     if let result = RunResult(parsing: text) { return result }
-    let how = (status & 0x7F) == 0 ? "exited with status \((status >> 8) & 0xFF)" : "was killed by signal \(status & 0x7F)"
+    let how =
+        (status & 0x7F) == 0 ? "exited with status \((status >> 8) & 0xFF)" : "was killed by signal \(status & 0x7F)"
     return RunResult(phase: phase, status: .error, message: "the child process \(how) without a result line")
 }
 

@@ -19,6 +19,26 @@ func peakRSSKiB() -> Int64 {
     return Int64(usage.ru_maxrss)
 }
 
+/// CPU time (user + system) this process has used so far, in nanoseconds.
+func cpuNanoseconds() -> UInt64 {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func ns(_ t: timeval) -> UInt64 { UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_usec) * 1000 }
+    return ns(usage.ru_utime) + ns(usage.ru_stime)
+}
+
+/// The 1-minute load average from `/proc/loadavg`, or nil when it cannot be read.
+func loadAverage() -> Double? {
+    let fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 128)
+    let n = read(fd, &buffer, buffer.count)
+    guard n > 0 else { return nil }
+    let text = String(decoding: buffer[0..<n], as: UTF8.self)
+    return text.split(separator: " ").first.flatMap { Double($0) }
+}
+
 /// The size of a file in bytes, or nil when it cannot be stat'ed or is not a regular file.
 func fileSize(_ path: String) -> Int64? {
     var st = stat()

@@ -27,10 +27,12 @@ enum StandInExport {
             let day = dateBytes(firstDay + n)
             let watch = Array(
                 ("&lt;&lt;HKDevice: 0x" + String(0x3_0000_0000 + rng.next(below: 1 << 28), radix: 16)
-                    + "&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:10.2&gt;").utf8)
+                    + "&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:10.2&gt;")
+                    .utf8)
             let phone = Array(
                 ("&lt;&lt;HKDevice: 0x" + String(0x2_8000_0000 + rng.next(below: 1 << 28), radix: 16)
-                    + "&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone15,2, software:17.2.1&gt;").utf8)
+                    + "&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone15,2, software:17.2.1&gt;")
+                    .utf8)
             let r = RecordWriter(day: day)
 
             // Heart rate every 2.5-5.5 minutes, with the motion context.
@@ -47,11 +49,13 @@ enum StandInExport {
             t = 7 * 3600
             while t < 23 * 3600 {
                 let e = t + 30 + rng.next(below: 31)
-                r.begin(&out, &rng, "HKQuantityTypeIdentifierActiveEnergyBurned", watchName, "10.2", watch, "kcal", t, e)
+                r.begin(
+                    &out, &rng, "HKQuantityTypeIdentifierActiveEnergyBurned", watchName, "10.2", watch, "kcal", t, e)
                 out.appendMillis(10 + rng.next(below: 7990))
                 out.append("\"/>\n")
                 if rng.next(below: 2) == 0 {
-                    r.begin(&out, &rng, "HKQuantityTypeIdentifierBasalEnergyBurned", watchName, "10.2", watch, "kcal", t, e)
+                    r.begin(
+                        &out, &rng, "HKQuantityTypeIdentifierBasalEnergyBurned", watchName, "10.2", watch, "kcal", t, e)
                     out.appendMillis(500 + rng.next(below: 1000))
                     out.append("\"/>\n")
                 }
@@ -66,7 +70,8 @@ enum StandInExport {
                     r.begin(&out, &rng, "HKQuantityTypeIdentifierStepCount", name, version, device, "count", t, e)
                     out.appendInt(steps)
                     out.append("\"/>\n")
-                    r.begin(&out, &rng, "HKQuantityTypeIdentifierDistanceWalkingRunning", name, version, device, "km", t, e)
+                    r.begin(
+                        &out, &rng, "HKQuantityTypeIdentifierDistanceWalkingRunning", name, version, device, "km", t, e)
                     out.appendMillis(steps * 3 / 4)
                     out.append("\"/>\n")
                     t = e + 60 + rng.next(below: 841)
@@ -75,17 +80,23 @@ enum StandInExport {
             // Stand time and stand hours, 07:00 to 23:00.
             for hour in 7..<23 {
                 let s = hour * 3600 + rng.next(below: 3001)
-                r.begin(&out, &rng, "HKQuantityTypeIdentifierAppleStandTime", watchName, "10.2", watch, "min", s, s + 300)
+                r.begin(
+                    &out, &rng, "HKQuantityTypeIdentifierAppleStandTime", watchName, "10.2", watch, "min", s, s + 300)
                 out.appendInt(1 + rng.next(below: 5))
                 out.append("\"/>\n")
-                r.begin(&out, &rng, "HKCategoryTypeIdentifierAppleStandHour", watchName, "10.2", watch, nil, hour * 3600, hour * 3600 + 3599)
-                out.append(rng.next(below: 4) == 0 ? "HKCategoryValueAppleStandHourIdle" : "HKCategoryValueAppleStandHourStood")
+                r.begin(
+                    &out, &rng, "HKCategoryTypeIdentifierAppleStandHour", watchName, "10.2", watch, nil, hour * 3600,
+                    hour * 3600 + 3599)
+                out.append(
+                    rng.next(below: 4) == 0 ? "HKCategoryValueAppleStandHourIdle" : "HKCategoryValueAppleStandHourStood"
+                )
                 out.append("\"/>\n")
             }
             // Exercise minutes.
             for i in 0..<(10 + rng.next(below: 51)) {
                 let s = 8 * 3600 + i * 600
-                r.begin(&out, &rng, "HKQuantityTypeIdentifierAppleExerciseTime", watchName, "10.2", watch, "min", s, s + 60)
+                r.begin(
+                    &out, &rng, "HKQuantityTypeIdentifierAppleExerciseTime", watchName, "10.2", watch, "min", s, s + 60)
                 out.append("1\"/>\n")
             }
             // A night of sleep stages, with the time zone.
@@ -182,7 +193,8 @@ private struct RecordWriter {
     let day: [UInt8]
 
     func begin(
-        _ out: inout ByteSink, _ rng: inout SplitMix64, _ type: StaticString, _ source: [UInt8], _ version: StaticString,
+        _ out: inout ByteSink, _ rng: inout SplitMix64, _ type: StaticString, _ source: [UInt8],
+        _ version: StaticString,
         _ device: [UInt8]?, _ unit: StaticString?, _ start: Int, _ end: Int
     ) {
         out.append(" <Record type=\"")
@@ -210,7 +222,9 @@ private struct RecordWriter {
 
     private func timestamp(_ out: inout ByteSink, _ seconds: Int) {
         out.append(day)
-        let h = seconds / 3600, m = seconds / 60 % 60, s = seconds % 60
+        let h = seconds / 3600
+        let m = seconds / 60 % 60
+        let s = seconds % 60
         out.append([
             0x20, UInt8(48 + h / 10), UInt8(48 + h % 10), 0x3A, UInt8(48 + m / 10), UInt8(48 + m % 10), 0x3A,
             UInt8(48 + s / 10), UInt8(48 + s % 10),
