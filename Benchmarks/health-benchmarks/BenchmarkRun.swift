@@ -21,12 +21,12 @@ struct BenchmarkRun {
             inputPath: path, inputBytes: size, generated: generated, repeats: options.repeats,
             libxml2Version: String(cString: cbaresax_libxml2_version()))
 
+        report.loadBefore = loadAverage()  // before the warm-up, whose I/O wait would count
         if options.warmup {
             report.warmupSeconds = try warmUp(path)
             printError("warm-up: read \(fixed(Double(size) / 1e6, 1)) MB in \(fixed(report.warmupSeconds!, 3)) s")
         }
 
-        report.loadBefore = loadAverage()
         var runs: [Phase: [RunResult]] = [:]
         var skipped: [Phase: String] = [:]
         for round in 1...options.repeats {
