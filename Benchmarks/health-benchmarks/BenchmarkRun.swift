@@ -70,7 +70,7 @@ struct BenchmarkRun {
             let start = monotonicNanoseconds()
             let bytes = try generateExportFile(days: days, path: path)
             let seconds = Double(monotonicNanoseconds() - start) / 1e9
-            printError("generated \(grouped(bytes)) bytes in \(fixed(seconds, 1)) s")
+            printError("generated \(grouped(bytes)) bytes in \(fixed(seconds, 2)) s")
             return (path, true)
         }
     }

@@ -6,7 +6,7 @@
 
 /// The result of one run of one phase, as a child prints it on one line of standard output:
 ///
-///     HBRESULT phase=reader status=ok wall_ns=1234 cpu_ns=1200 bytes=5678 items=90 elements=91 maxrss_kib=12345 start_maxrss_kib=2345
+///     HBRESULT phase=reader status=ok wall_ns=1234 cpu_ns=1200 bytes=5678 items=90 elements=91 hwm_kib=12345 start_hwm_kib=2345 maxrss_kib=12345
 ///
 /// `status` is `ok`, `skipped` (phase not implemented yet) or `error` (with `message`);
 /// values are percent-encoded (`%`, space, control characters and non-ASCII bytes).
@@ -26,10 +26,13 @@ struct RunResult {
     var bytes: Int64 = 0
     var items: Int64 = 0
     var elements: Int64?
-    /// Peak RSS of the child process (KiB), measured after the phase.
+    /// Peak RSS of the child process (KiB, VmHWM), measured after the phase.
     var peakRSSKiB: Int64 = 0
-    /// Peak RSS of the child before the phase started (the process's own floor).
+    /// Peak RSS of the child before the phase started (the process's own floor; VmHWM).
     var startPeakRSSKiB: Int64 = 0
+    /// The child's `ru_maxrss` after the phase (KiB). Reported as well, but it is the larger of
+    /// the child's peak and the parent's peak when the child was spawned (see `maxRSSKiB`).
+    var ruMaxRSSKiB: Int64 = 0
     var message: String?
 
     var seconds: Double { Double(wallNanoseconds) / 1e9 }
@@ -41,8 +44,8 @@ struct RunResult {
         var fields = [
             "phase=\(phase.rawValue)", "status=\(status.rawValue)", "wall_ns=\(wallNanoseconds)",
             "cpu_ns=\(cpuNanoseconds)",
-            "bytes=\(bytes)", "items=\(items)", "maxrss_kib=\(peakRSSKiB)",
-            "start_maxrss_kib=\(startPeakRSSKiB)",
+            "bytes=\(bytes)", "items=\(items)", "hwm_kib=\(peakRSSKiB)", "start_hwm_kib=\(startPeakRSSKiB)",
+            "maxrss_kib=\(ruMaxRSSKiB)",
         ]
         if let elements { fields.append("elements=\(elements)") }
         if let message { fields.append("message=\(percentEncoded(message))") }
@@ -69,8 +72,9 @@ struct RunResult {
         bytes = values["bytes"].flatMap { Int64($0) } ?? 0
         items = values["items"].flatMap { Int64($0) } ?? 0
         elements = values["elements"].flatMap { Int64($0) }
-        peakRSSKiB = values["maxrss_kib"].flatMap { Int64($0) } ?? 0
-        startPeakRSSKiB = values["start_maxrss_kib"].flatMap { Int64($0) } ?? 0
+        peakRSSKiB = values["hwm_kib"].flatMap { Int64($0) } ?? 0
+        startPeakRSSKiB = values["start_hwm_kib"].flatMap { Int64($0) } ?? 0
+        ruMaxRSSKiB = values["maxrss_kib"].flatMap { Int64($0) } ?? 0
         message = values["message"]
     }
 
@@ -111,7 +115,7 @@ private func percentDecoded(_ s: String) -> String {
 /// The child's side: runs `phase` once on `file`, prints its `HBRESULT` line, returns the exit code.
 func runPhaseInThisProcess(_ phase: Phase, file: String) -> Int32 {
     var result = RunResult(phase: phase, status: .ok)
-    result.startPeakRSSKiB = peakRSSKiB()
+    result.startPeakRSSKiB = highWaterRSSKiB()
     let startCPU = cpuNanoseconds()
     let start = monotonicNanoseconds()
     do {
@@ -130,7 +134,8 @@ func runPhaseInThisProcess(_ phase: Phase, file: String) -> Int32 {
         result.status = .error
         result.message = "\(error)"
     }
-    result.peakRSSKiB = peakRSSKiB()
+    result.peakRSSKiB = highWaterRSSKiB()
+    result.ruMaxRSSKiB = maxRSSKiB()
     print(result.encoded())
     return result.status == .error ? 1 : 0
 }

@@ -1,20 +1,21 @@
+import SyntheticExport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
 
-/// Writes a synthetic export of `days` days through `sink`, in chunks.
-///
-/// The one place that knows which generator is used. Until `SyntheticExport` is on main this
-/// is the benchmark's stand-in (`StandInExport`); once it lands, replace the body by
-///
-///     try SyntheticExport.write(SyntheticExportConfiguration(days: days, prolog: .version14), to: sink)
-///
-/// (`.version14`: the bare libxml2 pass parses the DOCTYPE the reader drops, so it must be the
-/// well-formed one, never `.version12Malformed`) and delete `StandInExport.swift`.
+/// The generator's configuration for `--generate-days N`: the defaults (Europe/Berlin, seed 1)
+/// with N days and the well-formed Export Version 14 DOCTYPE. The bare libxml2 pass parses the
+/// DOCTYPE that the reader drops, so it must never be `.version12Malformed`.
+func syntheticConfiguration(days: Int) -> SyntheticExportConfiguration {
+    SyntheticExportConfiguration(days: days, prolog: .version14)
+}
+
+/// Writes the synthetic export of `days` days through `sink`, in chunks.
 func writeSyntheticExport(days: Int, to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
-    try StandInExport.write(days: days, to: sink)
+    _ = try SyntheticExport.write(syntheticConfiguration(days: days), to: sink)
 }
 
 /// Generates the input file for `--generate-days`: written to `path + ".partial"` and renamed

@@ -11,12 +11,37 @@ func monotonicNanoseconds() -> UInt64 {
     return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
 }
 
-/// This process's peak resident set size so far, in KiB (`getrusage(RUSAGE_SELF).ru_maxrss`,
-/// which Linux reports in KiB).
-func peakRSSKiB() -> Int64 {
+/// `getrusage(RUSAGE_SELF).ru_maxrss`, in KiB on Linux.
+///
+/// Not this program's own peak in a spawned child: Linux keeps ru_maxrss across execve, and a
+/// child started by posix_spawn (vfork + exec) leaves its parent's memory at exec, so the
+/// child's ru_maxrss starts at the parent's peak. `highWaterRSSKiB` has no such inheritance.
+func maxRSSKiB() -> Int64 {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return Int64(usage.ru_maxrss)
+}
+
+/// This program's peak resident set size so far, in KiB: `VmHWM` of `/proc/self/status`, the
+/// high-water mark of the address space that execve created (nothing of the parent's counts).
+/// Falls back to `maxRSSKiB()` when /proc cannot be read.
+func highWaterRSSKiB() -> Int64 {
+    let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return maxRSSKiB() }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = read(fd, &buffer, buffer.count)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        bytes += buffer[0..<n]
+    }
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let digits = line.dropFirst("VmHWM:".count).filter { $0.isNumber }
+        if let kib = Int64(String(digits)) { return kib }
+    }
+    return maxRSSKiB()
 }
 
 /// CPU time (user + system) this process has used so far, in nanoseconds.

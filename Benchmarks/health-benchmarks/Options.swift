@@ -1,3 +1,5 @@
+import SyntheticExport
+
 /// A usage error: printed with a hint, exit code 64 (EX_USAGE).
 struct UsageError: Error {
     var message: String
@@ -27,8 +29,10 @@ let helpText = """
       --input <file>          An export.xml. It must be well-formed, without control characters,
                               and its DOCTYPE (if any) must parse: the bare pass keeps the DOCTYPE
                               the reader drops, and stops where libxml2 stops.
-      --generate-days <N>     Generate an export of N days first (a 1 GB export is about 3-4 years)
-                              and benchmark it. An existing file is reused (same N, same bytes).
+      --generate-days <N>     Generate an export of N days (1 to 7320) with the package's
+                              synthetic generator (SyntheticExport, Europe/Berlin, seed 1; about
+                              0.82 MB a day, so 1 GB is about 1220 days), then benchmark it.
+                              An existing file is reused: the generator is deterministic.
       --out <file>            Where to generate (default: bench-data/export-<N>d.xml in the
                               package root; bench-data/ is not committed).
       --regenerate            Generate even if the file exists.
@@ -42,8 +46,9 @@ let helpText = """
       -h, --help              Show this help.
 
     Figures: MB = 10^6 bytes (of XML for MB/s, of memory for RSS). Wall time is measured inside
-    the child around the phase only (CLOCK_MONOTONIC); peak RSS is the child's ru_maxrss. The
-    targets are judged on the best run's throughput (interference from other processes only
+    the child around the phase only (CLOCK_MONOTONIC). Peak RSS is the child's VmHWM (from
+    /proc/self/status): its ru_maxrss is also recorded (--json) but on Linux it starts at the
+    parent's peak, which a spawned child inherits across exec. The targets are judged on the best run's throughput (interference from other processes only
     ever slows a run down) and on the highest peak RSS of any run. They are printed as
     PASS/FAIL, but this is a measurement, not a test: the exit code is 0 unless something
     failed to run (1) or the arguments were wrong (64).
@@ -57,7 +62,7 @@ let helpText = """
 
     Example:
       swift build -c release --product health-benchmarks
-      .build/release/health-benchmarks --generate-days 1150
+      .build/release/health-benchmarks --generate-days 1220
     """
 
 /// What the command line asks for.
@@ -128,7 +133,13 @@ func parseArguments(_ arguments: [String]) throws -> Invocation {
         case "--input":
             input = try value(name, inline: inline)
         case "--generate-days":
-            days = try positiveInteger(name, try value(name, inline: inline))
+            let n = try positiveInteger(name, try value(name, inline: inline))
+            do {
+                try syntheticConfiguration(days: n).validate()
+            } catch {
+                throw UsageError(message: "'--generate-days': \(error)")
+            }
+            days = n
         case "--out":
             out = try value(name, inline: inline)
         case "--regenerate":

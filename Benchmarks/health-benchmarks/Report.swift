@@ -221,7 +221,8 @@ struct Report {
             let runs = p.runs.map {
                 "{\"seconds\": \(jsonNumber($0.seconds, 9)), \"cpu_seconds\": \(jsonNumber($0.cpuSeconds, 6)), "
                     + "\"mb_per_s\": \(jsonNumber($0.megabytesPerSecond, 3)), "
-                    + "\"peak_rss_kib\": \($0.peakRSSKiB), \"start_peak_rss_kib\": \($0.startPeakRSSKiB)}"
+                    + "\"peak_rss_kib\": \($0.peakRSSKiB), \"start_peak_rss_kib\": \($0.startPeakRSSKiB), "
+                    + "\"ru_maxrss_kib\": \($0.ruMaxRSSKiB)}"
             }
             fields.append("\"runs\": [" + runs.joined(separator: ", ") + "]")
             return "{" + fields.joined(separator: ", ") + "}"
