@@ -123,7 +123,7 @@ struct Report {
             out.append(
                 (
                     false,
-                    "load average was \(fixed(load, 2)) before the runs: other processes competed for the cores,"
+                    "load average was \(fixed(load, 2)) before the runs: other processes may have competed for the cores,"
                         + " so wall times are pessimistic (compare the CPU-time ratio)"
                 ))
         }
