@@ -1,19 +1,25 @@
-// (c) Report end-to-end: PLACEHOLDER until the analysis and report pipeline lands.
-//
-// To fill in: run what `health-analyzer report` runs (read → HealthAnalysis → HealthReports),
-// with the reports written to a sink that discards them (or to a temporary folder, removed
-// afterwards), and return the bytes read and the records delivered. Everything else (child
-// process, timing, peak RSS, table, targets) is already wired: returning an outcome instead of
-// nil is all it takes for the phase to be measured and judged against its target.
+// (c) Report end-to-end: what `health-analyzer report` runs — read → HealthAnalysis →
+// HealthReports — with the five reports rendered and written to a temporary folder that is
+// removed afterwards.
 
+import Glibc
 import HealthAnalysis
 import HealthExport
 import HealthReports
 
-/// Reads `file`, analyzes it and renders every report, discarding the output.
+/// Reads `file`, analyzes it, and writes every report into a temporary folder (removed after).
 ///
-/// - Returns: the bytes read and records delivered, or nil while the pipeline is not
-///   implemented (the phase is then reported as skipped).
+/// - Returns: the bytes read and the records delivered to the analyzer.
 func runReportEndToEnd(file: String) throws -> PhaseOutcome? {
-    nil
+    var template = Array("/tmp/health-benchmarks-report-XXXXXX".utf8CString)
+    guard let dir = mkdtemp(&template) else { throw PhaseError(description: "cannot create a temporary folder in /tmp") }
+    let out = String(cString: dir)
+    defer {
+        for name in ReportFile.allCases.map(\.fileName) { unlink(out + "/" + name) }
+        rmdir(out)
+    }
+    let run = try ReportPipeline.run(.path(file), options: AnalysisOptions(), environmentTimeZone: nil)
+    try ReportWriter().write(run.result, context: run.context, to: out)
+    let records = run.summary.elementCounts["Record"] ?? 0
+    return PhaseOutcome(bytes: run.summary.bytesRead, items: Int64(records), elements: nil)
 }
