@@ -127,3 +127,50 @@ private func slowDecodeDouble(_ p: UnsafeBufferPointer<UInt8>) -> Double? {
 #elseif canImport(Darwin)
     import Darwin
 #endif
+
+/// Decodes timestamps exactly like `decodeTimestamp`, remembering the last date and offset:
+/// consecutive records mostly share both, so the common case skips the validation and the
+/// calendar arithmetic of the date part and decodes only the time of day.
+struct TimestampDecoder {
+    private var dateKey: (UInt64, UInt16) = (0, 0)  // bytes 0..<10, "YYYY-MM-DD"
+    private var dateDays: Int64 = 0
+    private var offsetKey: (UInt32, UInt8) = (0, 0)  // bytes 20..<25, "±hhmm"
+    private var offsetSeconds: Int32 = 0
+    private var hasDate = false
+    private var hasOffset = false
+
+    @inline(__always)
+    mutating func decode(_ p: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        guard p.count == 25, let b = p.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(b)
+        let date = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+        let offset = (raw.loadUnaligned(fromByteOffset: 20, as: UInt32.self), b[24])
+        guard hasDate, date == dateKey, hasOffset, offset == offsetKey else {
+            // Slow path: full validation, then remember this date and offset.
+            guard let t = decodeTimestamp(p) else { return nil }
+            let sod = secondsOfDay(b)!
+            let local = t.secondsSince1970 + Int64(t.printedOffsetSeconds)
+            dateKey = date
+            dateDays = (local - Int64(sod)) / 86_400 * 86_400
+            hasDate = true
+            offsetKey = offset
+            offsetSeconds = t.printedOffsetSeconds
+            hasOffset = true
+            return t
+        }
+        guard b[10] == 0x20, b[19] == 0x20, let sod = secondsOfDay(b) else { return nil }
+        return Timestamp(
+            secondsSince1970: dateDays + Int64(sod) - Int64(offsetSeconds), printedOffsetSeconds: offsetSeconds)
+    }
+
+    /// `HH:mm:ss` at bytes 11..<19, validated; nil when malformed.
+    @inline(__always)
+    private func secondsOfDay(_ b: UnsafePointer<UInt8>) -> Int? {
+        guard b[13] == 0x3A, b[16] == 0x3A else { return nil }
+        let h1 = b[11] &- 48, h2 = b[12] &- 48, m1 = b[14] &- 48, m2 = b[15] &- 48, s1 = b[17] &- 48, s2 = b[18] &- 48
+        guard h1 < 10, h2 < 10, m1 < 10, m2 < 10, s1 < 10, s2 < 10 else { return nil }
+        let h = Int(h1) * 10 + Int(h2), m = Int(m1) * 10 + Int(m2), s = Int(s1) * 10 + Int(s2)
+        guard h < 24, m < 60, s < 61 else { return nil }
+        return h * 3600 + m * 60 + s
+    }
+}

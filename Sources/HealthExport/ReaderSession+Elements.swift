@@ -175,8 +175,8 @@ extension ReaderSession {
         }
         let type = symbol(typeValue, .type)
         // Fast path: both dates well-formed; otherwise the slow path names the problem.
-        guard let startBytes = a.bytes(HSAX_A_START_DATE), let startDate = decodeTimestamp(startBytes),
-            let endBytes = a.bytes(HSAX_A_END_DATE), let endDate = decodeTimestamp(endBytes)
+        guard let startBytes = a.bytes(HSAX_A_START_DATE), let startDate = dates.decode(startBytes),
+            let endBytes = a.bytes(HSAX_A_END_DATE), let endDate = dates.decode(endBytes)
         else {
             _ = requiredDate(a, HSAX_A_START_DATE, "startDate", element: symbols[Int(type)], line: line)
             _ = requiredDate(a, HSAX_A_END_DATE, "endDate", element: symbols[Int(type)], line: line)
@@ -215,7 +215,7 @@ extension ReaderSession {
             sourceSymbol: source,
             sourceVersion: a.raw(HSAX_A_SOURCE_VERSION).map { symbols[Int(symbol($0, .sourceVersion))] },
             device: a.raw(HSAX_A_DEVICE).flatMap(device),
-            creationDate: a.bytes(HSAX_A_CREATION_DATE).flatMap(decodeTimestamp)
+            creationDate: a.bytes(HSAX_A_CREATION_DATE).flatMap { dates.decode($0) }
                 ?? optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: symbols[Int(type)], line: line),
             startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line)))
     }

@@ -45,6 +45,7 @@ final class ReaderSession {
 
     // Header.
     @exclusivity(unchecked) var exportDate: Timestamp?
+    @exclusivity(unchecked) var dates = TimestampDecoder()
     @exclusivity(unchecked) var locale: String?
     @exclusivity(unchecked) var me: Me?
     @exclusivity(unchecked) var timeZoneCounts: [String: Int] = [:]
