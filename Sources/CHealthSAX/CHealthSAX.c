@@ -348,10 +348,9 @@ void hsax_parser_stop(hsax_parser *p) {
     xmlStopParser(p->ctxt);
 }
 
-static int flush_out(hsax_parser *p, int is_last) {
-    if (p->out_len == 0 && !is_last) return HSAX_OK;
-    int rc = xmlParseChunk(p->ctxt, (const char *)p->out, (int)p->out_len, is_last);
-    p->out_len = 0;
+/* Hands `n` bytes to libxml2 and turns its outcome into an HSAX_ result code. */
+static int parse_chunk(hsax_parser *p, const uint8_t *bytes, size_t n, int is_last) {
+    int rc = xmlParseChunk(p->ctxt, (const char *)bytes, (int)n, is_last);
     if (p->stopped) return HSAX_ERR_STOPPED;
     if (p->has_error || rc != 0) {
         if (!p->has_error) {
@@ -363,6 +362,13 @@ static int flush_out(hsax_parser *p, int is_last) {
         return HSAX_ERR_XML;
     }
     return HSAX_OK;
+}
+
+static int flush_out(hsax_parser *p, int is_last) {
+    if (p->out_len == 0 && !is_last) return HSAX_OK;
+    size_t n = p->out_len;
+    p->out_len = 0;
+    return parse_chunk(p, p->out, n, is_last);
 }
 
 /* 1 when `n` bytes hold a byte the pre-filter deletes. Eight bytes at a time are tested for
@@ -469,18 +475,9 @@ int hsax_parser_feed(hsax_parser *p, const uint8_t *bytes, size_t length, int is
     /* fastest path: nothing is waiting in the filter buffer and the rest of the chunk holds no
        control character (the usual case): libxml2 reads it where it is, without a copy. */
     if (i < length && p->out_len == 0 && !has_control(bytes + i, length - i)) {
-        int rc2 = xmlParseChunk(p->ctxt, (const char *)(bytes + i), (int)(length - i), 0);
+        size_t n = length - i;
         i = length;
-        if (p->stopped) return HSAX_ERR_STOPPED;
-        if (p->has_error || rc2 != 0) {
-            if (!p->has_error) {
-                p->has_error = 1;
-                p->error_line = p->ctxt->input ? p->ctxt->input->line : 0;
-                p->error_column = p->ctxt->input ? p->ctxt->input->col : 0;
-                snprintf(p->error_message, sizeof p->error_message, "libxml2 error %d", rc2);
-            }
-            return HSAX_ERR_XML;
-        }
+        if ((rc = parse_chunk(p, bytes + i - n, n, 0)) != HSAX_OK) return rc;
     }
     /* fast path: copy everything but the control characters. Eight bytes at a time are tested
        for any byte below 0x20 (exact for every byte value); only words holding one (mostly the
