@@ -341,10 +341,16 @@ extension Analyzer {
             }
             notes.append("Removed \(duplicates) exact duplicate sample(s) (\(perType.joined(separator: ", "))).")
         }
-        if c.negativeValue > 0 { notes.append("Dropped \(c.negativeValue) sample(s) with a negative value.") }
-        if c.endBeforeStart > 0 { notes.append("Dropped \(c.endBeforeStart) sample(s) that end before they start.") }
+        func at(_ line: Int) -> String { line > 0 ? " (first at line \(line))" : "" }
+        if c.negativeValue > 0 {
+            notes.append("Dropped \(c.negativeValue) sample(s) with a negative value\(at(c.negativeValueLine)).")
+        }
+        if c.endBeforeStart > 0 {
+            notes.append("Dropped \(c.endBeforeStart) sample(s) that end before they start\(at(c.endBeforeStartLine)).")
+        }
         if c.unexpectedUnit > 0 {
-            notes.append("Dropped \(c.unexpectedUnit) sample(s) without a value in the unit their type needs.")
+            notes.append(
+                "Dropped \(c.unexpectedUnit) sample(s) without a value in the unit their type needs\(at(c.unexpectedUnitLine)).")
         }
         if c.outOfRange > 0 { notes.append("Dropped \(c.outOfRange) sample(s) dated before 1970 or after 2106.") }
         if c.implausibleHeartRate > 0 {

@@ -47,6 +47,10 @@ public final class Analyzer {
         var negativeValue = 0
         var endBeforeStart = 0
         var unexpectedUnit = 0
+        /// Line in the export of the first sample dropped for each reason (0: not known).
+        var negativeValueLine = 0
+        var endBeforeStartLine = 0
+        var unexpectedUnitLine = 0
         var outOfRange = 0
         var tooManySources = 0
         var implausibleHeartRate = 0
@@ -97,6 +101,9 @@ public final class Analyzer {
             let t = r.pointee.startDate.secondsSince1970
             heartRate.add(q.value, at: t)
             cover(t, t)
+            // Heart rate is not merged by source, but its device strings are often the only
+            // sign that a localized source name is an Apple Watch.
+            _ = source(of: r)
         case .restingHeartRate:
             guard case .quantity(let q) = r.pointee.value, q.unit == .countPerMinute, q.value > 0 else {
                 counters.unexpectedUnit += 1
@@ -119,16 +126,19 @@ public final class Analyzer {
     @inline(__always)
     private func consumeCumulative(_ r: UnsafePointer<Record>, slot: Int) {
         guard case .quantity(let q) = r.pointee.value, q.unit == cumulativeTypes[slot].unit else {
+            if counters.unexpectedUnit == 0 { counters.unexpectedUnitLine = r.pointee.line }
             counters.unexpectedUnit += 1
             return
         }
         let start = r.pointee.startDate.secondsSince1970
         let end = r.pointee.endDate.secondsSince1970
         guard end >= start else {
+            if counters.endBeforeStart == 0 { counters.endBeforeStartLine = r.pointee.line }
             counters.endBeforeStart += 1
             return
         }
         guard q.value >= 0 else {  // also false for NaN
+            if counters.negativeValue == 0 { counters.negativeValueLine = r.pointee.line }
             counters.negativeValue += 1
             return
         }

@@ -22,11 +22,17 @@ struct SourceFacts: Sendable {
     /// "iPhone" in the name; else other.
     var sourceClass: SourceClass {
         if name == "Health" { return .manual }
-        if sawWatchDevice || name.hasSuffix("Apple Watch") { return .watch }
+        if sawWatchDevice || spacesNormalized.hasSuffix("Apple Watch") { return .watch }
         if sawPhoneDevice { return .phone }
         if writesStandHours { return .watch }
         if name.contains("iPhone") { return .phone }
         return .other
+    }
+
+    /// The name with no-break spaces (U+00A0, U+202F), which real exports put in "Apple Watch",
+    /// turned into plain spaces.
+    var spacesNormalized: String {
+        String(name.unicodeScalars.map { $0 == "\u{00A0}" || $0 == "\u{202F}" ? " " : Character($0) })
     }
 }
 

@@ -200,8 +200,13 @@ extension ReaderSession {
             value = .quantity(
                 Quantity(value: c.apply(number), unit: c.unit, originalValue: number, originalUnit: symbols[Int(unit)]))
         } else if let v = a.raw(HSAX_A_VALUE) {
-            if isCategoryType(type) {
+            let kind = typeKind(type)
+            if kind == 1 {
                 value = .category(categoryValue(symbol(v, .categoryValue)))
+            } else if kind == 2 {
+                // A quantity without a unit cannot be converted or added up.
+                diagnose(.missingAttribute, "\(symbols[Int(type)]) with a value but no unit", line: line)
+                return
             } else {
                 value = .none(String(decoding: UnsafeBufferPointer(start: v.bytes, count: Int(v.length)), as: UTF8.self))
             }

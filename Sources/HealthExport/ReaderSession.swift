@@ -61,7 +61,7 @@ final class ReaderSession {
     @exclusivity(unchecked) var unitConversions: [UnitConversion] = []
     @exclusivity(unchecked) var devices: [Device?] = []
     @exclusivity(unchecked) var categoryValues: [CategoryValue?] = []
-    @exclusivity(unchecked) var typeIsCategory: [UInt8] = []   // 0 not looked at, 1 category, 2 other
+    @exclusivity(unchecked) var typeKinds: [UInt8] = []  // 0 not looked at, else typeKind
 
     // Element stack (element id per depth) and the elements being built.
     @exclusivity(unchecked) var stack: [Int32] = []
@@ -105,7 +105,7 @@ final class ReaderSession {
             unitConversions.append(UnitConversion(.count))
             devices.append(nil)
             categoryValues.append(nil)
-            typeIsCategory.append(0)
+            typeKinds.append(0)
         }
         return id
     }
@@ -156,11 +156,14 @@ final class ReaderSession {
         return c
     }
 
-    func isCategoryType(_ s: Int32) -> Bool {
-        if typeIsCategory[Int(s)] == 0 {
-            typeIsCategory[Int(s)] = symbols[Int(s)].hasPrefix("HKCategoryTypeIdentifier") ? 1 : 2
+    /// 1 for `HKCategoryTypeIdentifier…`, 2 for `HKQuantityTypeIdentifier…`, 3 for anything else.
+    func typeKind(_ s: Int32) -> UInt8 {
+        if typeKinds[Int(s)] == 0 {
+            let name = symbols[Int(s)]
+            typeKinds[Int(s)] =
+                name.hasPrefix("HKCategoryTypeIdentifier") ? 1 : name.hasPrefix("HKQuantityTypeIdentifier") ? 2 : 3
         }
-        return typeIsCategory[Int(s)] == 1
+        return typeKinds[Int(s)]
     }
 
     // MARK: Diagnostics

@@ -105,6 +105,10 @@ struct CorpusReportTests {
         #expect(rows[1]["move_goal_kcal"] == "630" && rows[1]["stand_goal_hours"] == "12")
         #expect(rows[1]["rings_closed"] == "")  // no ring records that day: nothing to count
         #expect(rows.last?["heart_rate_avg_bpm"] == "72")
+        // The source is written "Apple\u{00A0}Watch" (a no-break space), and only its heart-rate
+        // record carries a device string (model:Watch): it is still an Apple Watch.
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("1. Apple\u{00A0}Watch (Apple Watch)\n"))
     }
 
     @Test func anExportWithoutZoneFallsBackToTZ() throws {

@@ -205,15 +205,17 @@ struct DailyMetricsTests {
     }
 
     @Test func negativeAndBackwardsSamplesAreDroppedAndCounted() throws {
+        var negative = sample(.app, utc, "2025-03-10 11:00", "2025-03-10 11:10", -200)
+        negative.line = 41
         let r = try analyze(
             [
                 sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 500),
-                sample(.app, utc, "2025-03-10 11:00", "2025-03-10 11:10", -200),
+                negative,
                 sample(.app, utc, "2025-03-10 12:10", "2025-03-10 12:00", 300),
             ], options: options)
         #expect(close(r.day("2025-03-10")?.steps, 500))
-        #expect(r.notes.contains("Dropped 1 sample(s) with a negative value."))
-        #expect(r.notes.contains("Dropped 1 sample(s) that end before they start."))
+        #expect(r.notes.contains("Dropped 1 sample(s) with a negative value (first at line 41)."))
+        #expect(r.notes.contains("Dropped 1 sample(s) that end before they start."))  // built by hand: no line
     }
 
     @Test func otherCumulativeTypesAppearInTheSourceContributions() throws {

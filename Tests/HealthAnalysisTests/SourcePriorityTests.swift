@@ -9,6 +9,13 @@ struct SourcePriorityTests {
     let utc = Clock(zone: "UTC")
     var options: AnalysisOptions { AnalysisOptions(timeZoneIdentifier: "UTC") }
 
+    @Test func namesWithNoBreakSpacesAreClassifiedLikeTheirPlainSpelling() {
+        // Real exports write "Apple\u{00A0}Watch"; without a device string only the name tells.
+        #expect(SourceFacts(name: "Apple\u{00A0}Watch").sourceClass == .watch)
+        #expect(SourceFacts(name: "Alex\u{2019}s Apple\u{202F}Watch").sourceClass == .watch)
+        #expect(SourceFacts(name: "Apple Watcher").sourceClass == .other)
+    }
+
     @Test func iPhoneWalkBeforeTheWatchIsPutOnIsKept() throws {
         // 07:00–07:30 only the iPhone (2 000); 07:30–08:00 both: iPhone 1 500, Watch 1 600
         // in 1-minute samples of 53⅓. The Watch wins where it has data:

@@ -281,6 +281,19 @@ struct BadInputTests {
         }
     }
 
+    @Test func aQuantityWithoutUnitIsSkippedWithItsLine() throws {
+        let xml = export(
+            " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"a\" startDate=\"2025-01-11 10:00:00 +0100\" endDate=\"2025-01-11 10:10:00 +0100\" value=\"50\"/>\n"
+                + " <Record type=\"HKDataTypeSleepDurationGoal\" sourceName=\"Health\" startDate=\"2025-01-11 00:00:00 +0100\" endDate=\"2025-01-11 00:00:00 +0100\" value=\"8\"/>\n")
+        let r = try readAll(.path(temporaryFile(xml)))
+        // Line 1 is the XML declaration, 2 HealthData, 3 ExportDate, 4 the step record.
+        #expect(r.summary.diagnostics.map(\.description) == [
+            "1 × missing attribute: HKQuantityTypeIdentifierStepCount with a value but no unit (first at line 4)"
+        ])
+        // Types that are neither quantities nor categories keep their value as text.
+        #expect(r.records.map(\.value) == [.none("8")])
+    }
+
     struct Stop: Error, Equatable {}
 
     @Test func aConsumerErrorStopsTheReadAndIsRethrown() throws {
