@@ -78,7 +78,9 @@ private struct MarkdownReport {
         let zone = result.timeZone
         text += "- **Time zone:** \(Markdown.code(zone.identifier)), \(Self.describe(zone.reason))\n"
         switch result.weekStart {
-        case .iso8601: text += "- **Weeks:** ISO 8601, Monday to Sunday (`2025-W01`)\n"
+        case .iso8601:
+            text += "- **Weeks:** ISO 8601, Monday to Sunday, labelled by week-year and week number (`YYYY-Www`"
+                + (result.weeks.first.map { ", e.g. `\($0.week)`" } ?? "") + ")\n"
         case .sunday: text += "- **Weeks:** Sunday to Saturday, named by their first day\n"
         }
         if result.deduplicated {
@@ -207,7 +209,16 @@ private struct MarkdownReport {
         text += "## Activity rings\n\n"
         let daysWithGoals = result.days.filter { $0.ringsClosed != nil }.count
         guard daysWithGoals > 0 else {
-            text += "No day has ring goals (no ActivitySummary), so no ring can be counted as closed.\n\n"
+            let daysWithSummary = result.days.filter {
+                $0.moveGoalKcal != nil || $0.moveGoalMinutes != nil || $0.exerciseGoalMinutes != nil
+                    || $0.standGoalHours != nil
+            }.count
+            text +=
+                daysWithSummary == 0
+                ? "No day has ring goals (no ActivitySummary), so no ring can be counted as closed.\n\n"
+                : "\(grouped(daysWithSummary)) \(daysWithSummary == 1 ? "day has" : "days have") ring goals from an "
+                    + "ActivitySummary, but none of them has Apple Watch ring records (move energy, exercise "
+                    + "minutes or stand hours) to compare with the goals, so no ring is counted as closed.\n\n"
             return
         }
         let closed: [(String, Int)] = [

@@ -109,6 +109,8 @@ struct CorpusReportTests {
         // record carries a device string (model:Watch): it is still an Apple Watch.
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("1. Apple\u{00A0}Watch (Apple Watch)\n"))
+        // Two ActivitySummary days with goals, but no ring records on them.
+        #expect(report.contains("2 days have ring goals from an ActivitySummary, but none of them has Apple Watch ring records"))
     }
 
     @Test func anExportWithoutZoneFallsBackToTZ() throws {
