@@ -57,6 +57,8 @@ struct ZipEntrySource: ChunkSource {
     let path: String
     var archive: OpaquePointer?
     var prefix: [UInt8] = []
+    /// The entry being read (for messages).
+    var entry = ""
     var prefixOffset = 0
     var total: Int64?
     var consumed: Int64 { archive.map { archive_filter_bytes($0, -1) } ?? 0 }
@@ -99,13 +101,16 @@ struct ZipEntrySource: ChunkSource {
                 let n = chunk.withUnsafeMutableBytes { archive_read_data(a, $0.baseAddress, min($0.count, (1 << 20) - head.count)) }
                 if n < 0 {
                     throw ExportReadError.archive(
-                        path: path, message: "\(name): " + String(cString: archive_error_string(a)))
+                        path: path,
+                        message: String(cString: archive_error_string(a))
+                            + " while reading \(name); the archive is damaged or truncated")
                 }
                 if n == 0 { break }
                 head.append(contentsOf: chunk[0..<n])
             }
             if prefixIsHealthExport(head[...]) {
                 prefix = head
+                self.entry = name
                 return name
             }
         }
@@ -140,7 +145,11 @@ struct ZipEntrySource: ChunkSource {
         }
         guard let a = archive else { return 0 }
         let n = archive_read_data(a, buffer.baseAddress, buffer.count)
-        if n < 0 { throw ExportReadError.archive(path: path, message: String(cString: archive_error_string(a))) }
+        if n < 0 {
+            throw ExportReadError.archive(
+                path: path,
+                message: String(cString: archive_error_string(a)) + " while reading \(entry); the archive is damaged or truncated")
+        }
         return n
     }
 

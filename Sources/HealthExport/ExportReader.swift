@@ -132,6 +132,12 @@ public struct ExportReader: Sendable {
                         rc = hsax_parser_feed(parser, nil, 0, 1)
                         break
                     }
+                    if total == 0, name == "<stdin>", n >= 2, buffer[0] == 0x50, buffer[1] == 0x4B {
+                        throw ExportReadError.notHealthExport(
+                            input: name,
+                            reason: "standard input holds a zip archive; give export.zip as a path instead"
+                                + " (zips are read in place from a file, not from a pipe)")
+                    }
                     total += Int64(n)
                     rc = hsax_parser_feed(parser, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), n, 0)
                     if rc != 0 { break }

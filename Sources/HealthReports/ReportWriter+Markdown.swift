@@ -386,7 +386,7 @@ private struct MarkdownReport {
         text +=
             "\nThe CSV files are UTF-8 with LF line endings and a header row; numbers use `.` as the "
             + "decimal point and no thousands separator; an empty cell means no data (never 0); "
-            + "booleans are `true` / `false`. Every column name ends with its unit.\n"
+            + "booleans are `true` / `false`. A measured value's column name ends with its unit (`_km`, `_kcal`, `_min`, `_bpm`).\n"
     }
 
     // MARK: - Formatting

@@ -118,7 +118,10 @@ struct InspectTally {
         if let tz = s.mostFrequentTimeZone {
             let n = s.timeZoneCounts[tz] ?? 0
             let others = s.timeZoneCounts.count - 1
-            line("Time zone", "\(tz) (most frequent HKTimeZone: \(group(n)) samples" + (others > 0 ? "; \(others) other zone(s))" : ")"))
+            line(
+                "Time zone",
+                "\(tz) (most frequent HKTimeZone: \(group(n)) \(n == 1 ? "sample" : "samples")"
+                    + (others > 0 ? "; \(others) other zone\(others == 1 ? "" : "s"))" : ")"))
         } else {
             line("Time zone", "no HKTimeZone metadata (reports will need --tz or TZ)")
         }
@@ -140,7 +143,7 @@ struct InspectTally {
 
         out += "\nRecords per source\n"
         let sourceRows = sources.sorted { ($1.value.records, $0.key) < ($0.value.records, $1.key) }.map { s in
-            [s.key, group(s.value.records), s.value.devices.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "-"]
+            [printable(s.key), group(s.value.records), s.value.devices.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "-"]
         }
         out += table(["source", "records", "device"], sourceRows, rightAligned: [1])
 
@@ -163,6 +166,13 @@ struct InspectTally {
         if s.droppedDoctype { out += "  (the internal DOCTYPE was dropped before parsing, as always)\n" }
         return out
     }
+}
+
+/// `text` with control characters (a newline in a source name, say) shown as `\n`-style escapes,
+/// so that one table row stays one line.
+func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+    return String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? $0.escaped(asASCII: true) : String($0) }.joined())
 }
 
 /// Drops the HealthKit prefixes so that tables stay narrow: `HKQuantityTypeIdentifierStepCount` → `StepCount`.

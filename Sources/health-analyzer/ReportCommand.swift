@@ -67,10 +67,10 @@ enum ReportCommand {
             options.sourceOrder = names
         }
         options.deduplicate = !args.flags.contains("--no-dedup")
-        switch args.values["--week-start"] {
+        switch args.values["--week-start"]?.lowercased() {
         case nil, "monday": options.weekStart = .iso8601
         case "sunday": options.weekStart = .sunday
-        case let other?: throw UsageError(message: "--week-start takes monday or sunday, not '\(other)'", command: "report")
+        case .some: throw UsageError(message: "--week-start takes monday or sunday, not '\(args.values["--week-start"]!)'", command: "report")
         }
         for (name, keyPath) in [("--from", \AnalysisOptions.from), ("--to", \AnalysisOptions.to)] {
             if let text = args.values[name] {
@@ -86,6 +86,9 @@ enum ReportCommand {
         if let week = args.values["--week"] {
             guard week == "last" else {
                 throw UsageError(message: "--week takes 'last', not '\(week)'", command: "report")
+            }
+            guard options.from == nil, options.to == nil else {
+                throw UsageError(message: "--week last chooses the period itself; leave out --from and --to", command: "report")
             }
             options.lastCompleteWeekOnly = true
         }
@@ -116,6 +119,9 @@ enum ReportCommand {
         let result = run.result
         let summary = run.summary
         let context = run.context
+        for name in options.sourceOrder ?? [] where !result.sourceOrder.contains(where: { $0.name == name }) {
+            printError("warning: --source-order: no source is named '\(name)'; ignored." + sourceHint(name, result.sourceOrder.map(\.name)))
+        }
         let written = try ReportWriter().write(result, context: context, to: out)
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
         print("Read \(summary.inputName): \(result.days.count) days (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)")
@@ -131,6 +137,16 @@ enum ReportCommand {
     }
 
 }
+/// " Did you mean '…'?" when a source's name differs from `name` only in case, apostrophe
+/// (' versus ’) or kind of space; otherwise the list of source names.
+func sourceHint(_ name: String, _ sources: [String]) -> String {
+    func fold(_ s: String) -> String {
+        s.lowercased().replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{00A0}", with: " ")
+    }
+    if let match = sources.first(where: { fold($0) == fold(name) }) { return " Did you mean '\(match)'?" }
+    return sources.isEmpty ? "" : " Sources: " + sources.map { "'\($0)'" }.joined(separator: ", ") + "."
+}
+
 /// A progress indicator on standard error, shown only when standard error is a terminal
 /// (silent in cron jobs and pipes). Redraws at most every 0.2 s.
 final class ProgressLine: @unchecked Sendable {

@@ -36,6 +36,25 @@ struct CommandLineTests {
         #expect(r.stdout == "")
     }
 
+    @Test func aZipOnStandardInputIsRefusedWithAHint() throws {
+        let r = try run(["inspect", "-"], stdin: sample)
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: <stdin>: not an Apple Health export: standard input holds a zip archive; give export.zip as a path instead (zips are read in place from a file, not from a pipe)\n")
+    }
+
+    @Test func misspelledSourceOrderNamesAreWarnedAbout() throws {
+        let out = try temporaryFolder()
+        let r = try run(["report", sample.path, "--out", out.path, "--source-order", "alex's iphone"])
+        #expect(r.status == 0)
+        #expect(r.stderr == "warning: --source-order: no source is named 'alex's iphone'; ignored. Did you mean 'Alex’s iPhone'?\n")
+    }
+
+    @Test func weekLastDoesNotTakeAPeriod() throws {
+        let r = try run(["report", sample.path, "--out", "/tmp/never-written", "--week", "last", "--to", "2025-12-01"])
+        #expect(r.status == 64)
+        #expect(r.stderr == "error: --week last chooses the period itself; leave out --from and --to. See 'health-analyzer report --help'.\n")
+    }
+
     @Test func anUnknownZoneIsAUsageError() throws {
         let r = try run(["report", sample.path, "--out", "/tmp/never-written", "--tz", "Mars/Olympus"])
         #expect(r.status == 64)

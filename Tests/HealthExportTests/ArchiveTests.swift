@@ -90,7 +90,17 @@ struct ArchiveTests {
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: zip)))
         bytes.removeLast(bytes.count / 2)
         let cut = try temporaryFile(bytes, name: "cut.zip")
-        #expect(throws: ExportReadError.self) { try readAll(.path(cut)) }
+        do {
+            _ = try readAll(.path(cut))
+            Issue.record("a truncated zip must not read as complete")
+        } catch let e as ExportReadError {
+            guard case .archive(let path, let message) = e else {
+                Issue.record("expected an archive error, got \(e)")
+                return
+            }
+            #expect(path == cut)
+            #expect(message.hasSuffix("while reading apple_health_export/export.xml; the archive is damaged or truncated"))
+        }
     }
 
     @Test func readsTheUnzippedFolder() throws {
