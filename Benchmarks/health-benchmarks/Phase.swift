@@ -78,7 +78,7 @@ func runBareCount(file: String) throws -> PhaseOutcome {
 func runReaderRead(file: String) throws -> PhaseOutcome {
     var records: Int64 = 0
     let summary = try ExportReader().read(.path(file)) { batch in
-        records &+= Int64(batch.count)  // used in the result, so the batches cannot be optimized away
+        records &+= Int64(batch.records.count)  // used in the result, so the batches cannot be optimized away
     }
     let elements = summary.elementCounts.values.reduce(0, +)
     return PhaseOutcome(bytes: summary.bytesRead, items: records, elements: Int64(elements))
