@@ -89,6 +89,11 @@ public struct DailyMetrics: Hashable, Sendable {
     /// Rings closed (0–3) by the record-derived values against the day's goals; nil without goals.
     public var ringsClosed: Int?
     public var restingHeartRateBpm: Double?
+    /// Walking heart rate average, VO2 max (mL/min·kg) and body mass (kg): once-a-day types,
+    /// the highest-priority source's latest value of the day (reference §5.6).
+    public var walkingHeartRateAvgBpm: Double?
+    public var vo2MaxMlPerMinKg: Double?
+    public var bodyMassKg: Double?
     public var heartRateAvgBpm: Double?
     public var heartRateMinBpm: Double?
     public var heartRateMaxBpm: Double?

@@ -369,10 +369,14 @@ extension Analyzer {
         heartRate.forEachBucket { start, bucket in
             daily.addHeartRate(day: calendar.dayNumber(start), bucket)
         }
-        // Resting heart rate: the highest-priority source's latest value of the day (§5.6).
-        var best: [Int: (rank: Int, start: Int64, value: Double)] = [:]
-        for s in resting {
-            let day = calendar.dayNumber(s.start)
+        // Once-a-day types: the highest-priority source's latest value of the day (§5.6).
+        struct Key: Hashable {
+            var day: Int
+            var type: OncePerDayType
+        }
+        var best: [Key: (rank: Int, start: Int64, value: Double)] = [:]
+        for s in oncePerDay {
+            let day = Key(day: calendar.dayNumber(s.start), type: s.type)
             let rank = priority.rank(position: priority.position[Int(s.source)], manual: s.manual)
             if let b = best[day] {
                 let better = rank != b.rank ? rank < b.rank : s.start != b.start ? s.start > b.start : s.value > b.value
@@ -380,7 +384,7 @@ extension Analyzer {
             }
             best[day] = (rank, s.start, s.value)
         }
-        for (day, b) in best { daily.setResting(day: day, b.value) }
+        for (key, b) in best { daily.setOncePerDay(day: key.day, key.type, b.value) }
     }
 
     // MARK: Stand hours

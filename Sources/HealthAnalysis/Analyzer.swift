@@ -9,7 +9,7 @@ import HealthExport
 ///
 /// Memory: a cumulative sample (steps, energy, distance, exercise/stand/move time, …) is kept in
 /// 16 bytes in 1 MiB chunks; heart rate is aggregated into 15-minute UTC buckets (32 bytes per
-/// bucket with data); stand hours, resting heart rate and workouts are kept as small structs
+/// bucket with data); stand hours, once-a-day values (resting heart rate, VO2 max, body mass) and workouts are kept as small structs
 /// (a few per day). Records nested in a `Correlation` are skipped.
 ///
 /// Not thread-safe: use one analyzer from one task at a time.
@@ -30,7 +30,7 @@ public final class Analyzer {
     var sources: [SourceFacts] = []
 
     var heartRate = HeartRateBuckets()
-    var resting: [RestingSample] = []
+    var oncePerDay: [OncePerDaySample] = []
     var stand: [StandRecord] = []
     var workouts: [WorkoutSpan] = []
     var summaries: [CivilDate: ActivitySummary] = [:]
@@ -104,14 +104,17 @@ public final class Analyzer {
             // Heart rate is not merged by source, but its device strings are often the only
             // sign that a localized source name is an Apple Watch.
             _ = source(of: r)
-        case .restingHeartRate:
-            guard case .quantity(let q) = r.pointee.value, q.unit == .countPerMinute, q.value > 0 else {
+        case .oncePerDay(let type):
+            guard case .quantity(let q) = r.pointee.value, q.unit == type.unit, q.value > 0 else {
+                if counters.unexpectedUnit == 0 { counters.unexpectedUnitLine = r.pointee.line }
                 counters.unexpectedUnit += 1
                 return
             }
             guard let s = source(of: r) else { return }
             let t = r.pointee.startDate.secondsSince1970
-            resting.append(RestingSample(start: t, value: q.value, source: Int32(s), manual: r.pointee.wasUserEntered))
+            oncePerDay.append(
+                OncePerDaySample(
+                    start: t, value: q.value, source: Int32(s), manual: r.pointee.wasUserEntered, type: type))
             cover(t, t)
         case .standHour:
             guard case .category(.appleStandHour(let stood)) = r.pointee.value else { return }

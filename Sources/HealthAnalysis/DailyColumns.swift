@@ -23,7 +23,8 @@ struct DailyColumns {
     private var hrCount: [Int]
     private var hrMin: [Double]
     private var hrMax: [Double]
-    private var resting: [Double?]
+    /// Per `OncePerDayType`, per day.
+    private var oncePerDay: [[Double?]]
     private var standStood: [Int]
     private var standRecorded: [Bool]
     private var workouts: [Int]
@@ -37,7 +38,7 @@ struct DailyColumns {
         hrCount = Array(repeating: 0, count: span.count)
         hrMin = Array(repeating: .infinity, count: span.count)
         hrMax = Array(repeating: -.infinity, count: span.count)
-        resting = Array(repeating: nil, count: span.count)
+        oncePerDay = Array(repeating: Array(repeating: nil, count: span.count), count: OncePerDayType.allCases.count)
         standStood = Array(repeating: 0, count: span.count)
         standRecorded = Array(repeating: false, count: span.count)
         workouts = Array(repeating: 0, count: span.count)
@@ -62,9 +63,9 @@ struct DailyColumns {
         hrMax[i] = max(hrMax[i], b.max)
     }
 
-    mutating func setResting(day: Int, _ value: Double) {
+    mutating func setOncePerDay(day: Int, _ type: OncePerDayType, _ value: Double) {
         guard let i = span.index(day) else { return }
-        resting[i] = value
+        oncePerDay[type.rawValue][i] = value
     }
 
     mutating func addStandHour(day: Int, stood: Bool) {
@@ -98,7 +99,10 @@ struct DailyColumns {
         m.exerciseMinutes = value(watch[CumulativeSlot.exerciseTime], i)
         if let i {
             if standRecorded[i] { m.standHours = standStood[i] }
-            m.restingHeartRateBpm = resting[i]
+            m.restingHeartRateBpm = oncePerDay[OncePerDayType.restingHeartRate.rawValue][i]
+            m.walkingHeartRateAvgBpm = oncePerDay[OncePerDayType.walkingHeartRateAverage.rawValue][i]
+            m.vo2MaxMlPerMinKg = oncePerDay[OncePerDayType.vo2Max.rawValue][i]
+            m.bodyMassKg = oncePerDay[OncePerDayType.bodyMass.rawValue][i]
             if hrCount[i] > 0 {
                 m.heartRateAvgBpm = Double(hrSumMilli[i]) / 1000 / Double(hrCount[i])
                 m.heartRateMinBpm = hrMin[i]
@@ -137,6 +141,7 @@ struct DailyColumns {
             m.steps != nil || m.distanceKm != nil || m.flightsClimbed != nil || m.activeEnergyKcal != nil
             || m.basalEnergyKcal != nil || m.moveKcal != nil || m.moveMinutes != nil || m.exerciseMinutes != nil
             || m.standHours != nil || m.restingHeartRateBpm != nil || m.heartRateAvgBpm != nil || m.workouts > 0
+            || m.walkingHeartRateAvgBpm != nil || m.vo2MaxMlPerMinKg != nil || m.bodyMassKg != nil
             || summary != nil
         return (m, rings, hasData)
     }

@@ -112,12 +112,13 @@ struct HeartRateBuckets {
     }
 }
 
-/// A resting-heart-rate sample (a once-a-day type, reference §5.6).
-struct RestingSample: Sendable {
+/// A sample of a once-a-day type (resting heart rate, VO2 max, body mass; reference §5.6).
+struct OncePerDaySample: Sendable {
     var start: Int64
     var value: Double
     var source: Int32
     var manual: Bool
+    var type: OncePerDayType
 }
 
 /// An `AppleStandHour` record.

@@ -10,8 +10,33 @@ enum TypeRole: Equatable, Sendable {
     /// A cumulative quantity type, stored in cumulative slot `slot` (reference §3.2, §5.4).
     case cumulative(slot: Int)
     case heartRate
-    case restingHeartRate
+    /// A type written about once a day, whose daily value is the highest-priority source's
+    /// latest sample (reference §5.6).
+    case oncePerDay(OncePerDayType)
     case standHour
+}
+
+/// The once-a-day types the daily metrics show (reference §5.6).
+enum OncePerDayType: Int, CaseIterable, Sendable {
+    case restingHeartRate, walkingHeartRateAverage, vo2Max, bodyMass
+
+    var identifier: String {
+        switch self {
+        case .restingHeartRate: return "HKQuantityTypeIdentifierRestingHeartRate"
+        case .walkingHeartRateAverage: return "HKQuantityTypeIdentifierWalkingHeartRateAverage"
+        case .vo2Max: return "HKQuantityTypeIdentifierVO2Max"
+        case .bodyMass: return "HKQuantityTypeIdentifierBodyMass"
+        }
+    }
+
+    /// The canonical unit its values must be in.
+    var unit: CanonicalUnit {
+        switch self {
+        case .restingHeartRate, .walkingHeartRateAverage: return .countPerMinute
+        case .vo2Max: return .millilitrePerMinuteKilogram
+        case .bodyMass: return .kilogram
+        }
+    }
 }
 
 /// A cumulative type known to the analysis.
@@ -37,7 +62,6 @@ enum CumulativeSlot {
 enum TypeCatalog {
     static let prefix = "HKQuantityTypeIdentifier"
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
-    static let restingHeartRate = "HKQuantityTypeIdentifierRestingHeartRate"
     static let appleStandHour = "HKCategoryTypeIdentifierAppleStandHour"
 
     /// The fixed slots, in `CumulativeSlot` order.
@@ -69,10 +93,10 @@ enum TypeCatalog {
     static func classify(_ type: String) -> (role: TypeRole, newCumulative: CumulativeType?) {
         switch type {
         case heartRate: return (.heartRate, nil)
-        case restingHeartRate: return (.restingHeartRate, nil)
         case appleStandHour: return (.standHour, nil)
         default: break
         }
+        if let once = OncePerDayType.allCases.first(where: { $0.identifier == type }) { return (.oncePerDay(once), nil) }
         if let i = fixed.firstIndex(where: { $0.identifier == type }) { return (.cumulative(slot: i), nil) }
         guard type.hasPrefix(prefix) else { return (.ignored, nil) }
         let name = type.dropFirst(prefix.count)

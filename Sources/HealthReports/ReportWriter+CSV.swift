@@ -35,6 +35,9 @@ extension ReportWriter {
         CSVColumn("heart_rate_max_bpm") { .number($0.heartRateMaxBpm, decimals: 1) },
         CSVColumn("summary_move_min") { .number($0.summaryMoveMinutes, decimals: 1) },
         CSVColumn("basal_energy_kcal") { .number($0.basalEnergyKcal, decimals: 1) },
+        CSVColumn("walking_heart_rate_avg_bpm") { .number($0.walkingHeartRateAvgBpm, decimals: 1) },
+        CSVColumn("vo2_max_ml_min_kg") { .number($0.vo2MaxMlPerMinKg, decimals: 2) },
+        CSVColumn("body_mass_kg") { .number($0.bodyMassKg, decimals: 2) },
     ]
 
     /// The columns of `weekly.csv`, in order.

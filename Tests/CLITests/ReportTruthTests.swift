@@ -121,7 +121,10 @@ struct CorpusReportTests {
         #expect(r.status == 0, "\(r.stderr)")
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("`Europe/Moscow`"))
-        // Height and body mass feed no daily column: no day rows.
-        #expect(try readPlainCSV(out.appendingPathComponent("daily.csv")).isEmpty)
+        // Height feeds no daily column; the manual body mass of "2017-07-25 08:18:00 +0300"
+        // (08:18 in Moscow, +0300 then too) is the one day row.
+        let rows = try readPlainCSV(out.appendingPathComponent("daily.csv"))
+        #expect(rows.map { $0["date"]! } == ["2017-07-25"])
+        #expect(rows.first?["body_mass_kg"] == "65")
     }
 }

@@ -124,6 +124,25 @@ struct DailyMetricsTests {
         #expect(r.day("2025-02-03")?.restingHeartRateBpm == 58)
     }
 
+    @Test func vo2MaxAndBodyMassAreOnceADayTypesTooWithManualEntriesFirst() throws {
+        // Body mass: a smart scale (other app) 72.4 at 07:00 and 72.0 at 20:00, and a manual
+        // entry 71.5 at 08:00. Manual ranks first, so the day's value is 71.5 although the scale
+        // wrote later. VO2 max: the Watch 41.2 at 18:00 beats an app's 45.0 at 19:00.
+        let r = try analyze(
+            [
+                sample(.app, utc.t("2025-02-03 07:00"), utc.t("2025-02-03 07:00"), 72.4, type: T.bodyMass),
+                sample(.app, utc.t("2025-02-03 20:00"), utc.t("2025-02-03 20:00"), 72.0, type: T.bodyMass),
+                sample(.app, utc.t("2025-02-03 08:00"), utc.t("2025-02-03 08:00"), 71.5, type: T.bodyMass, manual: true),
+                sample(.watch, utc.t("2025-02-03 18:00"), utc.t("2025-02-03 18:00"), 41.2, type: T.vo2Max),
+                sample(.app, utc.t("2025-02-03 19:00"), utc.t("2025-02-03 19:00"), 45.0, type: T.vo2Max),
+                sample(.app, utc.t("2025-02-04 07:00"), utc.t("2025-02-04 07:00"), 72.2, type: T.bodyMass),
+            ], options: options)
+        #expect(r.day("2025-02-03")?.bodyMassKg == 71.5)
+        #expect(r.day("2025-02-03")?.vo2MaxMlPerMinKg == 41.2)
+        #expect(r.day("2025-02-04")?.bodyMassKg == 72.2)
+        #expect(r.day("2025-02-04")?.vo2MaxMlPerMinKg == nil)
+    }
+
     @Test func workoutsCountOnTheLocalDayTheyStartAndTheSameSessionFromTwoSourcesOnce() throws {
         // Tokyo (UTC+9): a Watch walk 23:30–00:30 local (45 min without pauses) starts on
         // 02-03; a running app's copy 23:31–00:29 is the same session (overlap ≥ half) → one

@@ -94,7 +94,7 @@ struct CSVValueTests {
         let lines = text.split(separator: "\n")
         #expect(lines.count == 2)
         // workouts and workout_min are not optional: 0 workouts is a fact, not missing data.
-        #expect(lines[1] == "2025-03-30,,,,,,,,,,,,,,0,0,,,,,,,,,")
+        #expect(lines[1] == "2025-03-30,,,,,,,,,,,,,,0,0,,,,,,,,,,,,")
     }
 
     @Test func dailyRowsCarryTheirValuesInHeaderOrder() throws {
@@ -182,7 +182,7 @@ struct CSVHeaderTests {
             + "exercise_goal_min,stand_hours,stand_goal_hours,rings_closed,resting_heart_rate_bpm,"
             + "heart_rate_avg_bpm,workouts,workout_min,summary_move_kcal,summary_exercise_min,summary_stand_hours"
         let firstLine = ReportWriter().dailyCSV(makeEmptyResult())
-        #expect(firstLine == contract + ",move_min,move_goal_min,heart_rate_min_bpm,heart_rate_max_bpm,summary_move_min,basal_energy_kcal\n")
+        #expect(firstLine == contract + ",move_min,move_goal_min,heart_rate_min_bpm,heart_rate_max_bpm,summary_move_min,basal_energy_kcal,walking_heart_rate_avg_bpm,vo2_max_ml_min_kg,body_mass_kg\n")
     }
 
     @Test func weeklyHeaderIsExact() {
@@ -210,7 +210,7 @@ struct CSVHeaderTests {
         let empty = makeEmptyResult()
         #expect(ReportWriter.dailyCSVHeader.joined(separator: ",") + "\n" == writer.dailyCSV(empty))
         #expect(ReportWriter.weeklyCSVHeader.joined(separator: ",") + "\n" == writer.weeklyCSV(empty))
-        #expect(ReportWriter.dailyCSVHeader.count == 25)
+        #expect(ReportWriter.dailyCSVHeader.count == 28)
         #expect(ReportWriter.weeklyCSVHeader.count == 23)
     }
 }

@@ -36,6 +36,8 @@ enum T {
     static let standTime = "HKQuantityTypeIdentifierAppleStandTime"
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
     static let restingHeartRate = "HKQuantityTypeIdentifierRestingHeartRate"
+    static let vo2Max = "HKQuantityTypeIdentifierVO2Max"
+    static let bodyMass = "HKQuantityTypeIdentifierBodyMass"
     static let standHour = "HKCategoryTypeIdentifierAppleStandHour"
     static let cycling = "HKQuantityTypeIdentifierDistanceCycling"
 }
@@ -76,6 +78,8 @@ func unit(for type: String) -> (CanonicalUnit, String) {
     case T.activeEnergy, T.basalEnergy: return (.kilocalorie, "kcal")
     case T.exercise, T.moveTime, T.standTime: return (.minute, "min")
     case T.heartRate, T.restingHeartRate: return (.countPerMinute, "count/min")
+    case T.vo2Max: return (.millilitrePerMinuteKilogram, "mL/min·kg")
+    case T.bodyMass: return (.kilogram, "kg")
     default: return (.count, "count")
     }
 }
