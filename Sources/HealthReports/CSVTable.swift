@@ -3,9 +3,9 @@ import HealthExport
 // RFC 4180 CSV, as every CSV file of a report writes it:
 //
 // - UTF-8, no byte-order mark; a header row, then one row per record; `,` between fields.
-// - Every line ends with LF (`\n`), including the last. RFC 4180 says CRLF, but LF-terminated
-//   files stay byte-identical when committed to git on any platform (no autocrlf surprises),
-//   and pandas, DuckDB, R, Python's csv module and spreadsheets all read both.
+// - Every line ends with CRLF (`\r\n`), including the last, as RFC 4180 says; pandas, DuckDB,
+//   R, Python's csv module and spreadsheets read it. (`.gitattributes` keeps git from
+//   converting the committed reports.)
 // - A field is quoted when it contains `,`, `"`, CR or LF; a quote inside is doubled. Other
 //   fields (including ones with spaces or non-ASCII text such as U+2019 or emoji) are not.
 // - Numbers use `.` as the decimal point, never an exponent and never a thousands separator;
@@ -50,7 +50,7 @@ struct CSVColumn<Row>: Sendable {
 /// The CSV conventions of the reports (see the comment at the top of this file).
 enum CSV {
     /// The line terminator of every row, including the header and the last row.
-    static let lineEnding = "\n"
+    static let lineEnding = "\r\n"
 
     /// `field`, quoted when it contains a comma, a double quote, CR or LF (quotes doubled).
     static func escape(_ field: String) -> String {

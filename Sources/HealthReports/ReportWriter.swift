@@ -41,7 +41,7 @@ public enum ReportFile: String, CaseIterable, Hashable, Sendable {
 ///
 /// The text of every file is a pure function of the result, the context and the options: the
 /// same input gives byte-identical files (nothing depends on the current time, the locale or
-/// the machine). The CSV conventions are described in `CSVTable.swift`: LF line endings,
+/// the machine). The CSV conventions are described in `CSVTable.swift`: CRLF line endings,
 /// `true`/`false`, `.` decimals, empty cells for missing values.
 public struct ReportWriter: Sendable {
     public var options: ReportOptions

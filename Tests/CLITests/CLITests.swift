@@ -131,7 +131,7 @@ struct ReportFilesTests {
         let r = try run(["report", "-", "--out", dir.appendingPathComponent("out").path], stdin: xml)
         #expect(r.status == 0, "\(r.stderr)")
         let daily = try String(contentsOf: dir.appendingPathComponent("out/daily.csv"), encoding: .utf8)
-        #expect(daily.split(separator: "\n").count == 1 + truth.days.count)
+        #expect(daily.split(separator: "\r\n").count == 1 + truth.days.count)
         #expect(r.stderr == "")  // no progress indicator when standard error is not a terminal
     }
 }
