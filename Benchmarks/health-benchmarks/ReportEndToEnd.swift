@@ -12,7 +12,9 @@ import HealthReports
 /// - Returns: the bytes read and the records delivered to the analyzer.
 func runReportEndToEnd(file: String) throws -> PhaseOutcome? {
     var template = Array("/tmp/health-benchmarks-report-XXXXXX".utf8CString)
-    guard let dir = mkdtemp(&template) else { throw PhaseError(description: "cannot create a temporary folder in /tmp") }
+    guard let dir = mkdtemp(&template) else {
+        throw PhaseError(description: "cannot create a temporary folder in /tmp")
+    }
     let out = String(cString: dir)
     defer {
         for name in ReportFile.allCases.map(\.fileName) { unlink(out + "/" + name) }

@@ -350,7 +350,8 @@ extension Analyzer {
         }
         if c.unexpectedUnit > 0 {
             notes.append(
-                "Dropped \(c.unexpectedUnit) sample(s) without a value in the unit their type needs\(at(c.unexpectedUnitLine)).")
+                "Dropped \(c.unexpectedUnit) sample(s) without a value in the unit their type needs\(at(c.unexpectedUnitLine))."
+            )
         }
         if c.outOfRange > 0 { notes.append("Dropped \(c.outOfRange) sample(s) dated before 1970 or after 2106.") }
         if c.implausibleHeartRate > 0 {

@@ -134,7 +134,8 @@ struct DailyColumns {
             rings.stand = Self.closes(m.standHours.map(Double.init), goal: s.appleStandHoursGoal)
             // Without any record-derived ring value (no Watch data that day) there is nothing to
             // close: the count stays empty rather than a misleading 0.
-            let anyRingValue = m.moveKcal != nil || m.moveMinutes != nil || m.exerciseMinutes != nil || m.standHours != nil
+            let anyRingValue =
+                m.moveKcal != nil || m.moveMinutes != nil || m.exerciseMinutes != nil || m.standHours != nil
             if rings.hasGoals && anyRingValue { m.ringsClosed = rings.count }
         }
         let hasData =

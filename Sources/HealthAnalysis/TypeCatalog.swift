@@ -96,7 +96,9 @@ enum TypeCatalog {
         case appleStandHour: return (.standHour, nil)
         default: break
         }
-        if let once = OncePerDayType.allCases.first(where: { $0.identifier == type }) { return (.oncePerDay(once), nil) }
+        if let once = OncePerDayType.allCases.first(where: { $0.identifier == type }) {
+            return (.oncePerDay(once), nil)
+        }
         if let i = fixed.firstIndex(where: { $0.identifier == type }) { return (.cumulative(slot: i), nil) }
         guard type.hasPrefix(prefix) else { return (.ignored, nil) }
         let name = type.dropFirst(prefix.count)

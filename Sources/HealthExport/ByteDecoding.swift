@@ -167,9 +167,16 @@ struct TimestampDecoder {
     @inline(__always)
     private func secondsOfDay(_ b: UnsafePointer<UInt8>) -> Int? {
         guard b[13] == 0x3A, b[16] == 0x3A else { return nil }
-        let h1 = b[11] &- 48, h2 = b[12] &- 48, m1 = b[14] &- 48, m2 = b[15] &- 48, s1 = b[17] &- 48, s2 = b[18] &- 48
+        let h1 = b[11] &- 48
+        let h2 = b[12] &- 48
+        let m1 = b[14] &- 48
+        let m2 = b[15] &- 48
+        let s1 = b[17] &- 48
+        let s2 = b[18] &- 48
         guard h1 < 10, h2 < 10, m1 < 10, m2 < 10, s1 < 10, s2 < 10 else { return nil }
-        let h = Int(h1) * 10 + Int(h2), m = Int(m1) * 10 + Int(m2), s = Int(s1) * 10 + Int(s2)
+        let h = Int(h1) * 10 + Int(h2)
+        let m = Int(m1) * 10 + Int(m2)
+        let s = Int(s1) * 10 + Int(s2)
         guard h < 24, m < 60, s < 61 else { return nil }
         return h * 3600 + m * 60 + s
     }

@@ -98,7 +98,9 @@ struct ZipEntrySource: ChunkSource {
             head.reserveCapacity(1 << 20)
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             while head.count < (1 << 20) {
-                let n = chunk.withUnsafeMutableBytes { archive_read_data(a, $0.baseAddress, min($0.count, (1 << 20) - head.count)) }
+                let n = chunk.withUnsafeMutableBytes {
+                    archive_read_data(a, $0.baseAddress, min($0.count, (1 << 20) - head.count))
+                }
                 if n < 0 {
                     throw ExportReadError.archive(
                         path: path,
@@ -122,7 +124,9 @@ struct ZipEntrySource: ChunkSource {
 
     private func entryName(_ entry: OpaquePointer) -> String {
         if let u = archive_entry_pathname_utf8(entry) { return String(cString: u) }
-        if let p = archive_entry_pathname(entry) { return String(decoding: Array(String(cString: p).utf8), as: UTF8.self) }
+        if let p = archive_entry_pathname(entry) {
+            return String(decoding: Array(String(cString: p).utf8), as: UTF8.self)
+        }
         return "(unnamed entry)"
     }
 
@@ -140,7 +144,10 @@ struct ZipEntrySource: ChunkSource {
                 buffer.baseAddress!.copyMemory(from: src.baseAddress! + prefixOffset, byteCount: n)
             }
             prefixOffset += n
-            if prefixOffset == prefix.count { prefix = []; prefixOffset = 0 }
+            if prefixOffset == prefix.count {
+                prefix = []
+                prefixOffset = 0
+            }
             return n
         }
         guard let a = archive else { return 0 }
@@ -148,7 +155,8 @@ struct ZipEntrySource: ChunkSource {
         if n < 0 {
             throw ExportReadError.archive(
                 path: path,
-                message: String(cString: archive_error_string(a)) + " while reading \(entry); the archive is damaged or truncated")
+                message: String(cString: archive_error_string(a))
+                    + " while reading \(entry); the archive is damaged or truncated")
         }
         return n
     }

@@ -68,8 +68,12 @@ public final class Device: Hashable, Sendable, CustomStringConvertible {
             self.init(name: String(body))
             return
         }
-        var name: String?, manufacturer: String?, model: String?, hardware: String?
-        var software: String?, creation: String?
+        var name: String?
+        var manufacturer: String?
+        var model: String?
+        var hardware: String?
+        var software: String?
+        var creation: String?
         var others: [MetadataEntry] = []
         for (k, v) in fields {
             switch k {

@@ -81,7 +81,8 @@ public struct ExportReader: Sendable {
         if (st.st_mode & S_IFMT) == S_IFDIR {
             guard let file = findExportFile(inDirectory: path) else {
                 throw ExportReadError.notHealthExport(
-                    input: path, reason: "the folder holds no XML file with a <HealthData> root (looked two levels deep)")
+                    input: path,
+                    reason: "the folder holds no XML file with a <HealthData> root (looked two levels deep)")
             }
             return try readPath(file, consume: consume)
         }
@@ -89,7 +90,9 @@ public struct ExportReader: Sendable {
         guard fd >= 0 else { throw ExportReadError.cannotOpen(path: path, reason: errnoText()) }
         var magic = [UInt8](repeating: 0, count: 4)
         let n = pread(fd, &magic, 4, 0)
-        if n == 4, magic[0] == 0x50, magic[1] == 0x4B, (magic[2] == 3 && magic[3] == 4) || (magic[2] == 5 && magic[3] == 6) {
+        if n == 4, magic[0] == 0x50, magic[1] == 0x4B,
+            (magic[2] == 3 && magic[3] == 4) || (magic[2] == 5 && magic[3] == 6)
+        {
             close(fd)
             return try readZip(path, consume: consume)
         }

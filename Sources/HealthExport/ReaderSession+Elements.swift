@@ -21,8 +21,9 @@ extension ReaderSession {
         if depth == 0 {
             guard el == Int32(HSAX_EL_HEALTH_DATA.rawValue) else {
                 let name = String(cString: s.pointee.name)
-                fail(ExportReadError.notHealthExport(
-                    input: inputName, reason: "the root element is <\(name)>, not <HealthData>"))
+                fail(
+                    ExportReadError.notHealthExport(
+                        input: inputName, reason: "the root element is <\(name)>, not <HealthData>"))
                 return
             }
             sawRoot = true
@@ -36,7 +37,9 @@ extension ReaderSession {
         case HSAX_EL_METADATA_ENTRY:
             metadataEntry(a, parent: parent)
         case HSAX_EL_INSTANTANEOUS_BPM:
-            if recordIndex >= 0, let bpm = optionalNumber(a, HSAX_A_BPM, "bpm", element: "InstantaneousBeatsPerMinute", line: line) {
+            if recordIndex >= 0,
+                let bpm = optionalNumber(a, HSAX_A_BPM, "bpm", element: "InstantaneousBeatsPerMinute", line: line)
+            {
                 batch.records[recordIndex].heartbeats.append(
                     InstantaneousBeatsPerMinute(bpm: bpm, time: a.string(HSAX_A_TIME) ?? ""))
             }
@@ -53,7 +56,8 @@ extension ReaderSession {
         case HSAX_EL_WORKOUT_STATISTICS:
             workoutStatistics(a, parent: parent, line: line)
         case HSAX_EL_WORKOUT_ACTIVITY:
-            guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "WorkoutActivity", line: line)
+            guard
+                let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "WorkoutActivity", line: line)
             else { return }
             activity = WorkoutActivity(
                 uuid: a.string(HSAX_A_UUID), startDate: startDate,
@@ -69,7 +73,8 @@ extension ReaderSession {
             route = WorkoutRoute(
                 sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", sourceVersion: a.string(HSAX_A_SOURCE_VERSION),
                 device: a.raw(HSAX_A_DEVICE).flatMap(device),
-                creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: "WorkoutRoute", line: line),
+                creationDate: optionalDate(
+                    a, HSAX_A_CREATION_DATE, "creationDate", element: "WorkoutRoute", line: line),
                 startDate: startDate, endDate: endDate, metadata: [], filePaths: [], locations: [])
         case HSAX_EL_FILE_REFERENCE:
             if route != nil, let path = a.string(HSAX_A_PATH) { route!.filePaths.append(path) }
@@ -92,7 +97,8 @@ extension ReaderSession {
                     type: a.string(HSAX_A_TYPE) ?? "", identifier: a.string(HSAX_A_IDENTIFIER),
                     sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", sourceURL: a.string(HSAX_A_SOURCE_URL),
                     fhirVersion: a.string(HSAX_A_FHIR_VERSION),
-                    receivedDate: optionalDate(a, HSAX_A_RECEIVED_DATE, "receivedDate", element: "ClinicalRecord", line: line),
+                    receivedDate: optionalDate(
+                        a, HSAX_A_RECEIVED_DATE, "receivedDate", element: "ClinicalRecord", line: line),
                     resourceFilePath: a.string(HSAX_A_RESOURCE_FILE_PATH), line: Int(line)))
             elementDone()
         case HSAX_EL_AUDIOGRAM:
@@ -104,13 +110,16 @@ extension ReaderSession {
                 sensitivityPoints: [], metadata: [], line: Int(line))
         case HSAX_EL_SENSITIVITY_POINT:
             if audiogram != nil,
-                let f = optionalNumber(a, HSAX_A_FREQUENCY_VALUE, "frequencyValue", element: "SensitivityPoint", line: line)
+                let f = optionalNumber(
+                    a, HSAX_A_FREQUENCY_VALUE, "frequencyValue", element: "SensitivityPoint", line: line)
             {
                 audiogram!.sensitivityPoints.append(
                     SensitivityPoint(
                         frequencyHz: f,
-                        leftEarDBHL: optionalNumber(a, HSAX_A_LEFT_EAR_VALUE, "leftEarValue", element: "SensitivityPoint", line: line),
-                        rightEarDBHL: optionalNumber(a, HSAX_A_RIGHT_EAR_VALUE, "rightEarValue", element: "SensitivityPoint", line: line)))
+                        leftEarDBHL: optionalNumber(
+                            a, HSAX_A_LEFT_EAR_VALUE, "leftEarValue", element: "SensitivityPoint", line: line),
+                        rightEarDBHL: optionalNumber(
+                            a, HSAX_A_RIGHT_EAR_VALUE, "rightEarValue", element: "SensitivityPoint", line: line)))
             }
         default:
             break
@@ -121,7 +130,9 @@ extension ReaderSession {
         switch hsax_element_id(rawValue: UInt32(el)) {
         case HSAX_EL_RECORD:
             if recordIndex >= 0 {
-                if batch.records[recordIndex].isNestedInCorrelation { correlation?.records.append(batch.records[recordIndex]) }
+                if batch.records[recordIndex].isNestedInCorrelation {
+                    correlation?.records.append(batch.records[recordIndex])
+                }
                 recordIndex = -1
                 elementDone()
             }
@@ -208,21 +219,23 @@ extension ReaderSession {
                 diagnose(.missingAttribute, "\(symbols[Int(type)]) with a value but no unit", line: line)
                 return
             } else {
-                value = .none(String(decoding: UnsafeBufferPointer(start: v.bytes, count: Int(v.length)), as: UTF8.self))
+                value = .none(
+                    String(decoding: UnsafeBufferPointer(start: v.bytes, count: Int(v.length)), as: UTF8.self))
             }
         } else {
             value = .none(nil)
         }
         let source = symbol(sourceValue, .source)
         recordIndex = batch.records.count
-        batch.records.append(Record(
-            type: symbols[Int(type)], typeSymbol: type, value: value, sourceName: symbols[Int(source)],
-            sourceSymbol: source,
-            sourceVersion: a.raw(HSAX_A_SOURCE_VERSION).map { symbols[Int(symbol($0, .sourceVersion))] },
-            device: a.raw(HSAX_A_DEVICE).flatMap(device),
-            creationDate: a.bytes(HSAX_A_CREATION_DATE).flatMap { dates.decode($0) }
-                ?? optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: symbols[Int(type)], line: line),
-            startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line)))
+        batch.records.append(
+            Record(
+                type: symbols[Int(type)], typeSymbol: type, value: value, sourceName: symbols[Int(source)],
+                sourceSymbol: source,
+                sourceVersion: a.raw(HSAX_A_SOURCE_VERSION).map { symbols[Int(symbol($0, .sourceVersion))] },
+                device: a.raw(HSAX_A_DEVICE).flatMap(device),
+                creationDate: a.bytes(HSAX_A_CREATION_DATE).flatMap { dates.decode($0) }
+                    ?? optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: symbols[Int(type)], line: line),
+                startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line)))
     }
 
     func metadataEntry(_ a: Attributes, parent: Int32) {
@@ -249,7 +262,8 @@ extension ReaderSession {
             let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "Correlation", line: line)
         else { return }
         correlation = Correlation(
-            type: a.string(HSAX_A_TYPE) ?? "", sourceName: a.raw(HSAX_A_SOURCE_NAME).map { symbols[Int(symbol($0))] } ?? "",
+            type: a.string(HSAX_A_TYPE) ?? "",
+            sourceName: a.raw(HSAX_A_SOURCE_NAME).map { symbols[Int(symbol($0))] } ?? "",
             sourceVersion: a.string(HSAX_A_SOURCE_VERSION), device: a.raw(HSAX_A_DEVICE).flatMap(device),
             creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: "Correlation", line: line),
             startDate: startDate, endDate: endDate, metadata: [], records: [], line: Int(line))
@@ -291,7 +305,9 @@ extension ReaderSession {
             conversion = self.conversion(symbol(u))
             unit = conversion?.unit
             if conversion == nil {
-                diagnose(.ignoredAttribute, "WorkoutStatistics unit \(quoted(a.bytes(HSAX_A_UNIT))) unknown; values ignored", line: line)
+                diagnose(
+                    .ignoredAttribute, "WorkoutStatistics unit \(quoted(a.bytes(HSAX_A_UNIT))) unknown; values ignored",
+                    line: line)
             }
         }
         func value(_ id: hsax_attribute_id, _ name: String) -> Double? {
@@ -354,17 +370,21 @@ extension ReaderSession {
             return
         }
         let e = "ActivitySummary"
-        func n(_ id: hsax_attribute_id, _ name: String) -> Double? { optionalNumber(a, id, name, element: e, line: line) }
+        func n(_ id: hsax_attribute_id, _ name: String) -> Double? {
+            optionalNumber(a, id, name, element: e, line: line)
+        }
         func energy(_ id: hsax_attribute_id, _ name: String) -> Double? {
             optionalQuantity(
-                a, value: id, unit: HSAX_A_ACTIVE_ENERGY_BURNED_UNIT, expected: .kilocalorie, name, element: e, line: line)
+                a, value: id, unit: HSAX_A_ACTIVE_ENERGY_BURNED_UNIT, expected: .kilocalorie, name, element: e,
+                line: line)
         }
         batch.activitySummaries.append(
             ActivitySummary(
                 date: date, activeEnergyBurnedKcal: energy(HSAX_A_ACTIVE_ENERGY_BURNED, "activeEnergyBurned"),
                 activeEnergyBurnedGoalKcal: energy(HSAX_A_ACTIVE_ENERGY_BURNED_GOAL, "activeEnergyBurnedGoal"),
                 activeEnergyBurnedUnit: a.string(HSAX_A_ACTIVE_ENERGY_BURNED_UNIT),
-                appleMoveTimeMinutes: n(HSAX_A_APPLE_MOVE_TIME, "appleMoveTime") ?? n(HSAX_A_APPLE_MOVE_MINUTES, "appleMoveMinutes"),
+                appleMoveTimeMinutes: n(HSAX_A_APPLE_MOVE_TIME, "appleMoveTime")
+                    ?? n(HSAX_A_APPLE_MOVE_MINUTES, "appleMoveMinutes"),
                 appleMoveTimeGoalMinutes: n(HSAX_A_APPLE_MOVE_TIME_GOAL, "appleMoveTimeGoal")
                     ?? n(HSAX_A_APPLE_MOVE_MINUTES_GOAL, "appleMoveMinutesGoal"),
                 appleExerciseTimeMinutes: n(HSAX_A_APPLE_EXERCISE_TIME, "appleExerciseTime"),

@@ -57,7 +57,7 @@ final class ReaderSession {
 
     // Interned strings and what was decided about each, indexed by symbol id.
     @exclusivity(unchecked) var symbols: [String] = []
-    @exclusivity(unchecked) var unitState: [UInt8] = []        // 0 not looked at, 1 known, 2 unknown
+    @exclusivity(unchecked) var unitState: [UInt8] = []  // 0 not looked at, 1 known, 2 unknown
     @exclusivity(unchecked) var unitConversions: [UnitConversion] = []
     @exclusivity(unchecked) var devices: [Device?] = []
     @exclusivity(unchecked) var categoryValues: [CategoryValue?] = []
@@ -92,7 +92,8 @@ final class ReaderSession {
     /// Interning slots: the glue compares with the value last interned through the same slot
     /// before hashing (consecutive records mostly repeat these).
     enum Slot: Int32 {
-        case type = 0, source, unit, sourceVersion, device, metadataKey, categoryValue, other
+        case type = 0
+        case source, unit, sourceVersion, device, metadataKey, categoryValue, other
     }
 
     @inline(__always)

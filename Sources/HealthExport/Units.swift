@@ -67,7 +67,10 @@ public struct UnitConversion: Hashable, Sendable {
     }
 
     private static let table: [String: UnitConversion] = {
-        let mile = 1.609344, foot = 0.0003048, inch = 0.0000254, yard = 0.0009144
+        let mile = 1.609344
+        let foot = 0.0003048
+        let inch = 0.0000254
+        let yard = 0.0009144
         let pound = 0.45359237
         var t: [String: UnitConversion] = [
             "count": .init(.count),

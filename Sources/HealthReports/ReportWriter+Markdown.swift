@@ -79,7 +79,8 @@ private struct MarkdownReport {
         text += "- **Time zone:** \(Markdown.code(zone.identifier)), \(Self.describe(zone.reason))\n"
         switch result.weekStart {
         case .iso8601:
-            text += "- **Weeks:** ISO 8601, Monday to Sunday, labelled by week-year and week number (`YYYY-Www`"
+            text +=
+                "- **Weeks:** ISO 8601, Monday to Sunday, labelled by week-year and week number (`YYYY-Www`"
                 + (result.weeks.first.map { ", e.g. `\($0.week)`" } ?? "") + ")\n"
         case .sunday: text += "- **Weeks:** Sunday to Saturday, named by their first day\n"
         }

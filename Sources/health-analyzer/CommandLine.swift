@@ -57,7 +57,8 @@ extension CommandLine {
             case "report":
                 return try ReportCommand.run(Array(arguments.dropFirst()))
             default:
-                throw UsageError(message: first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'")
+                throw UsageError(
+                    message: first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'")
             }
         } catch let e as UsageError {
             let hint = e.command.map { "health-analyzer \($0) --help" } ?? "health-analyzer --help"

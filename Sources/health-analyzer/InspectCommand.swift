@@ -132,24 +132,36 @@ struct InspectTally {
         line("Workouts", group(workoutCount))
         line("Activity", "\(group(summaryDays.count)) ActivitySummary days")
         if !correlations.isEmpty {
-            line("Correlations", correlations.sorted { $0.key < $1.key }.map { "\(short($0.key)) \(group($0.value))" }.joined(separator: ", "))
+            line(
+                "Correlations",
+                correlations.sorted { $0.key < $1.key }.map { "\(short($0.key)) \(group($0.value))" }.joined(
+                    separator: ", "))
         }
 
         out += "\nRecords per type\n"
         let typeRows = types.sorted { ($1.value.records, $0.key) < ($0.value.records, $1.key) }.map { t in
-            [short(t.key), group(t.value.records), t.value.units.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map(\.key).joined(separator: ", ")]
+            [
+                short(t.key), group(t.value.records),
+                t.value.units.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map(\.key)
+                    .joined(separator: ", "),
+            ]
         }
         out += table(["type", "records", "unit"], typeRows, rightAligned: [1])
 
         out += "\nRecords per source\n"
         let sourceRows = sources.sorted { ($1.value.records, $0.key) < ($0.value.records, $1.key) }.map { s in
-            [printable(s.key), group(s.value.records), s.value.devices.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "-"]
+            [
+                printable(s.key), group(s.value.records),
+                s.value.devices.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "-",
+            ]
         }
         out += table(["source", "records", "device"], sourceRows, rightAligned: [1])
 
         if !workouts.isEmpty {
             out += "\nWorkouts per activity type\n"
-            let rows = workouts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { [short($0.key), group($0.value)] }
+            let rows = workouts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+                [short($0.key), group($0.value)]
+            }
             out += table(["activity", "workouts"], rows, rightAligned: [1])
         }
         if !s.unmodeledElementCounts.isEmpty {
@@ -172,7 +184,9 @@ struct InspectTally {
 /// so that one table row stays one line.
 func printable(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
-    return String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? $0.escaped(asASCII: true) : String($0) }.joined())
+    return String(
+        text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? $0.escaped(asASCII: true) : String($0) }
+            .joined())
 }
 
 /// Drops the HealthKit prefixes so that tables stay narrow: `HKQuantityTypeIdentifierStepCount` → `StepCount`.
@@ -220,6 +234,8 @@ func table(_ header: [String], _ rows: [[String]], rightAligned: Set<Int> = []) 
 }
 
 extension String {
-    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+    func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
     var nonEmpty: String? { isEmpty ? nil : self }
 }

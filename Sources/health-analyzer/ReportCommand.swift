@@ -62,15 +62,22 @@ enum ReportCommand {
             options.timeZoneIdentifier = tz
         }
         if let order = args.values["--source-order"] {
-            let names = order.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard !names.isEmpty else { throw UsageError(message: "--source-order needs at least one source name", command: "report") }
+            let names = order.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
+            guard !names.isEmpty else {
+                throw UsageError(message: "--source-order needs at least one source name", command: "report")
+            }
             options.sourceOrder = names
         }
         options.deduplicate = !args.flags.contains("--no-dedup")
         switch args.values["--week-start"]?.lowercased() {
         case nil, "monday": options.weekStart = .iso8601
         case "sunday": options.weekStart = .sunday
-        case .some: throw UsageError(message: "--week-start takes monday or sunday, not '\(args.values["--week-start"]!)'", command: "report")
+        case .some:
+            throw UsageError(
+                message: "--week-start takes monday or sunday, not '\(args.values["--week-start"]!)'", command: "report"
+            )
         }
         for (name, keyPath) in [("--from", \AnalysisOptions.from), ("--to", \AnalysisOptions.to)] {
             if let text = args.values[name] {
@@ -88,7 +95,8 @@ enum ReportCommand {
                 throw UsageError(message: "--week takes 'last', not '\(week)'", command: "report")
             }
             guard options.from == nil, options.to == nil else {
-                throw UsageError(message: "--week last chooses the period itself; leave out --from and --to", command: "report")
+                throw UsageError(
+                    message: "--week last chooses the period itself; leave out --from and --to", command: "report")
             }
             options.lastCompleteWeekOnly = true
         }
@@ -120,11 +128,15 @@ enum ReportCommand {
         let summary = run.summary
         let context = run.context
         for name in options.sourceOrder ?? [] where !result.sourceOrder.contains(where: { $0.name == name }) {
-            printError("warning: --source-order: no source is named '\(name)'; ignored." + sourceHint(name, result.sourceOrder.map(\.name)))
+            printError(
+                "warning: --source-order: no source is named '\(name)'; ignored."
+                    + sourceHint(name, result.sourceOrder.map(\.name)))
         }
         let written = try ReportWriter().write(result, context: context, to: out)
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
-        print("Read \(summary.inputName): \(result.days.count) days (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)")
+        print(
+            "Read \(summary.inputName): \(result.days.count) days (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)"
+        )
         for path in written { print("wrote \(path)") }
         return ExitCode.success
     }
@@ -170,7 +182,8 @@ final class ProgressLine: @unchecked Sendable {
         let mb = Double(consumed) / 1_000_000
         var text = "\rReading \(label): \(String(format: "%.0f", mb)) MB"
         if let total, total > 0 {
-            text += String(format: " of %.0f MB (%.0f%%)", Double(total) / 1_000_000, 100 * Double(consumed) / Double(total))
+            text += String(
+                format: " of %.0f MB (%.0f%%)", Double(total) / 1_000_000, 100 * Double(consumed) / Double(total))
         }
         FileHandle.standardError.write(Data((text + "   ").utf8))
         drawn = true

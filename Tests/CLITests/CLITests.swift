@@ -18,15 +18,24 @@ struct CommandLineTests {
         (["--bogus"], "error: unknown option '--bogus'. See 'health-analyzer --help'.\n"),
         (["frobnicate"], "error: unknown command 'frobnicate'. See 'health-analyzer --help'.\n"),
         ([], "error: missing command. See 'health-analyzer --help'.\n"),
-        (["inspect"], "error: missing <input> (export.zip, export.xml, a folder, or -). See 'health-analyzer inspect --help'.\n"),
+        (
+            ["inspect"],
+            "error: missing <input> (export.zip, export.xml, a folder, or -). See 'health-analyzer inspect --help'.\n"
+        ),
         (["inspect", "a.xml", "--fast"], "error: unknown option '--fast'. See 'health-analyzer inspect --help'.\n"),
         (["report", "a.zip"], "error: missing --out <dir>. See 'health-analyzer report --help'.\n"),
-        (["report", "a.zip", "--out", "x", "--week-start", "friday"],
-         "error: --week-start takes monday or sunday, not 'friday'. See 'health-analyzer report --help'.\n"),
-        (["report", "a.zip", "--out", "x", "--from", "2025-13-01"],
-         "error: --from takes a date YYYY-MM-DD, not '2025-13-01'. See 'health-analyzer report --help'.\n"),
-        (["report", "a.zip", "--out", "x", "--week", "next"],
-         "error: --week takes 'last', not 'next'. See 'health-analyzer report --help'.\n"),
+        (
+            ["report", "a.zip", "--out", "x", "--week-start", "friday"],
+            "error: --week-start takes monday or sunday, not 'friday'. See 'health-analyzer report --help'.\n"
+        ),
+        (
+            ["report", "a.zip", "--out", "x", "--from", "2025-13-01"],
+            "error: --from takes a date YYYY-MM-DD, not '2025-13-01'. See 'health-analyzer report --help'.\n"
+        ),
+        (
+            ["report", "a.zip", "--out", "x", "--week", "next"],
+            "error: --week takes 'last', not 'next'. See 'health-analyzer report --help'.\n"
+        ),
         (["report", "a.zip", "--out"], "error: option '--out' needs a value. See 'health-analyzer report --help'.\n"),
     ])
     func usageErrorsExit64WithAOneLineHint(arguments: [String], message: String) throws {
@@ -39,20 +48,29 @@ struct CommandLineTests {
     @Test func aZipOnStandardInputIsRefusedWithAHint() throws {
         let r = try run(["inspect", "-"], stdin: sample)
         #expect(r.status == 1)
-        #expect(r.stderr == "error: <stdin>: not an Apple Health export: standard input holds a zip archive; give export.zip as a path instead (zips are read in place from a file, not from a pipe)\n")
+        #expect(
+            r.stderr
+                == "error: <stdin>: not an Apple Health export: standard input holds a zip archive; give export.zip as a path instead (zips are read in place from a file, not from a pipe)\n"
+        )
     }
 
     @Test func misspelledSourceOrderNamesAreWarnedAbout() throws {
         let out = try temporaryFolder()
         let r = try run(["report", sample.path, "--out", out.path, "--source-order", "alex's iphone"])
         #expect(r.status == 0)
-        #expect(r.stderr == "warning: --source-order: no source is named 'alex's iphone'; ignored. Did you mean 'Alex’s iPhone'?\n")
+        #expect(
+            r.stderr
+                == "warning: --source-order: no source is named 'alex's iphone'; ignored. Did you mean 'Alex’s iPhone'?\n"
+        )
     }
 
     @Test func weekLastDoesNotTakeAPeriod() throws {
         let r = try run(["report", sample.path, "--out", "/tmp/never-written", "--week", "last", "--to", "2025-12-01"])
         #expect(r.status == 64)
-        #expect(r.stderr == "error: --week last chooses the period itself; leave out --from and --to. See 'health-analyzer report --help'.\n")
+        #expect(
+            r.stderr
+                == "error: --week last chooses the period itself; leave out --from and --to. See 'health-analyzer report --help'.\n"
+        )
     }
 
     @Test func anUnknownZoneIsAUsageError() throws {
@@ -68,7 +86,8 @@ struct CommandLineTests {
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("Exported     2025-12-15 12:00:00 +0100 (HealthKit Export Version 14, locale en_US)"))
         #expect(lines.contains("Time zone    Europe/Berlin (most frequent HKTimeZone: 1,485 samples)"))
-        #expect(lines.contains("Records      155,113 in 14 types from 5 sources (+18 inside correlations, not counted)"))
+        #expect(
+            lines.contains("Records      155,113 in 14 types from 5 sources (+18 inside correlations, not counted)"))
         #expect(lines.contains("Activity     77 ActivitySummary days"))
         #expect(lines.contains("  StepCount                 10,566 count"))
         #expect(lines.contains("  Alex’s Apple Watch 152,583 Watch Watch7,2"))

@@ -18,15 +18,18 @@ struct DailyCSVTruthTests {
     /// over its own local days). Tolerances are those the issue sets: steps exact, distance
     /// within 0.1 %, energy within 0.5 %, exercise minutes and stand hours exact.
     @Test(arguments: [
-        SyntheticExportConfiguration(firstDay: "2026-03-24", days: 10, timeZoneIdentifier: "Europe/Berlin", seed: 11),  // 23 h on 03-29
-        SyntheticExportConfiguration(firstDay: "2025-10-28", days: 10, timeZoneIdentifier: "America/New_York", seed: 5),  // 25 h on 11-02
+        // Berlin springs forward on 2026-03-29 (a 23-hour day).
+        SyntheticExportConfiguration(firstDay: "2026-03-24", days: 10, timeZoneIdentifier: "Europe/Berlin", seed: 11),
+        // New York falls back on 2025-11-02 (a 25-hour day).
+        SyntheticExportConfiguration(firstDay: "2025-10-28", days: 10, timeZoneIdentifier: "America/New_York", seed: 5),
     ])
     func dailyCSVReproducesTheTruth(configuration: SyntheticExportConfiguration) throws {
         let dir = try temporaryFolder()
         let (bytes, truth) = SyntheticExport.makeExport(configuration)
         let xml = dir.appendingPathComponent("export.xml")
         try Data(bytes).write(to: xml)
-        let r = try run(["report", xml.path, "--out", dir.appendingPathComponent("out").path], environment: ["TZ": "UTC"])
+        let r = try run(
+            ["report", xml.path, "--out", dir.appendingPathComponent("out").path], environment: ["TZ": "UTC"])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try readPlainCSV(dir.appendingPathComponent("out/daily.csv"))
         #expect(rows.map { $0["date"]! } == truth.days.map(\.date))
@@ -41,7 +44,8 @@ struct DailyCSVTruthTests {
             let at = "\(configuration.timeZoneIdentifier) \(t.date)"
             #expect(number(row, "steps") == t.steps, "\(at) steps")
             #expect(within(number(row, "distance_km"), t.distanceKm, relative: 0.001), "\(at) distance")
-            #expect(within(number(row, "active_energy_kcal"), t.activeEnergyKcal, relative: 0.005), "\(at) active energy")
+            #expect(
+                within(number(row, "active_energy_kcal"), t.activeEnergyKcal, relative: 0.005), "\(at) active energy")
             #expect(within(number(row, "move_kcal"), t.moveKcal, relative: 0.005), "\(at) move")
             #expect(within(number(row, "basal_energy_kcal"), t.basalEnergyKcal, relative: 0.005), "\(at) basal")
             #expect(number(row, "exercise_min") == t.exerciseMinutes, "\(at) exercise")
@@ -50,7 +54,9 @@ struct DailyCSVTruthTests {
             // The Watch's own ActivitySummary agrees with the record-derived rings every day.
             #expect(number(row, "summary_exercise_min") == number(row, "exercise_min"), "\(at) summary exercise")
             #expect(number(row, "summary_stand_hours") == number(row, "stand_hours"), "\(at) summary stand")
-            #expect(within(number(row, "summary_move_kcal"), number(row, "move_kcal") ?? -1, relative: 0.01), "\(at) summary move")
+            #expect(
+                within(number(row, "summary_move_kcal"), number(row, "move_kcal") ?? -1, relative: 0.01),
+                "\(at) summary move")
         }
         let report = try String(contentsOf: dir.appendingPathComponent("out/report.md"), encoding: .utf8)
         #expect(report.contains("on \(truth.days.count) days: \(truth.days.count) agree (100%)"))
@@ -61,14 +67,18 @@ struct DailyCSVTruthTests {
 @Suite(
     "Reports on the public sample exports",
     .enabled(
-        if: FileManager.default.fileExists(atPath: packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path),
+        if: FileManager.default.fileExists(
+            atPath: packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path),
         "../shared/corpus is not beside this clone; corpus report tests skipped"))
 struct CorpusReportTests {
     let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
 
     @Test func modernExcerptBucketsByTheHKTimeZoneNotThePrintedOffset() throws {
         let out = try temporaryFolder()
-        let r = try run(["report", corpus.appendingPathComponent("apple-health-parser/tests/data/export.zip").path, "--out", out.path])
+        let r = try run([
+            "report", corpus.appendingPathComponent("apple-health-parser/tests/data/export.zip").path, "--out",
+            out.path,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try readPlainCSV(out.appendingPathComponent("daily.csv"))
         // All timestamps are printed at +0200 (export-time offset, June) but HKTimeZone is
@@ -87,12 +97,16 @@ struct CorpusReportTests {
         #expect(rows[1]["exercise_min"] == "0")
         #expect(rows[1]["heart_rate_avg_bpm"] == "")
         let sources = try String(contentsOf: out.appendingPathComponent("sources.csv"), encoding: .utf8)
-        #expect(sources.contains("HKQuantityTypeIdentifierActiveEnergyBurned,Alexandre's Apple Watch,watch,2,0.2,0.2,kcal\r\n"))
+        #expect(
+            sources.contains(
+                "HKQuantityTypeIdentifierActiveEnergyBurned,Alexandre's Apple Watch,watch,2,0.2,0.2,kcal\r\n"))
     }
 
     @Test func handMadeExportKeepsItsActivitySummariesAndWorkout() throws {
         let out = try temporaryFolder()
-        let r = try run(["report", corpus.appendingPathComponent("healthkit-to-sqlite/tests/export.xml").path, "--out", out.path])
+        let r = try run([
+            "report", corpus.appendingPathComponent("healthkit-to-sqlite/tests/export.xml").path, "--out", out.path,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try readPlainCSV(out.appendingPathComponent("daily.csv"))
         // Zone America/Los_Angeles (the workout's HKTimeZone). Days run from the workout
@@ -110,13 +124,18 @@ struct CorpusReportTests {
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("1. Apple\u{00A0}Watch (Apple Watch)\n"))
         // Two ActivitySummary days with goals, but no ring records on them.
-        #expect(report.contains("2 days have ring goals from an ActivitySummary, but none of them has Apple Watch ring records"))
+        #expect(
+            report.contains(
+                "2 days have ring goals from an ActivitySummary, but none of them has Apple Watch ring records"))
     }
 
     @Test func anExportWithoutZoneFallsBackToTZ() throws {
         let out = try temporaryFolder()
         let r = try run(
-            ["report", corpus.appendingPathComponent("aleksi-applehealth/testdata/testdata.xml").path, "--out", out.path],
+            [
+                "report", corpus.appendingPathComponent("aleksi-applehealth/testdata/testdata.xml").path, "--out",
+                out.path,
+            ],
             environment: ["TZ": "Europe/Moscow"])
         #expect(r.status == 0, "\(r.stderr)")
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)

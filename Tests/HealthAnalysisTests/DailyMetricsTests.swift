@@ -132,7 +132,8 @@ struct DailyMetricsTests {
             [
                 sample(.app, utc.t("2025-02-03 07:00"), utc.t("2025-02-03 07:00"), 72.4, type: T.bodyMass),
                 sample(.app, utc.t("2025-02-03 20:00"), utc.t("2025-02-03 20:00"), 72.0, type: T.bodyMass),
-                sample(.app, utc.t("2025-02-03 08:00"), utc.t("2025-02-03 08:00"), 71.5, type: T.bodyMass, manual: true),
+                sample(
+                    .app, utc.t("2025-02-03 08:00"), utc.t("2025-02-03 08:00"), 71.5, type: T.bodyMass, manual: true),
                 sample(.watch, utc.t("2025-02-03 18:00"), utc.t("2025-02-03 18:00"), 41.2, type: T.vo2Max),
                 sample(.app, utc.t("2025-02-03 19:00"), utc.t("2025-02-03 19:00"), 45.0, type: T.vo2Max),
                 sample(.app, utc.t("2025-02-04 07:00"), utc.t("2025-02-04 07:00"), 72.2, type: T.bodyMass),

@@ -44,7 +44,9 @@ struct ArchiveTests {
     @Test func findsALocalizedExportInAMacRezippedArchive() throws {
         // Re-zipped on a Mac: AppleDouble twins under __MACOSX/ (which also end in .xml),
         // .DS_Store, and the CDA file first; the export itself has a Chinese name.
-        let cda = Array("<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"><HealthData/></ClinicalDocument>\n".utf8)
+        let cda = Array(
+            "<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"><HealthData/></ClinicalDocument>\n"
+                .utf8)
         let zip = try makeZip([
             ("apple_health_export/", []),
             ("apple_health_export/.DS_Store", [0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31]),
@@ -61,7 +63,9 @@ struct ArchiveTests {
 
     @Test(arguments: ["apple_health_export/Exportar.xml", "Export.xml", "apple_health_export/export.xml"])
     func findsTheExportWhateverItsName(name: String) throws {
-        let zip = try makeZip([("apple_health_export/Exportar_cda.xml", Array("<ClinicalDocument/>".utf8)), (name, xml)])
+        let zip = try makeZip([
+            ("apple_health_export/Exportar_cda.xml", Array("<ClinicalDocument/>".utf8)), (name, xml),
+        ])
         let r = try readAll(.path(zip), chunkSize: 7)
         #expect(r.dump == expected.dump)
     }
@@ -80,8 +84,13 @@ struct ArchiveTests {
             _ = try readAll(.path(zip))
             Issue.record("must fail")
         } catch let e as ExportReadError {
-            #expect(e == .notHealthExport(
-                input: zip, reason: "no XML entry with a <HealthData> root in the archive (entries: notes/readme.txt, data/other.xml)"))
+            #expect(
+                e
+                    == .notHealthExport(
+                        input: zip,
+                        reason:
+                            "no XML entry with a <HealthData> root in the archive (entries: notes/readme.txt, data/other.xml)"
+                    ))
         }
     }
 
@@ -99,7 +108,8 @@ struct ArchiveTests {
                 return
             }
             #expect(path == cut)
-            #expect(message.hasSuffix("while reading apple_health_export/export.xml; the archive is damaged or truncated"))
+            #expect(
+                message.hasSuffix("while reading apple_health_export/export.xml; the archive is damaged or truncated"))
         }
     }
 

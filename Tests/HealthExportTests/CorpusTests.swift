@@ -14,11 +14,14 @@ struct CorpusTests {
         #expect(r.summary.exportDate?.secondsSince1970 == 1_563_557_771)
         #expect(r.summary.exportVersion == nil)  // no DOCTYPE
         #expect(r.summary.me?.dateOfBirth == "1990-02-02")
-        #expect(r.records.map(\.type) == ["HKQuantityTypeIdentifierBodyMassIndex", "HKQuantityTypeIdentifierHeartRate"])
+        #expect(
+            r.records.map(\.type) == ["HKQuantityTypeIdentifierBodyMassIndex", "HKQuantityTypeIdentifierHeartRate"])
         let bmi = r.records[0]
         #expect(bmi.quantity?.value == 22.5312)
         #expect(bmi.metadata.count == 5)
-        #expect(bmi.metadata.value(for: "Withings Link") == "withings-bd2://timeline/measure?userid=12345&date=482685932&type=1")
+        #expect(
+            bmi.metadata.value(for: "Withings Link")
+                == "withings-bd2://timeline/measure?userid=12345&date=482685932&type=1")
         #expect(!bmi.wasUserEntered)  // HKWasUserEntered="0"
         let hr = r.records[1]
         #expect(hr.quantity?.value == 72)
@@ -62,14 +65,17 @@ struct CorpusTests {
         #expect(r.summary.me?.cardioFitnessMedicationsUse == "None")
         var byType: [String: Int] = [:]
         for rec in r.records { byType[rec.type, default: 0] += 1 }
-        #expect(byType == [
-            "HKQuantityTypeIdentifierHeartRate": 2, "HKQuantityTypeIdentifierActiveEnergyBurned": 2,
-            "HKQuantityTypeIdentifierAppleExerciseTime": 1, "HKQuantityTypeIdentifierAppleStandTime": 1,
-            "HKCategoryTypeIdentifierSleepAnalysis": 2,
-        ])
+        #expect(
+            byType == [
+                "HKQuantityTypeIdentifierHeartRate": 2, "HKQuantityTypeIdentifierActiveEnergyBurned": 2,
+                "HKQuantityTypeIdentifierAppleExerciseTime": 1, "HKQuantityTypeIdentifierAppleStandTime": 1,
+                "HKCategoryTypeIdentifierSleepAnalysis": 2,
+            ])
         #expect(r.records.filter { $0.sourceName == "Alexandre's Apple Watch" }.count == 7)
         #expect(r.records.filter { $0.sourceName == "Alexandre's iPhone" }.count == 1)
-        let energy = r.records.filter { $0.type == "HKQuantityTypeIdentifierActiveEnergyBurned" }.compactMap { $0.quantity?.value }
+        let energy = r.records.filter { $0.type == "HKQuantityTypeIdentifierActiveEnergyBurned" }.compactMap {
+            $0.quantity?.value
+        }
         #expect(energy == [0.12, 0.08])
         let stand = r.records.first { $0.type == "HKQuantityTypeIdentifierAppleStandTime" }
         #expect(stand?.quantity?.value == 2)

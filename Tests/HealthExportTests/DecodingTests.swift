@@ -69,7 +69,9 @@ struct NumberDecodingTests {
 struct DeviceTests {
     @Test func dropsTheMemoryAddressAndSplitsKnownKeys() {
         let d = Device(
-            parsing: "<<HKDevice: 0x283a4c460>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:10.2>")
+            parsing:
+                "<<HKDevice: 0x283a4c460>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:10.2>"
+        )
         #expect(d.name == "Apple Watch")
         #expect(d.manufacturer == "Apple Inc.")
         #expect(d.model == "Watch")
@@ -78,16 +80,26 @@ struct DeviceTests {
         #expect(d.isAppleWatch)
         #expect(!d.isIPhone)
         // Another address, same device.
-        #expect(d == Device(parsing: "<<HKDevice: 0x9999>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:10.2>"))
+        #expect(
+            d
+                == Device(
+                    parsing:
+                        "<<HKDevice: 0x9999>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:10.2>"
+                ))
     }
 
     @Test func keepsCreationDateAndAccessoryKeys() {
         let d = Device(
-            parsing: "<<HKDevice: 0x8c5183a80>, name:Polar H10, 1234, manufacturer:Polar Electro Oy, model:H10, firmware:3.1.1, localIdentifier:A1B2, creation date:2025-08-14 23:49:07 +0000>")
+            parsing:
+                "<<HKDevice: 0x8c5183a80>, name:Polar H10, 1234, manufacturer:Polar Electro Oy, model:H10, firmware:3.1.1, localIdentifier:A1B2, creation date:2025-08-14 23:49:07 +0000>"
+        )
         #expect(d.name == "Polar H10, 1234")  // ", 1234" is not followed by a known key
         #expect(d.model == "H10")
         #expect(d.creationDate == "2025-08-14 23:49:07 +0000")
-        #expect(d.otherFields == [MetadataEntry(key: "firmware", value: "3.1.1"), MetadataEntry(key: "localIdentifier", value: "A1B2")])
+        #expect(
+            d.otherFields == [
+                MetadataEntry(key: "firmware", value: "3.1.1"), MetadataEntry(key: "localIdentifier", value: "A1B2"),
+            ])
         #expect(!d.isAppleWatch)
     }
 

@@ -26,9 +26,10 @@ struct ElementTests {
         // and the 2 inside the Correlation are delivered flagged.
         #expect(r.topLevelRecords.count == 16)
         let nested = r.records.filter { $0.isNestedInCorrelation }.map { $0.type }
-        #expect(nested == [
-            "HKQuantityTypeIdentifierBloodPressureDiastolic", "HKQuantityTypeIdentifierBloodPressureSystolic",
-        ])
+        #expect(
+            nested == [
+                "HKQuantityTypeIdentifierBloodPressureDiastolic", "HKQuantityTypeIdentifierBloodPressureSystolic",
+            ])
         #expect(r.correlations.count == 1)
         #expect(r.correlations[0].records.count == 2)
         #expect(r.correlations[0].records.allSatisfy { $0.isNestedInCorrelation })
@@ -57,10 +58,11 @@ struct ElementTests {
         let hrv = r.records[1]
         #expect(hrv.quantity?.value == 48.5 / 60_000)  // ms → minutes, the canonical time unit
         #expect(hrv.quantity?.originalValue == 48.5)
-        #expect(hrv.heartbeats == [
-            InstantaneousBeatsPerMinute(bpm: 95, time: "6:14:48.94 PM"),
-            InstantaneousBeatsPerMinute(bpm: 97, time: "6:14:49.56 PM"),
-        ])
+        #expect(
+            hrv.heartbeats == [
+                InstantaneousBeatsPerMinute(bpm: 95, time: "6:14:48.94 PM"),
+                InstantaneousBeatsPerMinute(bpm: 97, time: "6:14:49.56 PM"),
+            ])
     }
 
     @Test func convertsUnitsAndKeepsTheOriginal() {
@@ -76,12 +78,15 @@ struct ElementTests {
 
     @Test func mapsCategoryValues() {
         let values = r.topLevelRecords.compactMap { $0.categoryValue }
-        #expect(values == [
-            .sleepAnalysis(.asleepUnspecified),  // the pre-iOS 16 "Asleep"
-            .appleStandHour(stood: true), .appleStandHour(stood: false), .notApplicable,
-            .other("HKCategoryValueSeverityMild"),
-        ])
-        #expect(r.topLevelRecords.first { $0.type == "HKCategoryTypeIdentifierSleepAnalysis" }?.timeZoneIdentifier == "Europe/Berlin")
+        #expect(
+            values == [
+                .sleepAnalysis(.asleepUnspecified),  // the pre-iOS 16 "Asleep"
+                .appleStandHour(stood: true), .appleStandHour(stood: false), .notApplicable,
+                .other("HKCategoryValueSeverityMild"),
+            ])
+        #expect(
+            r.topLevelRecords.first { $0.type == "HKCategoryTypeIdentifierSleepAnalysis" }?.timeZoneIdentifier
+                == "Europe/Berlin")
     }
 
     @Test func decodesEntitiesInAttributeValues() {
@@ -102,7 +107,10 @@ struct ElementTests {
         #expect(w.totalEnergyBurnedKcal == 310.5)
         #expect(w.totalDistanceKm == 3.1 * 1.609344)
         #expect(w.timeZoneIdentifier == "Europe/Berlin")
-        #expect(w.events.map(\.type) == ["HKWorkoutEventTypePause", "HKWorkoutEventTypeResume", "HKWorkoutEventTypeSegment"])
+        #expect(
+            w.events.map(\.type) == [
+                "HKWorkoutEventTypePause", "HKWorkoutEventTypeResume", "HKWorkoutEventTypeSegment",
+            ])
         #expect(w.events[2].durationMinutes == 10)  // 600 s
         #expect(w.events[2].metadata == [MetadataEntry(key: "HKSWOLFScore", value: "35")])
         #expect(w.statistics.count == 3)
@@ -134,10 +142,11 @@ struct ElementTests {
     @Test func readsClinicalRecordsAndAudiograms() {
         #expect(r.clinicalRecords.first?.resourceFilePath == "/clinical-records/Observation-obs-1.json")
         #expect(r.clinicalRecords.first?.fhirVersion == "4.0.1")
-        #expect(r.audiograms.first?.sensitivityPoints == [
-            SensitivityPoint(frequencyHz: 250, leftEarDBHL: 35.0459, rightEarDBHL: 20.0452),
-            SensitivityPoint(frequencyHz: 1000, leftEarDBHL: 15, rightEarDBHL: nil),
-        ])
+        #expect(
+            r.audiograms.first?.sensitivityPoints == [
+                SensitivityPoint(frequencyHz: 250, leftEarDBHL: 35.0459, rightEarDBHL: 20.0452),
+                SensitivityPoint(frequencyHz: 1000, leftEarDBHL: 15, rightEarDBHL: nil),
+            ])
     }
 
     @Test func countsElementsItDoesNotModel() {
@@ -145,11 +154,12 @@ struct ElementTests {
     }
 
     @Test func skipsBadRecordsWithADiagnosticNamingTheLine() {
-        #expect(r.summary.diagnostics.map(\.description) == [
-            "1 × bad date: HKQuantityTypeIdentifierStepCount startDate='2025-01-11 25:00:00 +0100' (first at line 44)",
-            "1 × non-numeric value: value='ten' on HKQuantityTypeIdentifierStepCount (first at line 45)",
-            "1 × unknown unit: unit 'furlong' on HKQuantityTypeIdentifierStepCount (first at line 46)",
-        ])
+        #expect(
+            r.summary.diagnostics.map(\.description) == [
+                "1 × bad date: HKQuantityTypeIdentifierStepCount startDate='2025-01-11 25:00:00 +0100' (first at line 44)",
+                "1 × non-numeric value: value='ten' on HKQuantityTypeIdentifierStepCount (first at line 45)",
+                "1 × unknown unit: unit 'furlong' on HKQuantityTypeIdentifierStepCount (first at line 46)",
+            ])
         #expect(r.summary.timeZoneCounts == ["Europe/Berlin": 2])
         #expect(r.summary.mostFrequentTimeZone == "Europe/Berlin")
     }
@@ -209,8 +219,10 @@ struct PreFilterTests {
 
     @Test func aDoctypeWithoutHealthDataIsNotAnExport() throws {
         let path = try temporaryFile("<?xml version=\"1.0\"?>\n<!DOCTYPE note [\n<!ELEMENT note ANY>\n]>\n<note/>\n")
-        #expect(throws: ExportReadError.notHealthExport(
-            input: path, reason: "a DOCTYPE is not followed by a <HealthData> element within 1 MiB")) {
+        #expect(
+            throws: ExportReadError.notHealthExport(
+                input: path, reason: "a DOCTYPE is not followed by a <HealthData> element within 1 MiB")
+        ) {
             try readAll(.path(path))
         }
     }
@@ -221,7 +233,8 @@ struct BadInputTests {
     @Test func aTruncatedFileFailsWithItsLineNumber() throws {
         let full = try String(contentsOfFile: fixture("all-elements.xml"), encoding: .utf8)
         // Cut in the middle of the Workout (line 53 starts it; keep 60 lines).
-        let cut = full.split(separator: "\n", omittingEmptySubsequences: false).prefix(60).joined(separator: "\n") + "\n"
+        let cut =
+            full.split(separator: "\n", omittingEmptySubsequences: false).prefix(60).joined(separator: "\n") + "\n"
         let path = try temporaryFile(cut)
         do {
             _ = try readAll(.path(path))
@@ -270,13 +283,18 @@ struct BadInputTests {
 
     @Test func otherXMLIsNotAnExport() throws {
         let path = try temporaryFile("<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\"/>\n")
-        #expect(throws: ExportReadError.notHealthExport(input: path, reason: "the root element is <ClinicalDocument>, not <HealthData>")) {
+        #expect(
+            throws: ExportReadError.notHealthExport(
+                input: path, reason: "the root element is <ClinicalDocument>, not <HealthData>")
+        ) {
             try readAll(.path(path))
         }
     }
 
     @Test func aMissingFileFails() {
-        #expect(throws: ExportReadError.cannotOpen(path: "/nonexistent/export.xml", reason: "No such file or directory")) {
+        #expect(
+            throws: ExportReadError.cannotOpen(path: "/nonexistent/export.xml", reason: "No such file or directory")
+        ) {
             try readAll(.path("/nonexistent/export.xml"))
         }
     }
@@ -284,12 +302,14 @@ struct BadInputTests {
     @Test func aQuantityWithoutUnitIsSkippedWithItsLine() throws {
         let xml = export(
             " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"a\" startDate=\"2025-01-11 10:00:00 +0100\" endDate=\"2025-01-11 10:10:00 +0100\" value=\"50\"/>\n"
-                + " <Record type=\"HKDataTypeSleepDurationGoal\" sourceName=\"Health\" startDate=\"2025-01-11 00:00:00 +0100\" endDate=\"2025-01-11 00:00:00 +0100\" value=\"8\"/>\n")
+                + " <Record type=\"HKDataTypeSleepDurationGoal\" sourceName=\"Health\" startDate=\"2025-01-11 00:00:00 +0100\" endDate=\"2025-01-11 00:00:00 +0100\" value=\"8\"/>\n"
+        )
         let r = try readAll(.path(temporaryFile(xml)))
         // Line 1 is the XML declaration, 2 HealthData, 3 ExportDate, 4 the step record.
-        #expect(r.summary.diagnostics.map(\.description) == [
-            "1 × missing attribute: HKQuantityTypeIdentifierStepCount with a value but no unit (first at line 4)"
-        ])
+        #expect(
+            r.summary.diagnostics.map(\.description) == [
+                "1 × missing attribute: HKQuantityTypeIdentifierStepCount with a value but no unit (first at line 4)"
+            ])
         // Types that are neither quantities nor categories keep their value as text.
         #expect(r.records.map(\.value) == [.none("8")])
     }

@@ -17,9 +17,13 @@ struct ReadResult {
 
     /// A line per element with every decoded field, to compare reads with each other.
     var dump: [String] {
-        records.map { "\($0.type)|\($0.value)|\($0.sourceName)|\($0.sourceVersion ?? "")|\($0.device?.description ?? "")|\($0.creationDate.map { "\($0)" } ?? "")|\($0.startDate)|\($0.endDate)|\($0.metadata)|\($0.heartbeats)|\($0.isNestedInCorrelation)|\($0.line)" }
+        records.map {
+            "\($0.type)|\($0.value)|\($0.sourceName)|\($0.sourceVersion ?? "")|\($0.device?.description ?? "")|\($0.creationDate.map { "\($0)" } ?? "")|\($0.startDate)|\($0.endDate)|\($0.metadata)|\($0.heartbeats)|\($0.isNestedInCorrelation)|\($0.line)"
+        }
             + correlations.map { "\($0.type)|\($0.records.count)|\($0.metadata)" }
-            + workouts.map { "\($0.activityType)|\(String(describing: $0.durationMinutes))|\(String(describing: $0.totalEnergyBurnedKcal))|\(String(describing: $0.totalDistanceKm))|\($0.events.map(\.type))|\($0.statistics.map(\.type))|\($0.activities.count)|\($0.routes.map(\.filePaths))|\($0.metadata)" }
+            + workouts.map {
+                "\($0.activityType)|\(String(describing: $0.durationMinutes))|\(String(describing: $0.totalEnergyBurnedKcal))|\(String(describing: $0.totalDistanceKm))|\($0.events.map(\.type))|\($0.statistics.map(\.type))|\($0.activities.count)|\($0.routes.map(\.filePaths))|\($0.metadata)"
+            }
             + activitySummaries.map { "\($0)" } + clinicalRecords.map { "\($0)" }
             + audiograms.map { "\($0.sensitivityPoints)" }
     }
@@ -69,7 +73,8 @@ func corpus(_ path: String) -> String { corpusRoot.appendingPathComponent(path).
 
 /// A minimal export around `body`.
 func export(_ body: String, prolog: String = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") -> String {
-    prolog + "<HealthData locale=\"en_US\">\n <ExportDate value=\"2025-01-20 22:00:00 +0100\"/>\n" + body + "</HealthData>\n"
+    prolog + "<HealthData locale=\"en_US\">\n <ExportDate value=\"2025-01-20 22:00:00 +0100\"/>\n" + body
+        + "</HealthData>\n"
 }
 
 func ts(_ s: String) -> Timestamp {

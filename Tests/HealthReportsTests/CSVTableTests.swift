@@ -178,7 +178,10 @@ struct CSVHeaderTests {
             + "exercise_goal_min,stand_hours,stand_goal_hours,rings_closed,resting_heart_rate_bpm,"
             + "heart_rate_avg_bpm,workouts,workout_min,summary_move_kcal,summary_exercise_min,summary_stand_hours"
         let firstLine = ReportWriter().dailyCSV(makeEmptyResult())
-        #expect(firstLine == contract + ",move_min,move_goal_min,heart_rate_min_bpm,heart_rate_max_bpm,summary_move_min,basal_energy_kcal,walking_heart_rate_avg_bpm,vo2_max_ml_min_kg,body_mass_kg\r\n")
+        #expect(
+            firstLine == contract
+                + ",move_min,move_goal_min,heart_rate_min_bpm,heart_rate_max_bpm,summary_move_min,basal_energy_kcal,walking_heart_rate_avg_bpm,vo2_max_ml_min_kg,body_mass_kg\r\n"
+        )
     }
 
     @Test func weeklyHeaderIsExact() {
