@@ -1,6 +1,7 @@
 import CLibArchive
 import Foundation
 import HealthExport
+import SyntheticExport
 import Testing
 
 /// Writes a zip with libarchive (entries in the given order; directories end with "/").
@@ -121,5 +122,44 @@ struct ArchiveTests {
         try Data("<ClinicalDocument/>".utf8).write(to: folder.appendingPathComponent("Exportar_cda.xml"))
         let r = try readAll(.path(dir.path))
         #expect(r.dump == expected.dump)
+    }
+}
+
+/// Opt-in (about a minute and 240 MB of disk): `HEALTH_ANALYZER_LARGE_TESTS=1 swift test --filter LargeArchiveTests`.
+@Suite(
+    "Archives over 4 GiB",
+    .enabled(
+        if: ProcessInfo.processInfo.environment["HEALTH_ANALYZER_LARGE_TESTS"] == "1",
+        "set HEALTH_ANALYZER_LARGE_TESTS=1 to run the 4.4 GB zip64 test"))
+struct LargeArchiveTests {
+    /// 5 400 generated days are 4.44 GB of XML: the entry's sizes need zip64 fields. The zip is
+    /// written streaming (size unknown up front, so a data descriptor follows the data).
+    @Test func readsAnEntryLargerThan4GiB() throws {
+        let configuration = SyntheticExportConfiguration(firstDay: "2011-01-03", days: 5400)
+        let path = try temporaryFile([UInt8](), name: "large.zip")
+        defer { unlink(path) }
+        let a = archive_write_new()!
+        archive_write_set_format_zip(a)
+        archive_write_set_format_option(a, "zip", "zip64", "1")
+        archive_write_set_format_option(a, "zip", "compression-level", "1")
+        try #require(archive_write_open_filename(a, path) == ARCHIVE_OK)
+        let e = archive_entry_new()!
+        archive_entry_set_pathname_utf8(e, "apple_health_export/export.xml")
+        archive_entry_set_filetype(e, 0o100000)
+        archive_entry_set_perm(e, 0o644)
+        try #require(archive_write_header(a, e) == ARCHIVE_OK)
+        let truth = SyntheticExport.write(configuration) { chunk in
+            _ = archive_write_data(a, chunk.baseAddress, chunk.count)
+        }
+        archive_entry_free(e)
+        archive_write_close(a)
+        archive_write_free(a)
+        #expect(truth.byteCount > Int64(4) << 30)
+
+        var records = 0
+        let summary = try ExportReader().read(.path(path)) { records += $0.records.count }
+        #expect(summary.bytesRead == truth.byteCount)
+        #expect(records == truth.totalRecordCount + truth.correlationChildRecordCount)
+        #expect(summary.elementCounts["ActivitySummary"] == 5400)
     }
 }
