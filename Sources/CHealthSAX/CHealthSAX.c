@@ -527,6 +527,10 @@ int hsax_parser_feed(hsax_parser *p, const uint8_t *bytes, size_t length, int is
     return HSAX_OK;
 }
 
+const char *hsax_element_name(int32_t element) {
+    return element > 0 && element < HSAX_EL_COUNT ? element_names[element] : NULL;
+}
+
 int32_t hsax_parser_error_line(const hsax_parser *p) { return p->error_line; }
 int32_t hsax_parser_error_column(const hsax_parser *p) { return p->error_column; }
 const char *hsax_parser_error_message(const hsax_parser *p) { return p->error_message; }

@@ -146,10 +146,7 @@ public struct ExportReader: Sendable {
                     if rc != 0 { break }
                     options.progress?(source.consumed, source.total)
                 }
-                if let failure = session.failure {
-                    if let e = failure as? ExportReadError { throw e }
-                    throw failure
-                }
+                if let failure = session.failure { throw failure }
                 switch rc {
                 case 0:
                     break
@@ -189,9 +186,9 @@ private let onEnd: hsax_end_fn = { context, element, depth in
 
 func errnoText() -> String { String(cString: strerror(errno)) }
 
-/// Looks for the export file in an unzipped folder: `export.xml` directly or one level down
-/// (`apple_health_export/export.xml`), else any `.xml` within two levels whose first MiB holds
-/// `<HealthData` (localized names such as `Exportar.xml`).
+/// Looks for the export file in an unzipped folder: the first `.xml` file within two levels
+/// (in name order, skipping `__MACOSX` and `._*`) whose first MiB holds `<HealthData` and no
+/// `<ClinicalDocument` before it, so localized names such as `Exportar.xml` are found.
 func findExportFile(inDirectory dir: String) -> String? {
     var candidates: [String] = []
     func scan(_ d: String, depth: Int) {

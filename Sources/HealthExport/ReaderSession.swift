@@ -296,31 +296,9 @@ final class ReaderSession {
     }
 }
 
-/// The element names the glue recognizes, by `hsax_element_id`.
+/// The element names the glue recognizes, by `hsax_element_id` (the glue's own table).
 func elementName(_ id: Int32) -> String {
-    switch hsax_element_id(rawValue: UInt32(id)) {
-    case HSAX_EL_HEALTH_DATA: return "HealthData"
-    case HSAX_EL_EXPORT_DATE: return "ExportDate"
-    case HSAX_EL_ME: return "Me"
-    case HSAX_EL_RECORD: return "Record"
-    case HSAX_EL_METADATA_ENTRY: return "MetadataEntry"
-    case HSAX_EL_HRV_METADATA_LIST: return "HeartRateVariabilityMetadataList"
-    case HSAX_EL_INSTANTANEOUS_BPM: return "InstantaneousBeatsPerMinute"
-    case HSAX_EL_CORRELATION: return "Correlation"
-    case HSAX_EL_WORKOUT: return "Workout"
-    case HSAX_EL_WORKOUT_ACTIVITY: return "WorkoutActivity"
-    case HSAX_EL_WORKOUT_EVENT: return "WorkoutEvent"
-    case HSAX_EL_WORKOUT_STATISTICS: return "WorkoutStatistics"
-    case HSAX_EL_WORKOUT_ROUTE: return "WorkoutRoute"
-    case HSAX_EL_FILE_REFERENCE: return "FileReference"
-    case HSAX_EL_LOCATION: return "Location"
-    case HSAX_EL_ACTIVITY_SUMMARY: return "ActivitySummary"
-    case HSAX_EL_CLINICAL_RECORD: return "ClinicalRecord"
-    case HSAX_EL_AUDIOGRAM: return "Audiogram"
-    case HSAX_EL_SENSITIVITY_POINT: return "SensitivityPoint"
-    case HSAX_EL_VISION_PRESCRIPTION: return "VisionPrescription"
-    default: return "?"
-    }
+    hsax_element_name(id).map { String(cString: $0) } ?? "?"
 }
 
 /// Maps an `HKCategoryValue…` string (or a bare raw integer) to a typed value (reference §3.3).

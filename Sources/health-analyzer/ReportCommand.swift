@@ -87,9 +87,6 @@ enum ReportCommand {
                 options[keyPath: keyPath] = date
             }
         }
-        if let from = options.from, let to = options.to, to < from {
-            throw UsageError(message: "--to \(to) is before --from \(from)", command: "report")
-        }
         if let week = args.values["--week"] {
             guard week == "last" else {
                 throw UsageError(message: "--week takes 'last', not '\(week)'", command: "report")

@@ -176,6 +176,10 @@ int hsax_parser_dropped_doctype(const hsax_parser *parser);
 /// The number in the `HealthKit Export Version: N` comment of the DOCTYPE, or -1.
 int32_t hsax_parser_export_version(const hsax_parser *parser);
 
+/// The element's name for an `hsax_element_id` (NUL-terminated, static), or NULL for
+/// HSAX_EL_UNKNOWN and ids out of range.
+const char *hsax_element_name(int32_t element);
+
 /// Interns a byte string and returns its small integer id (0, 1, 2, ... in order of first
 /// appearance). `*is_new` is set to 1 the first time a string is seen. Returns -1 when
 /// memory is exhausted.
