@@ -112,15 +112,12 @@ enum ReportCommand {
         }
         let run: ReportRun
         do {
+            defer { progress.finish() }  // clear the progress line before anything else is printed
             run = try ReportPipeline.run(
                 input, options: options,
                 environmentTimeZone: ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 },
                 readerOptions: readerOptions)
-        } catch {
-            progress.finish()
-            throw error
         }
-        progress.finish()
         let result = run.result
         let summary = run.summary
         let context = run.context
