@@ -135,7 +135,6 @@ struct hsax_parser {
     int stopped;
     hsax_start start; /* reused for every start tag */
 
-    const xmlChar *element_ptr[HSAX_EL_COUNT];
     name_slot element_cache[HSAX_NAME_CACHE];
     name_slot attribute_cache[HSAX_NAME_CACHE];
 
