@@ -24,7 +24,7 @@ extension Analyzer {
         let zone = Self.chooseZone(
             option: options.timeZoneIdentifier, counts: timeZoneCounts, environment: environmentTimeZone,
             exportDate: exportDate, notes: &notes)
-        let priority = SourcePriority(sources: sources, preferred: options.sourceOrder)
+        let priority = SourcePriority(sources: context.sources.facts, preferred: options.sourceOrder)
         for name in priority.unmatchedNames {
             notes.append("--source-order: no source is named \"\(name)\"; ignored.")
         }
@@ -35,6 +35,8 @@ extension Analyzer {
 
         // The zone table covers every instant we will look at, with margin for day ends.
         let margin: Int64 = 3 * 86_400
+        let firstInstant = context.firstInstant
+        let lastInstant = context.lastInstant
         var low = firstInstant
         var high = lastInstant
         if let e = exportDate?.secondsSince1970 {
@@ -55,9 +57,9 @@ extension Analyzer {
             firstDay = calendar.dayNumber(firstInstant)
             lastDay = calendar.dayNumber(lastInstant)
         }
-        for date in summaries.keys {
-            firstDay = min(firstDay, date.daysSince1970)
-            lastDay = max(lastDay, date.daysSince1970)
+        for extent in domains.compactMap(\.calendarDayExtent) {
+            firstDay = min(firstDay, extent.lowerBound)
+            lastDay = max(lastDay, extent.upperBound)
         }
         guard firstDay <= lastDay else {
             notes.append(
@@ -100,13 +102,14 @@ extension Analyzer {
         let span = DaySpan(first: spanFirst, count: spanLast - spanFirst + 1)
         let report = reportFirst...reportLast
 
-        var daily = DailyColumns(span: span)
-        computeCumulative(
-            priority: priority, calendar: calendar, span: span, report: report, into: &daily, result: &result,
-            notes: &notes)
-        computeHeartRate(priority: priority, calendar: calendar, span: span, into: &daily)
-        let standRows = computeStandHours(priority: priority, calendar: calendar, span: span, into: &daily)
-        computeWorkouts(priority: priority, calendar: calendar, span: span, into: &daily)
+        var finishing = FinishContext(
+            options: options, calendar: calendar, priority: priority, span: span, report: report,
+            daily: DailyColumns(span: span), result: result, notes: notes)
+        for domain in domains { domain.finish(&finishing) }
+        let daily = finishing.daily
+        let summaries = finishing.summaries
+        result = finishing.result
+        notes = finishing.notes
         appendDropNotes(&notes)
 
         // Daily rows over the window (weeks need the days before the reported range too).
@@ -136,211 +139,14 @@ extension Analyzer {
             let s = w.weekStart.daysSince1970
             return s + 6 >= reportFirst && s <= reportLast
         }
-        result.standHours = standRows.filter { inReport($0.date) }
-        result.standHourProfile = Self.standProfile(result.standHours)
         result.crossCheck = Self.crossCheck(reportedRows, summaries: summaries)
         result.longestAllRingsStreak = Self.longestStreak(reportedRows, rings: reportedRings)
         result.notes = notes
         return result
     }
 
-    // MARK: Zone
-
-    struct ZoneChoice {
-        var choice: TimeZoneChoice
-        var timeZone: TimeZone?
-        var fixedOffset: Int64
-
-        func make(covering range: ClosedRange<Int64>) -> LocalCalendar {
-            if let timeZone { return LocalCalendar(timeZone: timeZone, covering: range) }
-            return LocalCalendar(fixedOffsetSeconds: fixedOffset)
-        }
-    }
-
-    static func chooseZone(
-        option: String?, counts: [String: Int], environment: String?, exportDate: Timestamp?,
-        notes: inout [String]
-    ) -> ZoneChoice {
-        if let option, let tz = TimeZone.iana(option) {  // validated before
-            return ZoneChoice(
-                choice: TimeZoneChoice(identifier: option.trimmingCharacters(in: .whitespaces), reason: .option),
-                timeZone: tz, fixedOffset: 0)
-        }
-        let ranked = counts.filter { $0.value > 0 }.sorted { a, b in
-            a.value != b.value ? a.value > b.value : a.key < b.key
-        }
-        var unknown: [String] = []
-        for (id, count) in ranked {
-            if let tz = TimeZone.iana(id) {
-                if !unknown.isEmpty {
-                    notes.append(
-                        "Ignored HKTimeZone values that are not IANA zones: \(unknown.joined(separator: ", ")).")
-                }
-                if ranked.count > 1 {
-                    let others = ranked.filter { $0.key != id }.prefix(3).map { "\($0.key) (\($0.value))" }
-                    notes.append(
-                        "Days are bucketed in \(id), the most frequent HKTimeZone (\(count) samples); "
-                            + "samples also name \(others.joined(separator: ", ")). Use --tz to choose another zone.")
-                }
-                return ZoneChoice(
-                    choice: TimeZoneChoice(identifier: id, reason: .mostFrequentHKTimeZone(count: count)),
-                    timeZone: tz, fixedOffset: 0)
-            }
-            unknown.append(id)
-        }
-        if !unknown.isEmpty {
-            notes.append("Ignored HKTimeZone values that are not IANA zones: \(unknown.joined(separator: ", ")).")
-        }
-        if let environment, let tz = TimeZone.iana(environment) {
-            let id = tz.identifier
-            notes.append(
-                "The export names no time zone (no HKTimeZone metadata): days are bucketed in this machine's zone, \(id). "
-                    + "Use --tz to choose the zone the data was recorded in.")
-            return ZoneChoice(
-                choice: TimeZoneChoice(identifier: id, reason: .environment), timeZone: tz, fixedOffset: 0)
-        }
-        let offset = Int64(exportDate?.printedOffsetSeconds ?? 0)
-        let label = Self.offsetLabel(offset)
-        notes.append(
-            "WARNING: no time zone known (no --tz, no HKTimeZone metadata, no TZ): days are bucketed at the "
-                + "export's fixed offset \(label), ignoring daylight saving time. Use --tz to name the zone.")
-        return ZoneChoice(
-            choice: TimeZoneChoice(identifier: label, reason: .exportOffset), timeZone: nil, fixedOffset: offset)
-    }
-
-    /// `UTC+01:00`, `UTC-04:30`.
-    static func offsetLabel(_ seconds: Int64) -> String {
-        let a = abs(seconds)
-        let h = a / 3600
-        let m = a / 60 % 60
-        return "UTC\(seconds < 0 ? "-" : "+")\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)"
-    }
-
-    // MARK: Cumulative types
-
-    private func computeCumulative(
-        priority: SourcePriority, calendar: LocalCalendar, span: DaySpan, report: ClosedRange<Int>,
-        into daily: inout DailyColumns, result: inout AnalysisResult, notes: inout [String]
-    ) {
-        let positions = priority.order.count
-        let watchOnly = priority.classes.map { $0 == .watch }
-        let fillerEligible = priority.classes.map { $0 == .other }
-        counters.exactDuplicates = Array(repeating: 0, count: cumulative.count)
-        // Fixed slots first, then the others by identifier (their slot order is input order).
-        let slots =
-            Array(0..<CumulativeSlot.fixedCount)
-            + (CumulativeSlot.fixedCount..<cumulative.count).sorted {
-                cumulativeTypes[$0].identifier < cumulativeTypes[$1].identifier
-            }
-        for slot in slots {
-            var samples = cumulative[slot].drain()
-            guard !samples.isEmpty else { continue }
-            for k in samples.indices {
-                samples[k].source = UInt16(priority.position[Int(samples[k].source)])
-            }
-            samples.sort(by: Self.sampleOrder)
-            if options.removeExactDuplicates {
-                counters.exactDuplicates[slot] = Self.removeExactDuplicates(&samples)
-            }
-            let type = cumulativeTypes[slot]
-            let tracksFiller = options.deduplicate && slot <= CumulativeSlot.basalEnergy
-            samples.withUnsafeBufferPointer { buffer in
-                // Raw per-source totals: plain sums prorated into days.
-                var raw = MergeAccumulator(
-                    firstDay: span.first, dayCount: span.count, window: report, positions: positions)
-                prorate(buffer, priority: priority, include: nil, calendar: calendar, into: &raw)
-                var merged = raw
-                if options.deduplicate {
-                    merged = MergeAccumulator(
-                        firstDay: span.first, dayCount: span.count, window: report, positions: positions,
-                        fillerEligible: tracksFiller ? fillerEligible : nil)
-                    mergeByPriority(buffer, priority: priority, include: nil, calendar: calendar, into: &merged)
-                }
-                daily.setAll(slot: slot, merged)
-                for p in 0..<positions where raw.samples[p] > 0 {
-                    result.sources.append(
-                        SourceContribution(
-                            type: type.identifier, sourceName: priority.names[p], sourceClass: priority.classes[p],
-                            samples: raw.samples[p], rawTotal: raw.counted[p], countedTotal: merged.counted[p],
-                            unit: type.unit))
-                }
-                notes.append(contentsOf: Self.fillerNotes(merged.fillers, type: type, priority: priority))
-                // The rings count Apple Watch samples only (reference §4.1).
-                if slot == CumulativeSlot.activeEnergy || slot == CumulativeSlot.exerciseTime
-                    || slot == CumulativeSlot.moveTime
-                {
-                    var watch = MergeAccumulator(
-                        firstDay: span.first, dayCount: span.count, window: report, positions: positions)
-                    if options.deduplicate {
-                        mergeByPriority(
-                            buffer, priority: priority, include: watchOnly, calendar: calendar, into: &watch)
-                    } else {
-                        prorate(buffer, priority: priority, include: watchOnly, calendar: calendar, into: &watch)
-                    }
-                    daily.setWatch(slot: slot, watch)
-                }
-            }
-        }
-    }
-
-    /// Sort order of samples: by start (the sweep needs it), then by every other field, so that
-    /// exact duplicates are adjacent and the order never depends on the input order.
-    static func sampleOrder(_ a: CumulativeSample, _ b: CumulativeSample) -> Bool {
-        if a.start != b.start { return a.start < b.start }
-        if a.duration != b.duration { return a.duration < b.duration }
-        if a.source != b.source { return a.source < b.source }
-        if a.value != b.value { return a.value < b.value }
-        return a.flags < b.flags
-    }
-
-    /// Removes samples equal to their predecessor in type, source, start, end and value (the
-    /// type is the array's); a manual flag on either copy survives. Returns how many went.
-    static func removeExactDuplicates(_ samples: inout [CumulativeSample]) -> Int {
-        guard samples.count > 1 else { return 0 }
-        var kept = 0
-        for k in 1..<samples.count {
-            let s = samples[k]
-            let last = samples[kept]
-            if s.start == last.start && s.duration == last.duration && s.source == last.source && s.value == last.value
-            {
-                samples[kept].flags |= s.flags
-            } else {
-                kept += 1
-                samples[kept] = s
-            }
-        }
-        let removed = samples.count - (kept + 1)
-        samples.removeLast(removed)
-        return removed
-    }
-
-    static func fillerNotes(
-        _ fillers: [(day: Int, position: Int, share: Double)], type: CumulativeType, priority: SourcePriority
-    ) -> [String] {
-        guard !fillers.isEmpty else { return [] }
-        let name = type.identifier.replacingOccurrences(of: TypeCatalog.prefix, with: "")
-        var byPosition: [Int: [(day: Int, share: Double)]] = [:]
-        for f in fillers { byPosition[f.position, default: []].append((f.day, f.share)) }
-        return byPosition.keys.sorted().map { p in
-            let days = byPosition[p]!
-            let top = days.max { a, b in a.share != b.share ? a.share < b.share : a.day > b.day }!
-            let pct = Int((top.share * 100).rounded())
-            return "\(name): the low-priority source \"\(priority.names[p])\" filled gaps for "
-                + "\(Int((MergeAccumulator.fillerShare * 100).rounded())) % or more of the day's total on \(days.count) day(s) "
-                + "(most: \(pct) % on \(CivilDate(daysSince1970: top.day))). A coarse source filling hours that "
-                + "better sources left empty can inflate totals; --source-order or --no-dedup show the alternatives."
-        }
-    }
-
     private func appendDropNotes(_ notes: inout [String]) {
-        let c = counters
-        let duplicates = c.exactDuplicates.reduce(0, +)
-        if duplicates > 0 {
-            let perType = c.exactDuplicates.indices.filter { c.exactDuplicates[$0] > 0 }.map {
-                "\(cumulativeTypes[$0].identifier.replacingOccurrences(of: TypeCatalog.prefix, with: "")) \(c.exactDuplicates[$0])"
-            }
-            notes.append("Removed \(duplicates) exact duplicate sample(s) (\(perType.joined(separator: ", "))).")
-        }
+        let c = context.counters
         func at(_ line: Int) -> String { line > 0 ? " (first at line \(line))" : "" }
         if c.negativeValue > 0 {
             notes.append("Dropped \(c.negativeValue) sample(s) with a negative value\(at(c.negativeValueLine)).")
@@ -360,130 +166,6 @@ extension Analyzer {
         if c.tooManySources > 0 {
             notes.append("Dropped \(c.tooManySources) sample(s) of sources beyond the first 65 536.")
         }
-    }
-
-    // MARK: Heart rate
-
-    private func computeHeartRate(
-        priority: SourcePriority, calendar: LocalCalendar, span: DaySpan, into daily: inout DailyColumns
-    ) {
-        heartRate.forEachBucket { start, bucket in
-            daily.addHeartRate(day: calendar.dayNumber(start), bucket)
-        }
-        // Once-a-day types: the highest-priority source's latest value of the day (§5.6).
-        struct Key: Hashable {
-            var day: Int
-            var type: OncePerDayType
-        }
-        var best: [Key: (rank: Int, start: Int64, value: Double)] = [:]
-        for s in oncePerDay {
-            let day = Key(day: calendar.dayNumber(s.start), type: s.type)
-            let rank = priority.rank(position: priority.position[Int(s.source)], manual: s.manual)
-            if let b = best[day] {
-                let better = rank != b.rank ? rank < b.rank : s.start != b.start ? s.start > b.start : s.value > b.value
-                if !better { continue }
-            }
-            best[day] = (rank, s.start, s.value)
-        }
-        for (key, b) in best { daily.setOncePerDay(day: key.day, key.type, b.value) }
-    }
-
-    // MARK: Stand hours
-
-    /// Stand hours: a local hour counts once when any Apple Watch source recorded Stood for it.
-    /// Hours are keyed by their start instant, so the repeated hour of a fall-back day stays two
-    /// hours (same label).
-    private func computeStandHours(
-        priority: SourcePriority, calendar: LocalCalendar, span: DaySpan, into daily: inout DailyColumns
-    ) -> [StandHour] {
-        var hours: [Int64: Bool] = [:]
-        for r in stand where priority.classes[priority.position[Int(r.source)]] == .watch {
-            let h = calendar.startOfHour(r.start)
-            hours[h] = (hours[h] ?? false) || r.stood
-        }
-        var rows: [StandHour] = []
-        rows.reserveCapacity(hours.count)
-        for h in hours.keys.sorted() {
-            let stood = hours[h]!
-            let day = calendar.dayNumber(h)
-            daily.addStandHour(day: day, stood: stood)
-            rows.append(StandHour(date: CivilDate(daysSince1970: day), hour: calendar.hourOfDay(h), stood: stood))
-        }
-        return rows
-    }
-
-    static func standProfile(_ rows: [StandHour]) -> [(hour: Int, stoodDays: Int, daysWithRecord: Int)] {
-        // One entry per (day, hour): the repeated fall-back hour counts once, stood if either was.
-        var cells: [CivilDate: [Int: Bool]] = [:]
-        for r in rows { cells[r.date, default: [:]][r.hour] = (cells[r.date]?[r.hour] ?? false) || r.stood }
-        var stood = [Int](repeating: 0, count: 24)
-        var recorded = [Int](repeating: 0, count: 24)
-        for (_, hours) in cells {
-            for (h, s) in hours where (0..<24).contains(h) {
-                recorded[h] += 1
-                if s { stood[h] += 1 }
-            }
-        }
-        return (0..<24).map { (hour: $0, stoodDays: stood[$0], daysWithRecord: recorded[$0]) }
-    }
-
-    // MARK: Workouts
-
-    /// Workouts by the local day they start on. With de-duplication on, a workout that overlaps
-    /// a higher-priority source's workout by at least half of the shorter one is the same
-    /// session recorded twice (e.g. a Watch run copied by a running app) and counts once.
-    private func computeWorkouts(
-        priority: SourcePriority, calendar: LocalCalendar, span: DaySpan, into daily: inout DailyColumns
-    ) {
-        var list = workouts.map { w in
-            (w: w, rank: priority.rank(position: priority.position[Int(w.source)], manual: false))
-        }
-        list.sort { a, b in
-            if a.rank != b.rank { return a.rank < b.rank }
-            if a.w.start != b.w.start { return a.w.start < b.w.start }
-            if a.w.end != b.w.end { return a.w.end < b.w.end }
-            return a.w.minutes < b.w.minutes
-        }
-        // Accepted workouts sorted by start; only those starting within the longest accepted
-        // duration before a candidate can overlap it.
-        var accepted: [WorkoutSpan] = []
-        var longest: Int64 = 0
-        for item in list {
-            let w = item.w
-            var lo = 0
-            var hi = accepted.count  // first index with start > w.end
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if accepted[mid].start <= w.end { lo = mid + 1 } else { hi = mid }
-            }
-            var duplicate = false
-            var k = lo - 1
-            while k >= 0 && accepted[k].start >= w.start - longest {
-                let a = accepted[k]
-                k -= 1
-                if a.source == w.source {
-                    if options.removeExactDuplicates && a.start == w.start && a.end == w.end {
-                        duplicate = true
-                        break
-                    }
-                    continue
-                }
-                guard options.deduplicate else { continue }
-                let overlap = min(a.end, w.end) - max(a.start, w.start)
-                let shorter = min(a.end - a.start, w.end - w.start)
-                if overlap > 0 && 2 * overlap >= shorter {
-                    duplicate = true
-                    break
-                }
-            }
-            if !duplicate {
-                var at = lo  // keep the order by start: first index with start > w.start
-                while at > 0 && accepted[at - 1].start > w.start { at -= 1 }
-                accepted.insert(w, at: at)
-                longest = max(longest, w.end - w.start)
-            }
-        }
-        for a in accepted { daily.addWorkout(day: calendar.dayNumber(a.start), minutes: a.minutes) }
     }
 
     // MARK: Cross-check and streak

@@ -79,6 +79,30 @@ struct HeartRateBuckets {
 
     @inline(__always)
     mutating func add(_ bpm: Double, at t: Int64) {
+        let i = locate(t)
+        pages[lastPageSlot].withUnsafeMutableBufferPointer { b in
+            b[i].sumMilli += Int64((bpm * 1000).rounded())
+            b[i].count += 1
+            if bpm < b[i].min { b[i].min = bpm }
+            if bpm > b[i].max { b[i].max = bpm }
+        }
+    }
+
+    /// Adds another bucket's statistics to the bucket containing `t` (merging two analyzers).
+    mutating func add(_ other: HeartRateBucket, at t: Int64) {
+        let i = locate(t)
+        pages[lastPageSlot].withUnsafeMutableBufferPointer { b in
+            b[i].sumMilli += other.sumMilli
+            b[i].count += other.count
+            b[i].min = Swift.min(b[i].min, other.min)
+            b[i].max = Swift.max(b[i].max, other.max)
+        }
+    }
+
+    /// Makes the page of the bucket containing `t` current (creating it on first use) and
+    /// returns the bucket's index in that page.
+    @inline(__always)
+    private mutating func locate(_ t: Int64) -> Int {
         let bucket = floorDiv(t, Self.bucketSeconds)
         let page = bucket >> Self.pageShift
         if page != lastPage {
@@ -92,13 +116,7 @@ struct HeartRateBuckets {
             }
             lastPage = page
         }
-        let i = Int(bucket & Int64(Self.pageSize - 1))
-        pages[lastPageSlot].withUnsafeMutableBufferPointer { b in
-            b[i].sumMilli += Int64((bpm * 1000).rounded())
-            b[i].count += 1
-            if bpm < b[i].min { b[i].min = bpm }
-            if bpm > b[i].max { b[i].max = bpm }
-        }
+        return Int(bucket & Int64(Self.pageSize - 1))
     }
 
     /// Calls `body` with each non-empty bucket's start instant, in no particular order.

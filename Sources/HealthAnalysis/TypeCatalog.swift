@@ -3,8 +3,6 @@ import HealthExport
 /// What the analysis does with records of one type: decided once per type, then cached per
 /// `typeSymbol` so that the per-record path is one array load.
 enum TypeRole: Equatable, Sendable {
-    /// Not yet looked up (cache slot only).
-    case unresolved
     /// Not used by the analysis.
     case ignored
     /// A cumulative quantity type, stored in cumulative slot `slot` (reference §3.2, §5.4).
@@ -63,6 +61,11 @@ enum TypeCatalog {
     static let prefix = "HKQuantityTypeIdentifier"
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
     static let appleStandHour = "HKCategoryTypeIdentifierAppleStandHour"
+
+    /// A quantity type's name without the `HKQuantityTypeIdentifier` prefix (`StepCount`).
+    static func shortName(_ identifier: String) -> String {
+        identifier.hasPrefix(prefix) ? String(identifier.dropFirst(prefix.count)) : identifier
+    }
 
     /// The fixed slots, in `CumulativeSlot` order.
     static let fixed: [CumulativeType] = [

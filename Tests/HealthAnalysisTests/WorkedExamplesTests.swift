@@ -155,7 +155,7 @@ func mergeIntoHours(
             start: UInt32($0.start), duration: UInt32($0.end - $0.start), value: $0.value,
             source: UInt16(priority.position[$0.source]), flags: $0.manual ? CumulativeSample.manual : 0)
     }
-    stored.sort(by: Analyzer.sampleOrder)
+    stored.sort(by: CumulativeSample.order)
     let lo = samples.map(\.start).min()!
     let hi = samples.map(\.end).max()!
     let calendar = LocalCalendar(timeZone: TimeZone(identifier: zone)!, covering: (lo - 86_400)...(hi + 86_400))

@@ -1,0 +1,44 @@
+import HealthExport
+
+/// `ActivitySummary` elements: the Watch's own ring values and goals per calendar day (reference
+/// §2.5, §4), which give the daily goals, the `summary_*` columns and the cross-check.
+final class ActivitySummaries: DomainAccumulator {
+    private(set) var byDate: [CivilDate: ActivitySummary] = [:]
+
+    func route(type: String) -> Int32? { nil }
+
+    func consume(_ r: UnsafePointer<Record>, route: Int32, context: StreamContext) {}
+
+    func consume(_ summary: ActivitySummary, context: StreamContext) { keep(summary) }
+
+    /// Two summaries for one date (seen after restores): the larger one is kept, so that the
+    /// choice depends neither on document order nor on how the export was split.
+    private func keep(_ summary: ActivitySummary) {
+        if let existing = byDate[summary.date], !Self.prefer(summary, over: existing) { return }
+        byDate[summary.date] = summary
+    }
+
+    private static func prefer(_ a: ActivitySummary, over b: ActivitySummary) -> Bool {
+        func key(_ s: ActivitySummary) -> [Double] {
+            [
+                s.activeEnergyBurnedKcal, s.appleExerciseTimeMinutes, s.appleStandHours,
+                s.appleMoveTimeMinutes, s.activeEnergyBurnedGoalKcal, s.appleExerciseTimeGoalMinutes,
+                s.appleStandHoursGoal, s.appleMoveTimeGoalMinutes,
+            ].map { $0 ?? -1 }
+        }
+        return key(a).lexicographicallyPrecedes(key(b)) == false && key(a) != key(b)
+    }
+
+    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
+        for summary in (other as! ActivitySummaries).byDate.values { keep(summary) }
+    }
+
+    var calendarDayExtent: ClosedRange<Int>? {
+        guard let first = byDate.keys.min(), let last = byDate.keys.max() else { return nil }
+        return first.daysSince1970...last.daysSince1970
+    }
+
+    func finish(_ context: inout FinishContext) {
+        context.summaries = byDate
+    }
+}

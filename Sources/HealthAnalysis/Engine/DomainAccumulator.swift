@@ -1,0 +1,149 @@
+import HealthExport
+
+/// One domain of the analysis (cumulative types, heart rate, stand hours, workouts, …): the state
+/// it keeps while the export streams, and how that state becomes its part of the result.
+///
+/// Every domain has the same three steps:
+/// 1. **consume**: records of the types it routed (`route(type:)`), and every workout and
+///    `ActivitySummary`, in any order and from any segment of the export;
+/// 2. **merge**: add the state of another accumulator of the same kind, built from another part
+///    of the export (parallel parsing); the result must not depend on how the export was split
+///    or in which order parts are merged;
+/// 3. **finish**: once, after the last merge, bucket into local days of `FinishContext.calendar`
+///    and write the domain's columns, rows and notes into the context.
+///
+/// Adding a domain is a new file with a new conformance and one line in `Analyzer.makeDomains`.
+/// Accumulators are not thread-safe: each analyzer (and so each parsing thread) has its own.
+protocol DomainAccumulator: AnyObject {
+    /// The route code for records of `type` (an HKObjectType identifier), or nil when this domain
+    /// does not take them. Asked once per type and analyzer; the code comes back in `consume`.
+    func route(type: String) -> Int32?
+
+    /// Takes one top-level record of a routed type (records nested in a `Correlation` never come here).
+    func consume(_ record: UnsafePointer<Record>, route: Int32, context: StreamContext)
+
+    /// Takes one workout (all domains see every workout).
+    func consume(_ workout: Workout, context: StreamContext)
+
+    /// Takes one `ActivitySummary` (all domains see every summary).
+    func consume(_ summary: ActivitySummary, context: StreamContext)
+
+    /// Takes one `Correlation` with its nested records (all domains see every correlation).
+    func consume(_ correlation: Correlation, context: StreamContext)
+
+    /// Adds `other`'s state, which is an accumulator of the same type as `self`.
+    /// - Parameters:
+    ///   - sourceMap: for each index of `other`'s source table, the index of the same source in
+    ///     this analyzer's table.
+    ///   - context: this analyzer's context (already merged with `other`'s).
+    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext)
+
+    /// Local days this domain has data on without a record instant (e.g. `ActivitySummary`
+    /// dates), as days since 1970-01-01; nil when none.
+    var calendarDayExtent: ClosedRange<Int>? { get }
+
+    /// Computes the domain's part of the result into `context`. Called once.
+    func finish(_ context: inout FinishContext)
+}
+
+extension DomainAccumulator {
+    func consume(_ workout: Workout, context: StreamContext) {}
+    func consume(_ summary: ActivitySummary, context: StreamContext) {}
+    func consume(_ correlation: Correlation, context: StreamContext) {}
+    var calendarDayExtent: ClosedRange<Int>? { nil }
+}
+
+/// What all domains of one analyzer share while streaming: the source table, the counters of
+/// dropped samples, and the span of instants with data.
+///
+/// Not thread-safe: it belongs to one analyzer.
+final class StreamContext {
+    var sources = SourceTable()
+    var counters = DropCounters()
+    /// The span of instants with data (UTC seconds), for the zone table and the day range.
+    var firstInstant = Int64.max
+    var lastInstant = Int64.min
+
+    /// Widens the span of instants with data to include `[first, last]`.
+    @inline(__always)
+    func cover(_ first: Int64, _ last: Int64) {
+        if first < firstInstant { firstInstant = first }
+        if last > lastInstant { lastInstant = last }
+    }
+
+    /// Adds `other`'s sources, counters and span; returns the source map for the domains' merge.
+    func merge(_ other: StreamContext) -> [Int] {
+        counters.merge(other.counters)
+        cover(other.firstInstant, other.lastInstant)
+        return sources.merge(other.sources)
+    }
+}
+
+/// Samples dropped while streaming, by reason (reported in the notes of the result).
+struct DropCounters: Sendable {
+    var nestedInCorrelation = 0
+    var negativeValue = 0
+    var endBeforeStart = 0
+    var unexpectedUnit = 0
+    /// Line in the export of the first sample dropped for each reason (0: not known).
+    var negativeValueLine = 0
+    var endBeforeStartLine = 0
+    var unexpectedUnitLine = 0
+    var outOfRange = 0
+    var tooManySources = 0
+    var implausibleHeartRate = 0
+
+    /// Counts a sample without a value in the unit its type needs, at `line`.
+    mutating func countUnexpectedUnit(line: Int) {
+        Self.note(line, first: &unexpectedUnitLine)
+        unexpectedUnit += 1
+    }
+
+    mutating func countNegativeValue(line: Int) {
+        Self.note(line, first: &negativeValueLine)
+        negativeValue += 1
+    }
+
+    mutating func countEndBeforeStart(line: Int) {
+        Self.note(line, first: &endBeforeStartLine)
+        endBeforeStart += 1
+    }
+
+    /// The first line is the smallest known one, so that it does not depend on how the export
+    /// was split for parallel parsing.
+    private static func note(_ line: Int, first: inout Int) {
+        if line > 0 && (first == 0 || line < first) { first = line }
+    }
+
+    mutating func merge(_ o: DropCounters) {
+        nestedInCorrelation += o.nestedInCorrelation
+        negativeValue += o.negativeValue
+        endBeforeStart += o.endBeforeStart
+        unexpectedUnit += o.unexpectedUnit
+        Self.note(o.negativeValueLine, first: &negativeValueLine)
+        Self.note(o.endBeforeStartLine, first: &endBeforeStartLine)
+        Self.note(o.unexpectedUnitLine, first: &unexpectedUnitLine)
+        outOfRange += o.outOfRange
+        tooManySources += o.tooManySources
+        implausibleHeartRate += o.implausibleHeartRate
+    }
+}
+
+/// What `finish` hands every domain: the zone's calendar, the source priority, the days, and the
+/// result being built.
+struct FinishContext {
+    let options: AnalysisOptions
+    let calendar: LocalCalendar
+    let priority: SourcePriority
+    /// The local days the computation covers.
+    let span: DaySpan
+    /// The local days reported (the window of `--from`/`--to`/`--week last`).
+    let report: ClosedRange<Int>
+    /// The per-day columns the domains fill.
+    var daily: DailyColumns
+    var result: AnalysisResult
+    /// Notes for the report, in the order the domains finish.
+    var notes: [String]
+    /// The day's `ActivitySummary` by date (set by the summaries domain).
+    var summaries: [CivilDate: ActivitySummary] = [:]
+}
