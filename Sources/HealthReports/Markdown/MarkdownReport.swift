@@ -1,0 +1,139 @@
+import HealthAnalysis
+import HealthExport
+
+// `report.md`: the overview a person reads first. GitHub-flavoured Markdown; numbers with `,`
+// thousands separators and a fixed number of decimals per column; no value is `—`.
+// Deterministic: nothing in it depends on the current time, the locale or the machine.
+
+extension ReportWriter {
+    /// The text of `report.md`.
+    ///
+    /// Sections: header (period, input, generator), overview (time zone and why, weeks,
+    /// de-duplication, source priority), at a glance (per-day means), the last
+    /// `options.weeksInReport` weeks, Activity rings (closed-day counts, longest all-rings
+    /// streak), the stand-hour profile, de-duplication per type, the ActivitySummary
+    /// cross-check, notes, reader diagnostics, and the list of files.
+    public func markdownReport(_ result: AnalysisResult, context: ReportContext) -> String {
+        var report = MarkdownReport(result: result, context: context, options: options)
+        report.render()
+        return report.text
+    }
+}
+
+/// What no value looks like in `report.md`.
+let none = "—"
+
+struct MarkdownReport {
+    let result: AnalysisResult
+    let context: ReportContext
+    let options: ReportOptions
+    var text = ""
+
+    init(result: AnalysisResult, context: ReportContext, options: ReportOptions) {
+        self.result = result
+        self.context = context
+        self.options = options
+    }
+
+    mutating func render() {
+        header()
+        overview()
+        atAGlance()
+        weeks()
+        rings()
+        standHourProfile()
+        deduplication()
+        crossCheck()
+        notes()
+        files()
+    }
+
+    // MARK: - Sections (one file each in Markdown/Sections/)
+
+    var firstDay: CivilDate? { result.firstDay ?? result.days.first?.date }
+    var lastDay: CivilDate? { result.lastDay ?? result.days.last?.date }
+    // MARK: - Formatting
+
+    func bullets(_ lines: [String]) -> String {
+        lines.map { "- " + Markdown.escape($0) + "\n" }.joined() + "\n"
+    }
+
+    func grouped(_ value: Int) -> String {
+        DecimalFormat(decimals: 0, groupingSeparator: ",").string(Double(value)) ?? String(value)
+    }
+
+    func number(_ value: Double?, _ decimals: Int) -> String {
+        guard let value else { return none }
+        return DecimalFormat(decimals: decimals, groupingSeparator: ",").string(value) ?? none
+    }
+
+    /// `part / whole` in whole percent (`71%`), or `—` when `whole` is 0.
+    func percent(_ part: Double, of whole: Double) -> String {
+        guard whole != 0 else { return none }
+        return number(part / whole * 100, 0) + "%"
+    }
+
+    static func describe(_ reason: TimeZoneReason) -> String {
+        switch reason {
+        case .option:
+            return "given with `--tz`"
+        case .mostFrequentHKTimeZone(let count):
+            let samples = DecimalFormat(decimals: 0, groupingSeparator: ",").string(Double(count)) ?? "\(count)"
+            return "the most frequent `HKTimeZone` in the export (on \(samples) \(count == 1 ? "sample" : "samples"))"
+        case .environment:
+            return "the machine's time zone (`TZ`), because the export names none"
+        case .exportOffset:
+            return "the fixed UTC offset of the export date, because no time zone was found (see the warning)"
+        }
+    }
+
+    static func describe(_ sourceClass: SourceClass) -> String {
+        switch sourceClass {
+        case .manual: return "manual entries"
+        case .watch: return "Apple Watch"
+        case .phone: return "iPhone"
+        case .other: return "other app or device"
+        }
+    }
+
+    /// `StepCount` for `HKQuantityTypeIdentifierStepCount`.
+    static func shortTypeName(_ type: String) -> String {
+        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKDataType"]
+        where type.hasPrefix(prefix) && type.count > prefix.count {
+            return String(type.dropFirst(prefix.count))
+        }
+        return type
+    }
+
+    /// Decimals for totals shown in `unit`.
+    static func decimals(for unit: CanonicalUnit) -> Int {
+        switch unit {
+        case .count, .kilocalorie, .minute: return 0
+        default: return 2
+        }
+    }
+
+    static func metricName(_ metric: String) -> String {
+        switch metric {
+        case "move_kcal": return "Move (kcal)"
+        case "move_min": return "Move (min)"
+        case "exercise_min": return "Exercise (min)"
+        case "stand_hours": return "Stand (hours)"
+        default: return Markdown.escape(metric)
+        }
+    }
+
+    static func metricOrder(_ metric: String) -> Int {
+        switch metric {
+        case "move_kcal": return 0
+        case "move_min": return 1
+        case "exercise_min": return 2
+        case "stand_hours": return 3
+        default: return 4
+        }
+    }
+
+    static func metricDecimals(_ metric: String) -> Int {
+        metric == "stand_hours" ? 0 : 1
+    }
+}

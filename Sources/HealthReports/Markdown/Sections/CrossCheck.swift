@@ -1,0 +1,51 @@
+import HealthAnalysis
+import HealthExport
+
+// report.md: Record-derived ring values against the ActivitySummary (reference §4.3).
+
+extension MarkdownReport {
+    mutating func crossCheck() {
+        text += "## ActivitySummary cross-check\n\n"
+        let check = result.crossCheck
+        guard check.daysCompared > 0 else {
+            text += "No day had both an ActivitySummary and ring records to compare.\n\n"
+            return
+        }
+        text +=
+            "The ring values computed from the records were compared with the Watch's own "
+            + "ActivitySummary on \(grouped(check.daysCompared)) \(check.daysCompared == 1 ? "day" : "days"): "
+            + "\(grouped(check.daysAgreeing)) agree "
+            + "(\(percent(Double(check.daysAgreeing), of: Double(check.daysCompared)))) within the "
+            + "tolerances (Move ±max(1 kcal, 1%), exercise ±1 min, stand hours exact).\n\n"
+        let disagreements = check.disagreements.enumerated().sorted {
+            ($0.element.date, Self.metricOrder($0.element.metric), $0.offset)
+                < ($1.element.date, Self.metricOrder($1.element.metric), $1.offset)
+        }.map(\.element)
+        guard !disagreements.isEmpty else { return }
+        let shown = disagreements.prefix(max(options.maxDisagreementRows, 0))
+        guard !shown.isEmpty else { return }
+        text += "Disagreeing values (difference = records − ActivitySummary):\n\n"
+        let rows = shown.map { d -> [String] in
+            let decimals = Self.metricDecimals(d.metric)
+            var difference = none
+            if let record = d.recordValue, let summary = d.summaryValue {
+                difference =
+                    DecimalFormat(decimals: decimals, groupingSeparator: ",", showsPlusSign: true)
+                    .string(record - summary) ?? none
+            }
+            return [
+                d.date.description, Self.metricName(d.metric),
+                number(d.recordValue, decimals), number(d.summaryValue, decimals), difference,
+            ]
+        }
+        text += Markdown.table(
+            ["Date", "Ring", "From records", "ActivitySummary", "Difference"],
+            [.left, .left, .right, .right, .right], Array(rows))
+        if shown.count < disagreements.count {
+            text +=
+                "\nShowing the first \(grouped(shown.count)) of \(grouped(disagreements.count)) "
+                + "disagreements; every day's values are in [daily.csv](daily.csv) (`summary_*` columns).\n"
+        }
+        text += "\n"
+    }
+}

@@ -1,0 +1,18 @@
+import HealthAnalysis
+import HealthExport
+
+// report.md: The list of files written beside report.md.
+
+extension MarkdownReport {
+    mutating func files() {
+        text += "## Files\n\n"
+        text += "- [daily.csv](daily.csv): one row per day\n"
+        text += "- [weekly.csv](weekly.csv): one row per week\n"
+        text += "- [stand_hours.csv](stand_hours.csv): one row per local hour with a stand-hour record\n"
+        text += "- [sources.csv](sources.csv): raw and counted totals per type and source\n"
+        text +=
+            "\nThe CSV files are RFC 4180: UTF-8 with CRLF line endings and a header row; numbers use `.` as the "
+            + "decimal point and no thousands separator; an empty cell means no data (never 0); "
+            + "booleans are `true` / `false`. A measured value's column name ends with its unit (`_km`, `_kcal`, `_min`, `_bpm`).\n"
+    }
+}
