@@ -11,11 +11,6 @@ import HealthReports
 ///
 /// - Returns: the bytes read and the records delivered to the analyzer.
 func runReportEndToEnd(file: String, threads: Int) throws -> PhaseOutcome? {
-    // HOOK (issue 6): when ReportPipeline.run takes `threads:` (the per-domain accumulators'
-    // merge), pass `threads` to it below and drop this guard.
-    guard threads == 1 else {
-        throw PhaseSkipped(reason: "ReportPipeline.run has no threads: parameter yet (the analyzer merge of issue 6)")
-    }
     var template = Array("/tmp/health-benchmarks-report-XXXXXX".utf8CString)
     guard let dir = mkdtemp(&template) else {
         throw PhaseError(description: "cannot create a temporary folder in /tmp")
@@ -25,7 +20,8 @@ func runReportEndToEnd(file: String, threads: Int) throws -> PhaseOutcome? {
         for name in ReportFile.allCases.map(\.fileName) { unlink(out + "/" + name) }
         rmdir(out)
     }
-    let run = try ReportPipeline.run(.path(file), options: AnalysisOptions(), environmentTimeZone: nil)
+    let run = try ReportPipeline.run(
+        .path(file), options: AnalysisOptions(), environmentTimeZone: nil, threads: threads)
     try ReportWriter().write(run.result, context: run.context, to: out)
     // Every <Record> start tag: the records the reader delivered plus any it skipped (the
     // benchmark inputs have none), the same count as the reader phase's.
