@@ -39,7 +39,7 @@ struct hsax_splitter {
     uint8_t bang[8];
     int bang_len;
     uint8_t quote;
-    int slash;         /* the last byte of a start tag (outside values) was '/' */
+    uint8_t last;      /* in a start tag: the byte before the current buffer (for "/>") */
     int tail;          /* '-' / ']' / '?' just seen, at the end of a comment / CDATA / PI */
     int in_name;
     int name_len;
@@ -56,6 +56,9 @@ struct hsax_splitter {
 };
 
 static const char root_name[] = "HealthData";
+
+/* Bytes that end a run inside a start tag: a quote opens a value, '>' ends the tag. */
+static const uint8_t stag_stop[256] = {['"'] = 1, ['\''] = 1, ['>'] = 1};
 
 static inline int is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -114,8 +117,8 @@ static size_t scan(hsax_splitter *s, const uint8_t *b, size_t n, size_t arm_from
             } else {
                 if (s->depth == 0 && s->root_closed) { *event = EV_BAD; return i; }
                 s->state = SC_STAG;
-                s->slash = 0;
-                s->in_name = 1;
+                s->last = '<';
+                s->in_name = s->depth == 0;
                 s->name_len = 0;
                 s->name_ok = 1;
             }
@@ -169,54 +172,56 @@ static size_t scan(hsax_splitter *s, const uint8_t *b, size_t n, size_t arm_from
             }
             break;
         case SC_STAG:
-            while (i < n) {
-                uint8_t c = b[i];
-                if (s->in_name) {
+            if (s->in_name) { /* only the root's name is looked at (see SC_LT) */
+                while (i < n) {
+                    uint8_t c = b[i];
                     if (is_space(c) || c == '/' || c == '>') {
                         s->in_name = 0;
-                    } else {
-                        if (s->depth == 0) {
-                            if (s->name_len >= 10 || c != (uint8_t)root_name[s->name_len]) s->name_ok = 0;
-                            s->name_len++;
-                        }
-                        i++;
-                        continue;
+                        break;
                     }
-                }
-                if (c == '"' || c == '\'') {
-                    s->quote = c;
-                    s->slash = 0;
-                    s->state = SC_QUOTE;
+                    if (s->name_len >= 10 || c != (uint8_t)root_name[s->name_len]) s->name_ok = 0;
+                    s->name_len++;
                     i++;
-                    break;
                 }
-                if (c == '>') {
-                    i++;
-                    s->state = SC_TEXT;
-                    if (s->depth == 0) {
-                        if (!s->name_ok || s->name_len != 10) { *event = EV_BAD; return i; }
-                        s->root_open = 1;
-                        if (s->slash) s->root_closed = 1;
-                        else s->depth = 1;
-                        *event = EV_PREFIX;
-                        return i;
-                    }
-                    if (!s->slash) {
-                        s->depth++;
-                    } else if (s->depth == 1 && i >= arm_from) {
-                        *event = EV_CUT;
-                        return i;
-                    }
-                    break;
-                }
-                s->slash = c == '/';
+                if (s->in_name) break;
+            }
+            /* up to the next quote or '>' (attribute names, '=', spaces: a few bytes) */
+            while (i < n && !stag_stop[b[i]]) i++;
+            if (i == n) {
+                s->last = b[n - 1];
+                break;
+            }
+            if (b[i] != '>') {
+                s->quote = b[i++];
+                s->state = SC_QUOTE;
+                break;
+            }
+            {
+                /* '/' right before '>' (never inside a value: a value ends with its quote) */
+                int empty = (i > 0 ? b[i - 1] : s->last) == '/';
                 i++;
+                s->state = SC_TEXT;
+                if (s->depth == 0) {
+                    if (!s->name_ok || s->name_len != 10) { *event = EV_BAD; return i; }
+                    s->root_open = 1;
+                    if (empty) s->root_closed = 1;
+                    else s->depth = 1;
+                    *event = EV_PREFIX;
+                    return i;
+                }
+                if (!empty) {
+                    s->depth++;
+                } else if (s->depth == 1 && i >= arm_from) {
+                    *event = EV_CUT;
+                    return i;
+                }
             }
             break;
         case SC_QUOTE: {
             const uint8_t *q = memchr(b + i, s->quote, n - i);
             if (!q) return n;
             i = (size_t)(q - b) + 1;
+            s->last = s->quote;
             s->state = SC_STAG;
             break;
         }
