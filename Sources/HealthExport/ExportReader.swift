@@ -33,13 +33,13 @@ public struct ReaderOptions: Sendable {
     /// for a zip) and the input's size when known. Called on the reading thread.
     public var progress: (@Sendable (_ consumed: Int64, _ total: Int64?) -> Void)?
     /// Parallel reads only (`read(_:threads:makeConsumer:)`): bytes of pre-filtered XML per
-    /// segment handed to one parser thread (default 2 MiB; a segment ends at the first boundary
+    /// segment handed to one parser thread (default 512 KiB; a segment ends at the first boundary
     /// between two children of `<HealthData>` after this many bytes; tests use tiny values).
     public var segmentSize: Int
 
     public init(
         batchSize: Int = 4096, chunkSize: Int = 512 * 1024,
-        progress: (@Sendable (_ consumed: Int64, _ total: Int64?) -> Void)? = nil, segmentSize: Int = 2 << 20
+        progress: (@Sendable (_ consumed: Int64, _ total: Int64?) -> Void)? = nil, segmentSize: Int = 512 * 1024
     ) {
         self.batchSize = batchSize
         self.chunkSize = chunkSize

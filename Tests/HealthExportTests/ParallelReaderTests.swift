@@ -25,7 +25,7 @@ final class WorkerSink {
 }
 
 func readParallel(
-    _ input: ExportInput, threads: Int, chunkSize: Int = 512 * 1024, segmentSize: Int = 2 << 20,
+    _ input: ExportInput, threads: Int, chunkSize: Int = 512 * 1024, segmentSize: Int = 512 * 1024,
     batchSize: Int = 4096
 ) throws -> ParallelReadResult {
     let sinks = (0..<threads).map { _ in WorkerSink() }
@@ -163,7 +163,7 @@ struct ParallelReaderTests {
     @Test func aTrickyExportInEveryChunkAndSegmentSize() throws {
         let path = try temporaryFile(trickyExport())
         try expectParallelMatchesSerial(
-            .path(path), chunkSizes: [1, 7, 4096, 512 * 1024], segmentSizes: [1, 64, 4096, 2 << 20])
+            .path(path), chunkSizes: [1, 7, 4096, 512 * 1024], segmentSizes: [1, 64, 4096, 512 * 1024])
         // With tiny segments, every worker gets work (so the merge really merges).
         let p = try readParallel(.path(path), threads: 3, segmentSize: 1)
         #expect(p.busyWorkers >= 2)
@@ -180,7 +180,7 @@ struct ParallelReaderTests {
         let (bytes, _) = SyntheticExport.makeExport(
             SyntheticExportConfiguration(firstDay: "2025-03-28", days: 2, prolog: prolog))
         let path = try temporaryFile(bytes)
-        try expectParallelMatchesSerial(.path(path), chunkSizes: [4096, 512 * 1024], segmentSizes: [1, 2 << 20])
+        try expectParallelMatchesSerial(.path(path), chunkSizes: [4096, 512 * 1024], segmentSizes: [1, 512 * 1024])
         try expectParallelMatchesSerial(.path(path), chunkSizes: [7], segmentSizes: [64 * 1024], threads: [3])
     }
 
@@ -188,7 +188,7 @@ struct ParallelReaderTests {
         // The reading thread inflates; tiny segments, so that all workers share the export.
         let (bytes, _) = SyntheticExport.makeExport(SyntheticExportConfiguration(firstDay: "2025-03-28", days: 2))
         let zip = try makeZip([("apple_health_export/export.xml", bytes)])
-        try expectParallelMatchesSerial(.path(zip), chunkSizes: [4096, 512 * 1024], segmentSizes: [1, 2 << 20])
+        try expectParallelMatchesSerial(.path(zip), chunkSizes: [4096, 512 * 1024], segmentSizes: [1, 512 * 1024])
         // A damaged zip: the same archive error as a serial read.
         var damaged = try [UInt8](Data(contentsOf: URL(fileURLWithPath: zip)))
         damaged.removeLast(damaged.count / 3)
@@ -203,7 +203,7 @@ struct ParallelReaderTests {
     @Test(arguments: ["all-elements.xml", "ios16-malformed-dtd.xml"])
     func fixtures(name: String) throws {
         try expectParallelMatchesSerial(
-            .path(fixture(name)), chunkSizes: [1, 7, 4096, 512 * 1024], segmentSizes: [1, 64, 2 << 20])
+            .path(fixture(name)), chunkSizes: [1, 7, 4096, 512 * 1024], segmentSizes: [1, 64, 512 * 1024])
     }
 
     @Test(
@@ -214,7 +214,7 @@ struct ParallelReaderTests {
         ])
     func corpusFiles(path: String) throws {
         try expectParallelMatchesSerial(
-            .path(corpus(path)), chunkSizes: [1, 7, 4096, 512 * 1024], segmentSizes: [1, 64, 2 << 20])
+            .path(corpus(path)), chunkSizes: [1, 7, 4096, 512 * 1024], segmentSizes: [1, 64, 512 * 1024])
     }
 
     @Test func oneThreadIsTheSerialRead() throws {
@@ -253,7 +253,7 @@ struct ParallelReaderErrorTests {
             serialError = e
         }
         #expect(!(serialError!.description.contains("\n")), "one line", sourceLocation: sourceLocation)
-        let sizes = [(1, 64), (7, 64), (4096, 64), (512 * 1024, 64), (4096, 1), (4096, 2 << 20)]
+        let sizes = [(1, 64), (7, 64), (4096, 64), (512 * 1024, 64), (4096, 1), (4096, 512 * 1024)]
         for t in [2, 3, 4] {
             for (chunk, segment) in sizes {
                 do {
