@@ -33,7 +33,7 @@ extension ExportReader {
     ///     `makeConsumer(0)`. Standard input is always read with one thread (it cannot be
     ///     read a second time, which the error path below needs).
     ///   - makeConsumer: called on the calling thread, once for each worker `0 ..< threads`,
-    ///     before reading starts. Consumer `i` is then called only from worker `i`'s thread, one
+    ///     before reading starts (only for worker 0 when the read is serial). Consumer `i` is then called only from worker `i`'s thread, one
     ///     batch at a time, with the elements of its segments in document order; the symbols
     ///     (`Record.typeSymbol`, `sourceSymbol`) are stable within one consumer, not across
     ///     consumers. Which elements go to which consumer depends on timing; together the

@@ -100,7 +100,7 @@ func expectParallelMatchesSerial(
 
 /// A hand-made export with everything a splitter can trip on: comments, PIs and CDATA with
 /// markup characters inside, quoted values holding '>' and the other quote, elements on one
-/// line and spread over lines, tabs and CRLF, control characters, bad records (diagnostics on
+/// line and spread over lines, tabs, CRLF and lone CR, control characters, bad records (diagnostics on
 /// many lines), unknown elements, and a comment after the root.
 func trickyExport(records: Int = 240) -> String {
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -130,7 +130,7 @@ func trickyExport(records: Int = 240) -> String {
                 " <Record\n   type=\"HKQuantityTypeIdentifierStepCount\"\n   sourceName=\"Phone\"\n   unit=\"furlong\"\n   \(dates)\n   value=\"3\"\n />\n"
         case 4:
             xml +=
-                " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" unit=\"count\" \(dates) value=\"abc\(i % 3)\"/>\n"
+                " <Record type=\"HKQuantityTypeIdentifierStepCount\"\rsourceName=\"Phone\" unit=\"count\" \(dates) value=\"abc\(i % 3)\"/>\r"
         case 5:
             xml +=
                 " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" unit=\"count\" startDate=\"yesterday\" endDate=\"today\" value=\"1\"/>\n"
