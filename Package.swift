@@ -36,7 +36,9 @@ let package = Package(
         .target(name: "CBareSAX", dependencies: ["CLibXML2"], path: "Benchmarks/CBareSAX"),
         .executableTarget(
             name: "health-benchmarks",
-            dependencies: ["CBareSAX", "HealthExport", "HealthAnalysis", "HealthReports", "SyntheticExport"],
+            dependencies: [
+                "CBareSAX", "CLibArchive", "HealthExport", "HealthAnalysis", "HealthReports", "SyntheticExport",
+            ],
             path: "Benchmarks/health-benchmarks"),
 
         .testTarget(

@@ -9,6 +9,10 @@ import CBareSAX
 /// The parent's side of a benchmark: input, warm-up, runs in children, summary.
 struct BenchmarkRun {
     var options: BenchmarkOptions
+    var input: InputSource
+
+    /// The phases this run measures (the zip ones only with --zip).
+    var phases: [Phase] { Phase.allCases.filter { !$0.fromZip || options.zip } }
 
     func run() throws -> Report {
         let (path, generated) = try resolveInput()
@@ -20,6 +24,20 @@ struct BenchmarkRun {
         var report = Report(
             inputPath: path, inputBytes: size, generated: generated, repeats: options.repeats,
             libxml2Version: String(cString: cbaresax_libxml2_version()))
+        report.threads = options.threads
+        var zipPath: String?
+        if options.zip {
+            zipPath = path + ".zip"
+            if let zipSize = fileSize(zipPath!), zipSize > 0 {
+                printError("reusing \(zipPath!) (\(grouped(zipSize)) bytes)")
+            } else {
+                printError("deflating \(path) into \(zipPath!) ...")
+                let start = monotonicNanoseconds()
+                try makeZip(of: path, at: zipPath!)
+                printError("deflated in \(fixed(Double(monotonicNanoseconds() - start) / 1e9, 2)) s")
+            }
+            report.zipBytes = fileSize(zipPath!)
+        }
 
         report.loadBefore = loadAverage()  // before the warm-up, whose I/O wait would count
         if options.warmup {
@@ -30,8 +48,8 @@ struct BenchmarkRun {
         var runs: [Phase: [RunResult]] = [:]
         var skipped: [Phase: String] = [:]
         for round in 1...options.repeats {
-            for phase in Phase.allCases where skipped[phase] == nil {
-                let result = try runPhaseInChild(phase, file: path)
+            for phase in phases where skipped[phase] == nil {
+                let result = try runPhaseInChild(phase, file: phase.fromZip ? zipPath! : path)
                 switch result.status {
                 case .error:
                     throw PhaseError(description: "\(phase.title) failed: \(result.message ?? "unknown error")")
@@ -48,7 +66,7 @@ struct BenchmarkRun {
             }
         }
         report.loadAfter = loadAverage()
-        report.phases = Phase.allCases.map { phase in
+        report.phases = phases.map { phase in
             PhaseSummary(phase: phase, runs: runs[phase] ?? [], skippedBecause: skipped[phase])
         }
         return report
@@ -56,7 +74,7 @@ struct BenchmarkRun {
 
     /// The file to measure, and whether this run generated it.
     private func resolveInput() throws -> (path: String, generated: Bool) {
-        switch options.input {
+        switch input {
         case .file(let path):
             return (path, false)
         case .generate(let days, let out, let regenerate):

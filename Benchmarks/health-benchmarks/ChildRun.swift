@@ -129,6 +129,9 @@ func runPhaseInThisProcess(_ phase: Phase, file: String) -> Int32 {
             result.status = .skipped
             result.message = "not implemented yet"
         }
+    } catch let skip as PhaseSkipped {
+        result.status = .skipped
+        result.message = skip.reason
     } catch {
         result.wallNanoseconds = monotonicNanoseconds() - start
         result.status = .error

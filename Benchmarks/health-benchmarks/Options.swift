@@ -1,3 +1,4 @@
+import HealthExport
 import SyntheticExport
 
 /// A usage error: printed with a hint, exit code 64 (EX_USAGE).
@@ -15,30 +16,41 @@ enum ExitCode {
 let helpText = """
     health-benchmarks: how fast and how lean the export reader is, next to a bare libxml2 pass.
 
-    Usage: health-benchmarks --input <export.xml> [options]
-           health-benchmarks --generate-days <N> [--out <file>] [options]
+    Usage: health-benchmarks --input <export.xml> [--input <export.xml> ...] [options]
+           health-benchmarks --generate-days <N>[,<N>...] [--out <file>] [options]
 
     Every phase runs --repeat times, each run in a child process of its own (this program
     re-executed), so that each run's peak RSS is its own. Phases:
       libxml2 SAX2 count (bare)                     the baseline: libxml2's push parser fed
                                                     512 KiB at a time, counting start tags
-      HealthExport read (typed samples, discarded)  ExportReader().read, batches counted and dropped
-      Report end-to-end (read, analyze, render)     the whole report pipeline (skipped until it exists)
+      HealthExport read (1 thread)                  ExportReader().read, batches counted and dropped
+      HealthExport read (N threads)                 the parallel read, read(_:threads:makeConsumer:)
+      Report end-to-end (1 thread)                  the whole report pipeline: read, analyze, render
+      Report end-to-end (N threads)                 the same with N parser threads (skipped until
+                                                    ReportPipeline.run takes threads:)
+      ... from zip (N threads)                      with --zip: the reader and the report from a zip
+                                                    of the input (made once beside it as <input>.zip)
 
     Input:
       --input <file>          An export.xml. It must be well-formed, without control characters,
                               and its DOCTYPE (if any) must parse: the bare pass keeps the DOCTYPE
                               the reader drops, and stops where libxml2 stops.
+      --input <file> (again)  Several inputs are measured one after the other; give them small to
+                              large: the last section compares the largest's peak RSS with the
+                              smallest's.
       --generate-days <N>     Generate an export of N days (1 to 7320) with the package's
                               synthetic generator (SyntheticExport, Europe/Berlin, seed 1; about
                               0.82 MB a day, so 1 GB is about 1220 days), then benchmark it.
                               An existing file is reused: the generator is deterministic.
+                              A list (150,1800) measures each size, like several --input.
       --out <file>            Where to generate (default: bench-data/export-<N>d.xml in the
                               package root; bench-data/ is not committed).
       --regenerate            Generate even if the file exists.
 
     Options:
       --repeat <N>            Runs per phase (default 3); the table gives the best and the median.
+      --threads <N>           Parser threads of the N-thread phases (default: the online cores).
+      --zip                   Also measure from a zip of each input (deflated once, beside it).
       --json                  Print the results as JSON on standard output (progress still goes
                               to standard error).
       --no-warmup             Skip reading the file once before the runs (by default it is read
@@ -53,8 +65,10 @@ let helpText = """
     PASS/FAIL, but this is a measurement, not a test: the exit code is 0 unless something
     failed to run (1) or the arguments were wrong (64).
 
-    Targets: HealthExport read >= 0.7 x bare throughput with peak RSS < 64 MB;
-             report end-to-end >= 0.6 x bare throughput with peak RSS < 200 MB.
+    Targets: HealthExport read (1 thread) >= 0.7 x bare throughput with peak RSS < 64 MB;
+             report (N threads) wall <= 0.6 x the bare pass's wall (from a zip: <= 1.0 x);
+             report peak RSS <= 128 MB, and <= 16 MB more on the largest input than on the
+             smallest (issue 6: 150 and 1800 days).
 
     Profiling one phase in this process (no child, one run; phases: bare, reader, report).
     Valgrind 3.19 cannot read this toolchain's DWARF 5, so profile a copy without debug info:
@@ -65,7 +79,7 @@ let helpText = """
 
     Example:
       swift build -c release --product health-benchmarks
-      .build/release/health-benchmarks --generate-days 1220
+      .build/release/health-benchmarks --generate-days 150,1800 --zip
     """
 
 /// What the command line asks for.
@@ -83,19 +97,24 @@ enum InputSource {
 }
 
 struct BenchmarkOptions {
-    var input: InputSource
+    /// One or more inputs, measured one after the other (small to large for the RSS growth).
+    var inputs: [InputSource]
     var repeats = 3
+    /// Parser threads of the N-thread phases.
+    var threads = ExportReader.onlineCores
+    /// Also measure from a zip of each input (`<input>.zip`, made once and reused).
+    var zip = false
     var json = false
     var warmup = true
 }
 
 /// Parses the arguments (without the program name).
 func parseArguments(_ arguments: [String]) throws -> Invocation {
-    var input: String?
-    var days: Int?
+    var inputs: [String] = []
+    var days: [Int] = []
     var out: String?
     var regenerate = false
-    var options = BenchmarkOptions(input: .file(""))
+    var options = BenchmarkOptions(inputs: [])
     var i = 0
 
     func value(_ name: String, inline: String?) throws -> String {
@@ -134,15 +153,21 @@ func parseArguments(_ arguments: [String]) throws -> Invocation {
         case "-h", "--help":
             return .help
         case "--input":
-            input = try value(name, inline: inline)
+            inputs.append(try value(name, inline: inline))
         case "--generate-days":
-            let n = try positiveInteger(name, try value(name, inline: inline))
-            do {
-                try syntheticConfiguration(days: n).validate()
-            } catch {
-                throw UsageError(message: "'--generate-days': \(error)")
+            for part in try value(name, inline: inline).split(separator: ",", omittingEmptySubsequences: false) {
+                let n = try positiveInteger(name, String(part))
+                do {
+                    try syntheticConfiguration(days: n).validate()
+                } catch {
+                    throw UsageError(message: "'--generate-days': \(error)")
+                }
+                days.append(n)
             }
-            days = n
+        case "--threads":
+            options.threads = try positiveInteger(name, try value(name, inline: inline))
+        case "--zip":
+            options.zip = true
         case "--out":
             out = try value(name, inline: inline)
         case "--regenerate":
@@ -159,22 +184,25 @@ func parseArguments(_ arguments: [String]) throws -> Invocation {
             throw UsageError(
                 message: argument.hasPrefix("-") ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'")
         }
-        if inline != nil, ["--regenerate", "--json", "--no-warmup"].contains(name) {
+        if inline != nil, ["--regenerate", "--json", "--no-warmup", "--zip"].contains(name) {
             throw UsageError(message: "option '\(name)' takes no value")
         }
     }
 
-    switch (input, days) {
-    case (let path?, nil):
+    switch (inputs.isEmpty, days.isEmpty) {
+    case (false, true):
         guard out == nil else { throw UsageError(message: "'--out' goes with '--generate-days', not '--input'") }
         guard !regenerate else { throw UsageError(message: "'--regenerate' goes with '--generate-days'") }
-        guard !path.isEmpty else { throw UsageError(message: "'--input' needs a file") }
-        options.input = .file(path)
-    case (nil, let n?):
-        options.input = .generate(days: n, out: out, regenerate: regenerate)
-    case (_?, _?):
+        guard !inputs.contains("") else { throw UsageError(message: "'--input' needs a file") }
+        options.inputs = inputs.map { .file($0) }
+    case (true, false):
+        guard out == nil || days.count == 1 else {
+            throw UsageError(message: "'--out' goes with one '--generate-days' value, not several")
+        }
+        options.inputs = days.map { .generate(days: $0, out: out, regenerate: regenerate) }
+    case (false, false):
         throw UsageError(message: "give either '--input' or '--generate-days', not both")
-    case (nil, nil):
+    case (true, true):
         throw UsageError(message: "missing input: give '--input <export.xml>' or '--generate-days <N>'")
     }
     return .benchmark(options)

@@ -1,4 +1,5 @@
 import CBareSAX
+import Glibc
 import HealthExport
 
 /// One measured phase. Each run of a phase happens in a child process of its own, so that its
@@ -6,14 +7,24 @@ import HealthExport
 enum Phase: String, CaseIterable {
     case bare
     case reader
+    case readerThreads = "reader-threads"
     case report
+    case reportThreads = "report-threads"
+    /// From a zip of the input (`--zip`): inflating is serial work of its own.
+    case readerZipThreads = "reader-zip-threads"
+    case reportZipThreads = "report-zip-threads"
 
     /// The benchmark's name, "Subject operation (variant)".
     var title: String {
+        let n = "\(benchmarkThreads) thread\(benchmarkThreads == 1 ? "" : "s")"
         switch self {
         case .bare: return "libxml2 SAX2 count (bare)"
-        case .reader: return "HealthExport read (typed samples, discarded)"
-        case .report: return "Report end-to-end (read, analyze, render)"
+        case .reader: return "HealthExport read (1 thread)"
+        case .readerThreads: return "HealthExport read (\(n))"
+        case .report: return "Report end-to-end (1 thread)"
+        case .reportThreads: return "Report end-to-end (\(n))"
+        case .readerZipThreads: return "HealthExport read from zip (\(n))"
+        case .reportZipThreads: return "Report end-to-end from zip (\(n))"
         }
     }
 
@@ -21,20 +32,49 @@ enum Phase: String, CaseIterable {
     var itemName: String {
         switch self {
         case .bare: return "elements"
-        case .reader, .report: return "records"
+        default: return "records"
         }
     }
+
+    /// Parser threads the phase uses.
+    var threads: Int {
+        switch self {
+        case .bare, .reader, .report: return 1
+        case .readerThreads, .reportThreads, .readerZipThreads, .reportZipThreads: return benchmarkThreads
+        }
+    }
+
+    /// True for the phases that read `<input>.zip` instead of the XML.
+    var fromZip: Bool { self == .readerZipThreads || self == .reportZipThreads }
+
+    var isReader: Bool { self == .reader || self == .readerThreads || self == .readerZipThreads }
+    var isReport: Bool { self == .report || self == .reportThreads || self == .reportZipThreads }
 
     /// Runs the phase once, in this process.
     ///
     /// - Returns: what it read, or nil when the phase is not implemented yet.
+    /// - Throws: `PhaseSkipped` when the phase cannot run yet (with the reason).
     func run(file: String) throws -> PhaseOutcome? {
         switch self {
         case .bare: return try runBareCount(file: file)
-        case .reader: return try runReaderRead(file: file)
-        case .report: return try runReportEndToEnd(file: file)
+        case .reader, .readerThreads, .readerZipThreads: return try runReaderRead(file: file, threads: threads)
+        case .report, .reportThreads, .reportZipThreads: return try runReportEndToEnd(file: file, threads: threads)
         }
     }
+}
+
+/// Parser threads of the N-thread phases: `--threads N` (passed to the children in the
+/// environment as HEALTH_BENCHMARKS_THREADS), by default the online cores.
+let benchmarkThreads: Int = {
+    if let text = getenv("HEALTH_BENCHMARKS_THREADS").map({ String(cString: $0) }), let n = Int(text), n >= 1 {
+        return n
+    }
+    return ExportReader.onlineCores
+}()
+
+/// A phase that cannot run yet; the reason is printed instead of figures.
+struct PhaseSkipped: Error {
+    var reason: String
 }
 
 /// What one run of a phase read.
@@ -74,12 +114,17 @@ func runBareCount(file: String) throws -> PhaseOutcome {
     }
 }
 
-/// (b) The reader: every batch of typed samples is counted and dropped.
-func runReaderRead(file: String) throws -> PhaseOutcome {
-    var records: Int64 = 0
-    let summary = try ExportReader().read(.path(file)) { batch in
-        records &+= Int64(batch.records.count)  // used in the result, so the batches cannot be optimized away
+/// (b) The reader: every batch of typed samples is counted and dropped. With `threads` > 1,
+/// the parallel read, one counter per parser thread.
+func runReaderRead(file: String, threads: Int) throws -> PhaseOutcome {
+    final class Counter { var records: Int64 = 0 }
+    let counters = (0..<threads).map { _ in Counter() }
+    let summary = try ExportReader().read(.path(file), threads: threads) { worker in
+        let counter = counters[worker]
+        // used in the result, so the batches cannot be optimized away
+        return { batch in counter.records &+= Int64(batch.records.count) }
     }
     let elements = summary.elementCounts.values.reduce(0, +)
-    return PhaseOutcome(bytes: summary.bytesRead, items: records, elements: Int64(elements))
+    return PhaseOutcome(
+        bytes: summary.bytesRead, items: counters.reduce(0) { $0 + $1.records }, elements: Int64(elements))
 }

@@ -1,3 +1,5 @@
+import HealthExport
+
 /// All runs of one phase.
 struct PhaseSummary {
     var phase: Phase
@@ -47,14 +49,21 @@ struct Target {
 struct Report {
     static let readerRatioTarget = 0.7
     static let readerRSSTargetBytes = 64e6
-    static let reportRatioTarget = 0.6
-    static let reportRSSTargetBytes = 200e6
+    /// Issue 6: `report` with N threads at most 0.6 x the bare pass's wall time (XML input) and
+    /// at most 1.0 x from a zip; peak RSS at most 128 MB on any export.
+    static let reportWallTarget = 0.6
+    static let reportZipWallTarget = 1.0
+    static let reportRSSTargetBytes = 128e6
 
     var inputPath: String
     var inputBytes: Int64
     var generated: Bool
     var repeats: Int
     var libxml2Version: String
+    /// Parser threads of the N-thread phases.
+    var threads = 1
+    /// Size of `<input>.zip` with --zip.
+    var zipBytes: Int64?
     var warmupSeconds: Double?
     /// The 1-minute load average before the first run and after the last.
     var loadBefore: Double?
@@ -76,39 +85,75 @@ struct Report {
         )
     }
 
+    /// Best wall time of `phase` over the bare pass's best wall time (both on the same XML
+    /// bytes; a zip phase reads the zip of that XML).
+    func wallRatio(_ phase: Phase) -> Double? {
+        guard let p = summary(phase), p.measured, let bare = summary(.bare), bare.measured else { return nil }
+        return p.bestSeconds / bare.bestSeconds
+    }
+
     var targets: [Target] {
-        func pair(_ phase: Phase, _ subject: String, ratio target: Double, rss limit: Double) -> [Target] {
-            let ratioName = "\(subject) throughput >= \(fixed(target, 2)) x bare"
-            let rssName = "\(subject) peak RSS < \(fixed(limit / 1e6, 0)) MB"
-            guard let r = ratio(phase), let p = summary(phase) else {
-                let why = summary(phase)?.skippedBecause ?? "not measured"
-                return [
-                    Target(name: ratioName, verdict: .skip, value: nil, limit: target, shown: why),
-                    Target(name: rssName, verdict: .skip, value: nil, limit: limit / 1e6, shown: why),
-                ]
-            }
-            let rss = Double(p.peakRSSBytes)
-            return [
-                Target(
-                    name: ratioName, verdict: r.best >= target ? .pass : .fail, value: r.best, limit: target,
-                    shown: "\(fixed(r.best, 3)) x (median \(fixed(r.median, 3)) x)"),
-                Target(
-                    name: rssName, verdict: rss < limit ? .pass : .fail, value: rss / 1e6, limit: limit / 1e6,
-                    shown: "\(fixed(rss / 1e6, 1)) MB"),
-            ]
+        func skipped(_ phase: Phase, _ name: String, _ limit: Double) -> Target {
+            Target(
+                name: name, verdict: .skip, value: nil, limit: limit,
+                shown: summary(phase)?.skippedBecause ?? "not measured")
         }
-        return pair(.reader, "HealthExport read", ratio: Report.readerRatioTarget, rss: Report.readerRSSTargetBytes)
-            + pair(.report, "Report end-to-end", ratio: Report.reportRatioTarget, rss: Report.reportRSSTargetBytes)
+        func rss(_ phase: Phase, _ subject: String, _ limit: Double) -> Target {
+            let name = "\(subject) peak RSS <= \(fixed(limit / 1e6, 0)) MB"
+            guard let p = summary(phase), p.measured else { return skipped(phase, name, limit / 1e6) }
+            let value = Double(p.peakRSSBytes)
+            return Target(
+                name: name, verdict: value <= limit ? .pass : .fail, value: value / 1e6, limit: limit / 1e6,
+                shown: "\(fixed(value / 1e6, 1)) MB")
+        }
+        func wall(_ phase: Phase, _ subject: String, _ limit: Double) -> Target {
+            let name = "\(subject) wall <= \(fixed(limit, 2)) x bare wall"
+            guard let r = wallRatio(phase) else { return skipped(phase, name, limit) }
+            return Target(
+                name: name, verdict: r <= limit ? .pass : .fail, value: r, limit: limit,
+                shown: "\(fixed(r, 3)) x (\(fixed(summary(phase)!.bestSeconds, 3)) s)")
+        }
+        var out: [Target] = []
+        let n = "\(threads) thread\(threads == 1 ? "" : "s")"
+        if let r = ratio(.reader), let p = summary(.reader) {
+            let value = Double(p.peakRSSBytes)
+            out.append(
+                Target(
+                    name: "HealthExport read (1 thread) throughput >= \(fixed(Report.readerRatioTarget, 2)) x bare",
+                    verdict: r.best >= Report.readerRatioTarget ? .pass : .fail, value: r.best,
+                    limit: Report.readerRatioTarget, shown: "\(fixed(r.best, 3)) x (median \(fixed(r.median, 3)) x)"))
+            out.append(
+                Target(
+                    name: "HealthExport read (1 thread) peak RSS < \(fixed(Report.readerRSSTargetBytes / 1e6, 0)) MB",
+                    verdict: value < Report.readerRSSTargetBytes ? .pass : .fail, value: value / 1e6,
+                    limit: Report.readerRSSTargetBytes / 1e6, shown: "\(fixed(value / 1e6, 1)) MB"))
+        }
+        out.append(wall(.reportThreads, "report (\(n))", Report.reportWallTarget))
+        if summary(.reportZipThreads) != nil {
+            out.append(wall(.reportZipThreads, "report from zip (\(n))", Report.reportZipWallTarget))
+        }
+        for phase in phases.map(\.phase) where phase.isReport {
+            out.append(rss(phase, phase.title, Report.reportRSSTargetBytes))
+        }
+        return out
     }
 
     /// Consistency checks: every phase read the whole file, runs agree, bare and reader saw the same elements.
     var checks: [(ok: Bool, text: String)] {
         var out: [(Bool, String)] = []
         for p in phases where p.measured {
-            if p.bytes != inputBytes {
+            if p.bytes != inputBytes, p.phase.isReader || p.phase.isReport || p.phase == .bare {
                 out.append((false, "\(p.phase.title) read \(grouped(p.bytes)) bytes of \(grouped(inputBytes))"))
             }
             if !p.runsAgree { out.append((false, "\(p.phase.title): runs read or counted different amounts")) }
+        }
+        for phase in [Phase.readerThreads, .readerZipThreads] {
+            if let one = summary(.reader)?.elements, let p = summary(phase), p.measured, let n = p.elements {
+                out.append(
+                    one == n
+                        ? (true, "\(phase.title) saw the same \(grouped(n)) elements as one thread")
+                        : (false, "\(phase.title) saw \(grouped(n)) elements, one thread \(grouped(one))"))
+            }
         }
         if let bare = summary(.bare)?.elements, let reader = summary(.reader)?.elements {
             out.append(
@@ -176,14 +221,15 @@ struct Report {
         lines.append("")
         lines.append(
             pad("Throughput over bare", titleWidth, right: false) + pad("best", 10) + pad("median", 10)
-                + pad("best by CPU time", 18))
-        for phase in Phase.allCases where phase != .bare {
+                + pad("best by CPU time", 18) + pad("wall over bare", 16))
+        for phase in phases.map(\.phase) where phase != .bare {
             let title = pad("  " + phase.title, titleWidth, right: false)
-            if let r = ratio(phase) {
+            if let r = ratio(phase), let w = wallRatio(phase) {
                 lines.append(
-                    title + pad(fixed(r.best, 3), 10) + pad(fixed(r.median, 3), 10) + pad(fixed(r.bestCPU, 3), 18))
+                    title + pad(fixed(r.best, 3), 10) + pad(fixed(r.median, 3), 10) + pad(fixed(r.bestCPU, 3), 18)
+                        + pad(fixed(w, 3), 16))
             } else {
-                lines.append(title + pad("-", 10) + pad("-", 10) + pad("-", 18))
+                lines.append(title + pad("-", 10) + pad("-", 10) + pad("-", 18) + pad("-", 16))
             }
         }
         lines.append("")
@@ -228,7 +274,7 @@ struct Report {
             return "{" + fields.joined(separator: ", ") + "}"
         }
         var ratios: [String] = []
-        for phase in Phase.allCases where phase != .bare {
+        for phase in phases.map(\.phase) where phase != .bare {
             if let r = ratio(phase) {
                 ratios.append(
                     "\(jsonString(phase.rawValue)): {\"best\": \(jsonNumber(r.best, 4)), \"median\": \(jsonNumber(r.median, 4)), \"best_cpu\": \(jsonNumber(r.bestCPU, 4))}"
@@ -247,6 +293,8 @@ struct Report {
               "input": {"path": \(jsonString(inputPath)), "bytes": \(inputBytes), "generated": \(generated)},
               "libxml2": \(jsonString(libxml2Version)),
               "chunk_bytes": 524288,
+              "threads": \(threads),
+              "zip_bytes": \(zipBytes.map(String.init) ?? "null"),
               "repeat": \(repeats),
               "warmup_seconds": \(warmupSeconds.map { jsonNumber($0, 6) } ?? "null"),
               "load_average": {"before": \(loadBefore.map { jsonNumber($0, 2) } ?? "null"), "after": \(loadAfter.map { jsonNumber($0, 2) } ?? "null")},
@@ -260,5 +308,60 @@ struct Report {
               "checks": [\(checksJSON.joined(separator: ", "))]
             }
             """
+    }
+}
+
+/// Issue 6: peak RSS at most 16 MB higher on the largest input than on the smallest (150 and
+/// 1,800 days), for each report phase (and, for information, the reader phases).
+struct RSSGrowth {
+    static let limitBytes = 16e6
+    var reports: [Report]
+
+    struct Row {
+        var phase: Phase
+        var smallMB: Double
+        var largeMB: Double
+        var growthMB: Double { largeMB - smallMB }
+        var isTarget: Bool { phase.isReport }
+    }
+
+    var rows: [Row] {
+        guard reports.count >= 2, let small = reports.min(by: { $0.inputBytes < $1.inputBytes }),
+            let large = reports.max(by: { $0.inputBytes < $1.inputBytes })
+        else { return [] }
+        return Phase.allCases.compactMap { phase in
+            guard let s = small.summary(phase), s.measured, let l = large.summary(phase), l.measured else { return nil }
+            return Row(phase: phase, smallMB: Double(s.peakRSSBytes) / 1e6, largeMB: Double(l.peakRSSBytes) / 1e6)
+        }
+    }
+
+    func renderText() -> String {
+        guard reports.count >= 2 else { return "" }
+        let small = reports.min(by: { $0.inputBytes < $1.inputBytes })!
+        let large = reports.max(by: { $0.inputBytes < $1.inputBytes })!
+        var lines = [
+            "Peak RSS growth from \(fixed(Double(small.inputBytes) / 1e6, 0)) MB to \(fixed(Double(large.inputBytes) / 1e6, 0)) MB of XML"
+                + " (target for report phases: <= \(fixed(RSSGrowth.limitBytes / 1e6, 0)) MB)"
+        ]
+        let width = max(44, rows.map(\.phase.title.count).max() ?? 0)
+        for r in rows {
+            let verdict = r.isTarget ? (r.growthMB * 1e6 <= RSSGrowth.limitBytes ? "PASS" : "FAIL") : "info"
+            lines.append(
+                "  \(verdict)  " + pad(r.phase.title, width, right: false) + pad(fixed(r.smallMB, 1), 8) + " -> "
+                    + pad(fixed(r.largeMB, 1), 8) + " MB  (+\(fixed(r.growthMB, 1)) MB)")
+        }
+        let skipped = Phase.allCases.filter { p in p.isReport && !rows.contains { $0.phase == p } }
+            .filter { p in reports.contains { $0.summary(p) != nil } }
+        for p in skipped { lines.append("  SKIP  " + pad(p.title, width, right: false) + "  not measured") }
+        return lines.joined(separator: "\n")
+    }
+
+    func renderJSON() -> String {
+        let growth = rows.map {
+            "{\"phase\": \(jsonString($0.phase.rawValue)), \"small_mb\": \(jsonNumber($0.smallMB, 3)), "
+                + "\"large_mb\": \(jsonNumber($0.largeMB, 3)), \"target\": \($0.isTarget)}"
+        }
+        return "{\"inputs\": [" + reports.map { $0.renderJSON() }.joined(separator: ",\n") + "],\n\"rss_growth\": ["
+            + growth.joined(separator: ", ") + "]}"
     }
 }

@@ -10,7 +10,7 @@ import HealthReports
 /// Reads `file`, analyzes it, and writes every report into a temporary folder (removed after).
 ///
 /// - Returns: the bytes read and the records delivered to the analyzer.
-func runReportEndToEnd(file: String) throws -> PhaseOutcome? {
+func runReportEndToEnd(file: String, threads: Int) throws -> PhaseOutcome? {
     var template = Array("/tmp/health-benchmarks-report-XXXXXX".utf8CString)
     guard let dir = mkdtemp(&template) else {
         throw PhaseError(description: "cannot create a temporary folder in /tmp")
@@ -20,7 +20,8 @@ func runReportEndToEnd(file: String) throws -> PhaseOutcome? {
         for name in ReportFile.allCases.map(\.fileName) { unlink(out + "/" + name) }
         rmdir(out)
     }
-    let run = try ReportPipeline.run(.path(file), options: AnalysisOptions(), environmentTimeZone: nil)
+    let run = try ReportPipeline.run(
+        .path(file), options: AnalysisOptions(), environmentTimeZone: nil, threads: threads)
     try ReportWriter().write(run.result, context: run.context, to: out)
     // Every <Record> start tag: the records the reader delivered plus any it skipped (the
     // benchmark inputs have none), the same count as the reader phase's.

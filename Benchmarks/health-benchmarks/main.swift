@@ -29,8 +29,16 @@ func main(_ arguments: [String]) -> Int32 {
         return runPhaseInThisProcess(phase, file: file)
     case .benchmark(let options):
         do {
-            let report = try BenchmarkRun(options: options).run()
-            print(options.json ? report.renderJSON() : report.renderText())
+            // The children read the thread count from their environment (see `benchmarkThreads`).
+            setenv("HEALTH_BENCHMARKS_THREADS", String(options.threads), 1)
+            var reports: [Report] = []
+            for input in options.inputs {
+                let report = try BenchmarkRun(options: options, input: input).run()
+                if !options.json { print(report.renderText() + "\n") }
+                reports.append(report)
+            }
+            let growth = RSSGrowth(reports: reports)
+            print(options.json ? growth.renderJSON() : growth.renderText())
             return ExitCode.success
         } catch {
             printError("error: \(error)")

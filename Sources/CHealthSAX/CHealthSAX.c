@@ -1,6 +1,7 @@
 // CHealthSAX: byte pre-filter + libxml2 SAX2 push parser + name matching by pointer.
 // See include/CHealthSAX.h for the contract. libxml2 is included here and nowhere else.
 #include "CHealthSAX.h"
+#include "CHealthSAXInternal.h"
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -162,6 +163,14 @@ struct hsax_parser {
     size_t out_len;
     int no_root;
 
+    /* filter mode (hsax_filter_create): filtered bytes go to `sink` instead of libxml2 */
+    hsax_sink_fn sink;
+    void *sink_context;
+
+    /* line map (hsax_parser_map_lines): stream line -> line of the original file, and segment */
+    hsax_line_map *map;
+    int32_t map_count, map_cap, map_cursor;
+
     /* interning */
     int32_t last_id[HSAX_INTERN_SLOTS];
     intern_slot *slots;
@@ -173,6 +182,8 @@ struct hsax_parser {
     uint8_t *arena;
     size_t arena_len, arena_cap;
 };
+
+static int parse_chunk(hsax_parser *p, const uint8_t *bytes, size_t n, int is_last);
 
 static const char healthdata_tag[] = "<HealthData";
 static const char doctype_tag[] = "<!DOCTYPE";
@@ -228,6 +239,17 @@ static size_t decode_amp(const uint8_t *src, size_t n, uint8_t *dst) {
     return w;
 }
 
+/* Maps a line of the stream fed to this parser to the original file's line (see
+   hsax_parser_map_lines). Entries are registered in stream order and callbacks come in stream
+   order, so the cursor only moves forward. */
+static int32_t map_line(hsax_parser *p, int32_t line, int32_t *segment) {
+    while (p->map_cursor + 1 < p->map_count && p->map[p->map_cursor + 1].stream_line <= line) p->map_cursor++;
+    const hsax_line_map *m = &p->map[p->map_cursor];
+    if (m->stream_line > line) { *segment = -1; return line; }
+    *segment = m->segment;
+    return (int32_t)(line - m->stream_line + m->file_line);
+}
+
 static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri,
                         int nb_namespaces, const xmlChar **namespaces, int nb_attributes, int nb_defaulted,
                         const xmlChar **attributes) {
@@ -239,6 +261,8 @@ static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *pref
     s->element = el < 0 ? HSAX_EL_UNKNOWN : el;
     s->depth = p->depth++;
     s->line = p->ctxt->input ? p->ctxt->input->line : 0;
+    s->segment = 0;
+    if (p->map_count) s->line = map_line(p, s->line, &s->segment);
     s->name = (const char *)localname;
     uint64_t present = 0;
     int32_t unknown = 0;
@@ -330,9 +354,42 @@ hsax_parser *hsax_parser_create(void *context, hsax_start_fn on_start, hsax_end_
     return p;
 }
 
+hsax_parser *hsax_filter_create(void *sink_context, hsax_sink_fn sink) {
+    hsax_parser *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->sink = sink;
+    p->sink_context = sink_context;
+    p->export_version = -1;
+    p->out = malloc(HSAX_FILTER_BUFFER + sizeof p->pf_pending + 8);
+    if (!p->out) { hsax_parser_free(p); return NULL; }
+    return p;
+}
+
+int hsax_parser_map_lines(hsax_parser *p, int64_t stream_line, int64_t file_line, int32_t segment) {
+    if (p->map_count == p->map_cap) {
+        int32_t cap = p->map_cap ? p->map_cap * 2 : 64;
+        hsax_line_map *m = realloc(p->map, sizeof *m * (size_t)cap);
+        if (!m) return HSAX_ERR_MEMORY;
+        p->map = m;
+        p->map_cap = cap;
+    }
+    p->map[p->map_count].stream_line = stream_line;
+    p->map[p->map_count].file_line = file_line;
+    p->map[p->map_count].segment = segment;
+    p->map_count++;
+    return HSAX_OK;
+}
+
+int hsax_parser_feed_filtered(hsax_parser *p, const uint8_t *bytes, size_t length, int is_last) {
+    if (p->stopped) return HSAX_ERR_STOPPED;
+    if (p->has_error) return HSAX_ERR_XML;
+    return parse_chunk(p, bytes, length, is_last);
+}
+
 void hsax_parser_free(hsax_parser *p) {
     if (!p) return;
     if (p->ctxt) xmlFreeParserCtxt(p->ctxt);
+    free(p->map);
     free(p->out);
     free(p->scratch);
     free(p->slots);
@@ -344,11 +401,12 @@ void hsax_parser_free(hsax_parser *p) {
 
 void hsax_parser_stop(hsax_parser *p) {
     p->stopped = 1;
-    xmlStopParser(p->ctxt);
+    if (p->ctxt) xmlStopParser(p->ctxt);
 }
 
 /* Hands `n` bytes to libxml2 and turns its outcome into an HSAX_ result code. */
 static int parse_chunk(hsax_parser *p, const uint8_t *bytes, size_t n, int is_last) {
+    if (p->sink) return p->sink(p->sink_context, bytes, n, is_last);
     int rc = xmlParseChunk(p->ctxt, (const char *)bytes, (int)n, is_last);
     if (p->stopped) return HSAX_ERR_STOPPED;
     if (p->has_error || rc != 0) {
@@ -534,7 +592,12 @@ int32_t hsax_parser_error_line(const hsax_parser *p) { return p->error_line; }
 int32_t hsax_parser_error_column(const hsax_parser *p) { return p->error_column; }
 const char *hsax_parser_error_message(const hsax_parser *p) { return p->error_message; }
 int32_t hsax_parser_current_line(const hsax_parser *p) {
-    return p->ctxt && p->ctxt->input ? p->ctxt->input->line : 0;
+    int32_t line = p->ctxt && p->ctxt->input ? p->ctxt->input->line : 0;
+    if (p->map_count) {
+        int32_t segment;
+        line = map_line((hsax_parser *)p, line, &segment);
+    }
+    return line;
 }
 int64_t hsax_parser_removed_control_characters(const hsax_parser *p) { return p->removed_controls; }
 int hsax_parser_dropped_doctype(const hsax_parser *p) { return p->dropped_doctype; }

@@ -32,14 +32,19 @@ public struct ReaderOptions: Sendable {
     /// Called after every chunk with the bytes of the input consumed so far (compressed bytes
     /// for a zip) and the input's size when known. Called on the reading thread.
     public var progress: (@Sendable (_ consumed: Int64, _ total: Int64?) -> Void)?
+    /// Parallel reads only (`read(_:threads:makeConsumer:)`): bytes of pre-filtered XML per
+    /// segment handed to one parser thread (default 512 KiB; a segment ends at the first boundary
+    /// between two children of `<HealthData>` after this many bytes; tests use tiny values).
+    public var segmentSize: Int
 
     public init(
         batchSize: Int = 4096, chunkSize: Int = 512 * 1024,
-        progress: (@Sendable (_ consumed: Int64, _ total: Int64?) -> Void)? = nil
+        progress: (@Sendable (_ consumed: Int64, _ total: Int64?) -> Void)? = nil, segmentSize: Int = 512 * 1024
     ) {
         self.batchSize = batchSize
         self.chunkSize = chunkSize
         self.progress = progress
+        self.segmentSize = segmentSize
     }
 }
 
@@ -76,6 +81,23 @@ public struct ExportReader: Sendable {
     }
 
     private func readPath(_ path: String, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {
+        switch try resolve(path) {
+        case .xml(let file, let fd, let size):
+            var source = FileDescriptorSource(fd: fd, closeWhenDone: true, total: size)
+            defer { source.close() }
+            return try parse(&source, name: file, consume: consume)
+        case .zip(let zip):
+            return try readZip(zip, consume: consume)
+        }
+    }
+
+    /// What a path holds: an XML file (opened) or a zip; a folder is searched for the export.
+    enum ResolvedPath {
+        case xml(path: String, fd: Int32, size: Int64)
+        case zip(path: String)
+    }
+
+    func resolve(_ path: String) throws -> ResolvedPath {
         var st = stat()
         guard stat(path, &st) == 0 else { throw ExportReadError.cannotOpen(path: path, reason: errnoText()) }
         if (st.st_mode & S_IFMT) == S_IFDIR {
@@ -84,7 +106,7 @@ public struct ExportReader: Sendable {
                     input: path,
                     reason: "the folder holds no XML file with a <HealthData> root (looked two levels deep)")
             }
-            return try readPath(file, consume: consume)
+            return try resolve(file)
         }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw ExportReadError.cannotOpen(path: path, reason: errnoText()) }
@@ -94,11 +116,9 @@ public struct ExportReader: Sendable {
             (magic[2] == 3 && magic[3] == 4) || (magic[2] == 5 && magic[3] == 6)
         {
             close(fd)
-            return try readZip(path, consume: consume)
+            return .zip(path: path)
         }
-        var source = FileDescriptorSource(fd: fd, closeWhenDone: true, total: Int64(st.st_size))
-        defer { source.close() }
-        return try parse(&source, name: path, consume: consume)
+        return .xml(path: path, fd: fd, size: Int64(st.st_size))
     }
 
     private func readZip(_ path: String, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {

@@ -86,7 +86,9 @@ extension ReaderSession {
             activitySummary(a, line: line)
         case HSAX_EL_EXPORT_DATE:
             exportDate = requiredDate(a, HSAX_A_VALUE, "value", element: "ExportDate", line: line)
+            exportDateSegment = s.pointee.segment
         case HSAX_EL_ME:
+            meSegment = s.pointee.segment
             me = Me(
                 dateOfBirth: a.string(HSAX_A_DATE_OF_BIRTH), biologicalSex: a.string(HSAX_A_BIOLOGICAL_SEX),
                 bloodType: a.string(HSAX_A_BLOOD_TYPE), fitzpatrickSkinType: a.string(HSAX_A_FITZPATRICK_SKIN_TYPE),

@@ -48,6 +48,9 @@ final class ReaderSession {
     @exclusivity(unchecked) var dates = TimestampDecoder()
     @exclusivity(unchecked) var locale: String?
     @exclusivity(unchecked) var me: Me?
+    /// The segments of the last `ExportDate` and `Me` (parallel reads keep the last in document order).
+    @exclusivity(unchecked) var exportDateSegment = Int32.min
+    @exclusivity(unchecked) var meSegment = Int32.min
     @exclusivity(unchecked) var timeZoneCounts: [String: Int] = [:]
 
     // Counts.
@@ -262,6 +265,15 @@ final class ReaderSession {
     }
 
     func makeSummary(bytesRead: Int64) -> ExportSummary {
+        tally().summary(
+            inputName: inputName, bytesRead: bytesRead, removed: hsax_parser_removed_control_characters(parser),
+            droppedDoctype: hsax_parser_dropped_doctype(parser) != 0,
+            exportVersion: hsax_parser_export_version(parser))
+    }
+
+    /// What this session found, with names instead of the parser's pointers (so it outlives the
+    /// parser and can be merged with other sessions' tallies).
+    func tally() -> SessionTally {
         var counts: [String: Int] = [:]
         var unmodeled: [String: Int] = [:]
         for (pointer, n) in unknownElementCounts {
@@ -274,7 +286,51 @@ final class ReaderSession {
             counts[name, default: 0] += knownElementCounts[id]
             if id == Int(HSAX_EL_VISION_PRESCRIPTION.rawValue) { unmodeled[name, default: 0] += knownElementCounts[id] }
         }
-        let removed = hsax_parser_removed_control_characters(parser)
+        return SessionTally(
+            elementCounts: counts, unmodeledElementCounts: unmodeled, diagnostics: diagnostics,
+            timeZoneCounts: timeZoneCounts, exportDate: exportDate, exportDateSegment: exportDateSegment, me: me,
+            meSegment: meSegment, locale: locale, elementsRead: elementsRead)
+    }
+}
+
+/// The mergeable part of what one parse found (see `ReaderSession.tally`). Parallel reads merge
+/// one tally per worker into the summary of the whole export.
+struct SessionTally {
+    var elementCounts: [String: Int]
+    var unmodeledElementCounts: [String: Int]
+    var diagnostics: [ReaderSession.DiagnosticKey: (count: Int, firstLine: Int)]
+    var timeZoneCounts: [String: Int]
+    var exportDate: Timestamp?
+    /// The segment of the last `ExportDate` (`Int32.min` when none was seen).
+    var exportDateSegment: Int32
+    var me: Me?
+    var meSegment: Int32
+    var locale: String?
+    var elementsRead: Int
+
+    /// Adds `other`, a tally of other segments of the same document: counts add up, a
+    /// diagnostic's first line is the smaller one, and the header elements come from the later
+    /// segment (as a serial read keeps the last one it sees).
+    mutating func merge(_ other: SessionTally) {
+        elementCounts.merge(other.elementCounts, uniquingKeysWith: +)
+        unmodeledElementCounts.merge(other.unmodeledElementCounts, uniquingKeysWith: +)
+        diagnostics.merge(other.diagnostics) { ($0.count + $1.count, min($0.firstLine, $1.firstLine)) }
+        timeZoneCounts.merge(other.timeZoneCounts, uniquingKeysWith: +)
+        if other.exportDateSegment > exportDateSegment {
+            exportDate = other.exportDate
+            exportDateSegment = other.exportDateSegment
+        }
+        if other.meSegment > meSegment {
+            me = other.me
+            meSegment = other.meSegment
+        }
+        locale = locale ?? other.locale
+        elementsRead += other.elementsRead
+    }
+
+    func summary(inputName: String, bytesRead: Int64, removed: Int64, droppedDoctype: Bool, exportVersion: Int32)
+        -> ExportSummary
+    {
         var diags = diagnostics.map {
             Diagnostic(kind: $0.key.kind, detail: $0.key.detail, count: $0.value.count, firstLine: $0.value.firstLine)
         }
@@ -286,13 +342,11 @@ final class ReaderSession {
                     count: Int(removed), firstLine: 0))
         }
         diags.sort { ($0.firstLine, $0.kind.rawValue, $0.detail) < ($1.firstLine, $1.kind.rawValue, $1.detail) }
-        let version = hsax_parser_export_version(parser)
         return ExportSummary(
-            inputName: inputName, exportDate: exportDate, exportVersion: version >= 0 ? Int(version) : nil,
-            locale: locale, me: me, bytesRead: bytesRead, elementCounts: counts,
-            unmodeledElementCounts: unmodeled, timeZoneCounts: timeZoneCounts,
-            removedControlCharacters: removed, droppedDoctype: hsax_parser_dropped_doctype(parser) != 0,
-            diagnostics: diags)
+            inputName: inputName, exportDate: exportDate, exportVersion: exportVersion >= 0 ? Int(exportVersion) : nil,
+            locale: locale, me: me, bytesRead: bytesRead, elementCounts: elementCounts,
+            unmodeledElementCounts: unmodeledElementCounts, timeZoneCounts: timeZoneCounts,
+            removedControlCharacters: removed, droppedDoctype: droppedDoctype, diagnostics: diags)
     }
 }
 

@@ -17,14 +17,22 @@ public enum ReportPipeline {
     ///   - options: the analysis options (zone, source order, weeks, period).
     ///   - environmentTimeZone: the machine's `TZ`, the third choice for the zone (reference §2.7).
     ///   - readerOptions: chunk size, batch size, progress callback.
+    ///   - threads: parser threads (`ExportReader.read(_:threads:makeConsumer:)`); each feeds an
+    ///     analyzer of its own, merged into one before `finish`. The result is the same for any
+    ///     number.
     /// - Throws: `ExportReadError` for input that cannot be read (nothing is analysed then),
     ///   `AnalysisError` for invalid options.
     public static func run(
         _ input: ExportInput, options: AnalysisOptions, environmentTimeZone: String?,
-        readerOptions: ReaderOptions = ReaderOptions()
+        readerOptions: ReaderOptions = ReaderOptions(), threads: Int = 1
     ) throws -> ReportRun {
-        let analyzer = Analyzer(options: options)
-        let summary = try ExportReader(options: readerOptions).read(input) { batch in analyzer.consume(batch) }
+        let analyzers = (0..<max(1, threads)).map { _ in Analyzer(options: options) }
+        let summary = try ExportReader(options: readerOptions).read(input, threads: analyzers.count) { worker in
+            let analyzer = analyzers[worker]
+            return { batch in analyzer.consume(batch) }
+        }
+        let analyzer = analyzers[0]
+        for other in analyzers.dropFirst() { analyzer.merge(other) }
         let result = try analyzer.finish(
             exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
             environmentTimeZone: environmentTimeZone)

@@ -129,6 +129,15 @@ struct ArgumentScanner {
         }
     }
 
+    /// `--threads N` (a whole number from 1), default the online cores.
+    func threads() throws -> Int {
+        guard let text = values["--threads"] else { return ExportReader.onlineCores }
+        guard let n = Int(text), n >= 1 else {
+            throw UsageError(message: "--threads takes a whole number from 1, not '\(text)'", command: command)
+        }
+        return n
+    }
+
     /// The single positional `<input>`.
     func input() throws -> ExportInput {
         guard let first = positionals.first else {

@@ -14,24 +14,37 @@ enum InspectCommand {
                  on standard input.
 
         Options:
-          -h, --help  Show this help.
+          --threads N  Parser threads (default: the online cores, here \(ExportReader.onlineCores)).
+                       Every output is the same for any N.
+          -h, --help   Show this help.
 
         Example:
           health-analyzer inspect samples/export.zip
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentScanner(arguments, command: "inspect", valued: [], flagNames: [])
+        let args = try ArgumentScanner(arguments, command: "inspect", valued: ["--threads"], flagNames: [])
         if args.flags.contains("--help") {
             print(help)
             return ExitCode.success
         }
         let input = try args.input()
-        var tally = InspectTally()
-        let summary = try ExportReader().read(input) { batch in tally.add(batch) }
+        let threads = try args.threads()
+        // One tally per parser thread, merged at the end (each is touched by its thread only).
+        let tallies = (0..<threads).map { _ in InspectTallyBox() }
+        let summary = try ExportReader().read(input, threads: threads) { worker in
+            let box = tallies[worker]
+            return { batch in box.tally.add(batch) }
+        }
+        var tally = tallies[0].tally
+        for box in tallies.dropFirst() { tally.merge(box.tally) }
         print(tally.render(summary), terminator: "")
         return ExitCode.success
     }
+}
+
+final class InspectTallyBox {
+    var tally = InspectTally()
 }
 
 /// Counts what `inspect` prints, batch by batch.
@@ -84,6 +97,23 @@ struct InspectTally {
         }
         for c in batch.correlations { correlations[c.type, default: 0] += 1 }
         for a in batch.activitySummaries { summaryDays.insert(a.date) }
+    }
+
+    /// Adds the counts of another part of the same export (another parser thread's).
+    mutating func merge(_ other: InspectTally) {
+        types.merge(other.types) { a, b in
+            TypeCount(records: a.records + b.records, units: a.units.merging(b.units, uniquingKeysWith: +))
+        }
+        sources.merge(other.sources) { a, b in
+            SourceCount(records: a.records + b.records, devices: a.devices.merging(b.devices, uniquingKeysWith: +))
+        }
+        nestedRecords += other.nestedRecords
+        topLevelRecords += other.topLevelRecords
+        workouts.merge(other.workouts, uniquingKeysWith: +)
+        workoutCount += other.workoutCount
+        correlations.merge(other.correlations, uniquingKeysWith: +)
+        summaryDays.formUnion(other.summaryDays)
+        if let f = other.first, let l = other.last { extend(f, l) }
     }
 
     private mutating func extend(_ start: Timestamp, _ end: Timestamp) {

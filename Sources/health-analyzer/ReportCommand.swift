@@ -37,6 +37,8 @@ enum ReportCommand {
           --from <YYYY-MM-DD>        First local day to report (inclusive).
           --to <YYYY-MM-DD>          Last local day to report (inclusive).
           --week last                Only the last complete week (for cron jobs).
+          --threads N                Parser threads (default: the online cores, here
+                                     \(ExportReader.onlineCores)). Every output is the same for any N.
           -h, --help                 Show this help.
 
         Example:
@@ -46,7 +48,7 @@ enum ReportCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ArgumentScanner(
             arguments, command: "report",
-            valued: ["--out", "--tz", "--source-order", "--week-start", "--from", "--to", "--week"],
+            valued: ["--out", "--tz", "--source-order", "--week-start", "--from", "--to", "--week", "--threads"],
             flagNames: ["--no-dedup"])
         if args.flags.contains("--help") {
             print(help)
@@ -104,6 +106,8 @@ enum ReportCommand {
             throw UsageError(message: "\(error)", command: "report")
         }
 
+        let threads = try args.threads()
+
         // run()
         let progress = ProgressLine(label: inputLabel(input))
         var readerOptions = ReaderOptions()
@@ -116,7 +120,7 @@ enum ReportCommand {
             run = try ReportPipeline.run(
                 input, options: options,
                 environmentTimeZone: ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 },
-                readerOptions: readerOptions)
+                readerOptions: readerOptions, threads: threads)
         }
         let result = run.result
         let summary = run.summary

@@ -37,6 +37,14 @@ struct CommandLineTests {
             "error: --week takes 'last', not 'next'. See 'health-analyzer report --help'.\n"
         ),
         (["report", "a.zip", "--out"], "error: option '--out' needs a value. See 'health-analyzer report --help'.\n"),
+        (
+            ["inspect", "a.xml", "--threads", "0"],
+            "error: --threads takes a whole number from 1, not '0'. See 'health-analyzer inspect --help'.\n"
+        ),
+        (
+            ["report", "a.zip", "--out", "x", "--threads", "two"],
+            "error: --threads takes a whole number from 1, not 'two'. See 'health-analyzer report --help'.\n"
+        ),
     ])
     func usageErrorsExit64WithAOneLineHint(arguments: [String], message: String) throws {
         let r = try run(arguments)

@@ -128,6 +128,8 @@ typedef struct {
     int32_t depth;      ///< 0 for the root element
     int32_t line;       ///< line of the start tag's end in the original file (1-based)
     int32_t unknown_attributes; ///< attributes on this tag that the glue does not recognize
+    int32_t segment;    ///< the segment the tag is in (see hsax_parser_map_lines); 0 without a map,
+                        ///< -1 in the prefix
     uint64_t present;   ///< bit `1 << hsax_attribute_id` set for each attribute present
     const char *name;   ///< the element's local name, NUL-terminated, owned by the parser
                         ///< (the same pointer for the same name throughout one parse)
@@ -169,6 +171,16 @@ const char *hsax_parser_error_message(const hsax_parser *parser);
 /// The line libxml2 is at now (for errors found by the caller inside a callback).
 int32_t hsax_parser_current_line(const hsax_parser *parser);
 
+/// Parallel parsing (a worker's parser, fed a stream made of the document's prefix and some of
+/// its segments, see hsax_splitter): from stream line `stream_line` on, lines are those of the
+/// original file starting at `file_line`, and start tags belong to `segment`. Register each
+/// segment before feeding it, in stream order. Returns HSAX_OK or HSAX_ERR_MEMORY.
+int hsax_parser_map_lines(hsax_parser *parser, int64_t stream_line, int64_t file_line, int32_t segment);
+
+/// Feeds bytes that already went through the pre-filter (a splitter's output) straight to
+/// libxml2. Same contract as `hsax_parser_feed`.
+int hsax_parser_feed_filtered(hsax_parser *parser, const uint8_t *bytes, size_t length, int is_last);
+
 /// Control characters the pre-filter deleted so far.
 int64_t hsax_parser_removed_control_characters(const hsax_parser *parser);
 /// 1 when an internal DOCTYPE was dropped.
@@ -192,6 +204,60 @@ int32_t hsax_intern(hsax_parser *parser, const uint8_t *bytes, int32_t length, i
 /// `slot` (0 ..< HSAX_INTERN_SLOTS): consecutive records mostly repeat their type, source,
 /// unit and device, and a comparison is cheaper than hashing.
 int32_t hsax_intern_cached(hsax_parser *parser, int32_t slot, const uint8_t *bytes, int32_t length, int32_t *is_new);
+
+// ---- Splitting for parallel parsing -------------------------------------------------------
+//
+// A splitter runs the same pre-filter as the parser over the raw chunks it is fed, then a
+// lexical scanner over the filtered bytes that tracks markup (start and end tags, quoted
+// attribute values, comments, CDATA sections, processing instructions) and element depth, and
+// cuts the filtered stream into pieces:
+//  - the prefix: everything up to and including the root's start tag (prolog, with the DOCTYPE
+//    replaced by its newlines, as the parser sees it);
+//  - segments: runs of whole children of the root, each at least `segment_size` bytes (the last
+//    one excepted), cut right after the `>` that ends a child of the root. A segment longer than
+//    twice `segment_size` (one huge element) is handed on in several pieces. The last piece
+//    holds the end of the document (the root's end tag and what follows it).
+// It does not check well-formedness (the parsers do); it gives up (HSAX_ERR_SPLIT) where a cut
+// could not be sound: anything but whitespace, comments and PIs before the root or after it,
+// a root that is not <HealthData>, an end tag or CDATA outside the root, a prefix over 1 MiB, or
+// an input that ends before the root is closed.
+
+/// Piece kinds (bits of hsax_piece.kind).
+enum {
+    HSAX_PIECE_PREFIX = 1,  ///< the prefix (handed on once, before any segment)
+    HSAX_PIECE_START = 2,   ///< the first piece of a segment
+    HSAX_PIECE_END = 4,     ///< the last piece of a segment
+    HSAX_PIECE_FINAL = 8,   ///< the last piece of the document
+};
+
+/// A result code of hsax_splitter_feed: the input cannot be cut soundly; read it serially.
+enum { HSAX_ERR_SPLIT = 5 };
+
+typedef struct {
+    int32_t kind;        ///< HSAX_PIECE_ bits
+    int32_t segment;     ///< the segment's number (0, 1, 2, ... in document order)
+    int64_t first_line;  ///< line of the piece's first byte in the original file (1-based)
+    int64_t newlines;    ///< newlines in the piece
+} hsax_piece;
+
+/// Receives a piece. `bytes` was allocated with malloc and now belongs to the callee (free it).
+/// Returns 0 to go on, anything else to stop (hsax_splitter_feed then returns HSAX_ERR_STOPPED).
+typedef int (*hsax_piece_fn)(void *context, uint8_t *bytes, size_t length, const hsax_piece *piece);
+
+typedef struct hsax_splitter hsax_splitter;
+
+/// Creates a splitter; NULL when memory is exhausted.
+hsax_splitter *hsax_splitter_create(void *context, hsax_piece_fn on_piece, size_t segment_size);
+void hsax_splitter_free(hsax_splitter *splitter);
+
+/// Feeds raw bytes (any chunk size); `is_last = 1` once at the end. Returns HSAX_OK,
+/// HSAX_ERR_SPLIT, HSAX_ERR_STOPPED or HSAX_ERR_MEMORY.
+int hsax_splitter_feed(hsax_splitter *splitter, const uint8_t *bytes, size_t length, int is_last);
+
+/// The pre-filter's findings, as for a parser.
+int64_t hsax_splitter_removed_control_characters(const hsax_splitter *splitter);
+int hsax_splitter_dropped_doctype(const hsax_splitter *splitter);
+int32_t hsax_splitter_export_version(const hsax_splitter *splitter);
 
 #ifdef __cplusplus
 }

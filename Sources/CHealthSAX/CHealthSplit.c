@@ -1,0 +1,339 @@
+// CHealthSplit: cuts the pre-filtered byte stream of an export into segments of whole children
+// of the root, for parallel parsing. See the splitter section of include/CHealthSAX.h.
+#include "CHealthSAX.h"
+#include "CHealthSAXInternal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HSAX_PREFIX_LIMIT (1u << 20) /* the prolog and the root's start tag must fit in this */
+
+/* Scanner states over the filtered bytes. */
+enum {
+    SC_TEXT = 0, /* character data (or whitespace before / after the root) */
+    SC_LT,       /* after '<' */
+    SC_BANG,     /* after "<!": telling a comment from CDATA */
+    SC_COMMENT,  /* inside <!-- ... --> */
+    SC_CDATA,    /* inside <![CDATA[ ... ]]> */
+    SC_PI,       /* inside <? ... ?> */
+    SC_STAG,     /* inside a start tag, outside attribute values */
+    SC_QUOTE,    /* inside a quoted attribute value */
+    SC_ETAG,     /* inside an end tag */
+};
+
+/* What stopped a scan. */
+enum { EV_NONE = 0, EV_PREFIX, EV_CUT, EV_BAD };
+
+struct hsax_splitter {
+    hsax_parser *filter;
+    void *context;
+    hsax_piece_fn on_piece;
+    size_t segment_size;
+    size_t piece_limit;
+
+    /* scanner */
+    int state;
+    int64_t depth;     /* 0 outside the root, 1 between the root's children */
+    int root_open;     /* the root's start tag has been seen */
+    int root_closed;
+    uint8_t bang[8];
+    int bang_len;
+    uint8_t quote;
+    uint8_t last;      /* in a start tag: the byte before the current buffer (for "/>") */
+    int tail;          /* '-' / ']' / '?' just seen, at the end of a comment / CDATA / PI */
+    int in_name;
+    int name_len;
+    int name_ok;       /* the root's name so far matches "HealthData" */
+
+    /* the piece being filled */
+    uint8_t *buf;
+    size_t len, cap;
+    int64_t piece_newlines;
+    int64_t lines_before; /* newlines before the piece */
+    int piece_starts;     /* the piece is the first of its segment */
+    int32_t segment;
+    size_t segment_bytes;
+};
+
+static const char root_name[] = "HealthData";
+
+/* Bytes that end a run inside a start tag: a quote opens a value, '>' ends the tag. */
+static const uint8_t stag_stop[256] = {['"'] = 1, ['\''] = 1, ['>'] = 1};
+
+static inline int is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Newlines in `n` bytes. Lines are hundreds of bytes long in an export, so memchr (vectorized
+   in libc) from one newline to the next beats counting every byte. */
+static int64_t count_newlines(const uint8_t *b, size_t n) {
+    int64_t count = 0;
+    const uint8_t *end = b + n;
+    while (b < end) {
+        const uint8_t *nl = memchr(b, '\n', (size_t)(end - b));
+        if (!nl) break;
+        count++;
+        b = nl + 1;
+    }
+    return count;
+}
+
+/* Scans up to `n` bytes; stops after the byte that ends the root's start tag (EV_PREFIX), after
+   the '>' ending a child of the root at offset >= `arm_from` (EV_CUT), or at a byte that makes a
+   cut unsound (EV_BAD). Returns the bytes consumed. */
+static size_t scan(hsax_splitter *s, const uint8_t *b, size_t n, size_t arm_from, int *event) {
+    size_t i = 0;
+    *event = EV_NONE;
+    while (i < n) {
+        switch (s->state) {
+        case SC_TEXT: {
+            const uint8_t *lt = memchr(b + i, '<', n - i);
+            size_t end = lt ? (size_t)(lt - b) : n;
+            if (s->depth == 0) {
+                for (size_t k = i; k < end; k++) {
+                    if (!is_space(b[k])) { *event = EV_BAD; return k; }
+                }
+            }
+            if (!lt) return n;
+            i = end + 1;
+            s->state = SC_LT;
+            break;
+        }
+        case SC_LT: {
+            uint8_t c = b[i];
+            if (c == '/') {
+                i++;
+                if (s->depth == 0) { *event = EV_BAD; return i; }
+                s->state = SC_ETAG;
+            } else if (c == '!') {
+                i++;
+                s->bang_len = 0;
+                s->state = SC_BANG;
+            } else if (c == '?') {
+                i++;
+                s->tail = 0;
+                s->state = SC_PI;
+            } else {
+                if (s->depth == 0 && s->root_closed) { *event = EV_BAD; return i; }
+                s->state = SC_STAG;
+                s->last = '<';
+                s->in_name = s->depth == 0;
+                s->name_len = 0;
+                s->name_ok = 1;
+            }
+            break;
+        }
+        case SC_BANG: {
+            uint8_t c = b[i++];
+            s->bang[s->bang_len++] = c;
+            if (s->bang[0] == '-') {
+                if (s->bang_len == 2) {
+                    if (c != '-') { *event = EV_BAD; return i; }
+                    s->tail = 0;
+                    s->state = SC_COMMENT;
+                }
+            } else if (s->bang[0] == '[' && s->depth > 0) {
+                if (c != (uint8_t)"[CDATA["[s->bang_len - 1]) { *event = EV_BAD; return i; }
+                if (s->bang_len == 7) {
+                    s->tail = 0;
+                    s->state = SC_CDATA;
+                }
+            } else {
+                *event = EV_BAD; /* a DOCTYPE left in (not before <HealthData>), or broken markup */
+                return i;
+            }
+            break;
+        }
+        case SC_COMMENT:
+        case SC_CDATA: {
+            uint8_t mark = s->state == SC_COMMENT ? '-' : ']';
+            while (i < n) {
+                uint8_t c = b[i++];
+                if (c == mark) {
+                    s->tail++;
+                } else if (c == '>' && s->tail >= 2) {
+                    s->state = SC_TEXT;
+                    break;
+                } else {
+                    s->tail = 0;
+                }
+            }
+            break;
+        }
+        case SC_PI:
+            while (i < n) {
+                uint8_t c = b[i++];
+                if (c == '>' && s->tail) {
+                    s->state = SC_TEXT;
+                    break;
+                }
+                s->tail = c == '?';
+            }
+            break;
+        case SC_STAG:
+            if (s->in_name) { /* only the root's name is looked at (see SC_LT) */
+                while (i < n) {
+                    uint8_t c = b[i];
+                    if (is_space(c) || c == '/' || c == '>') {
+                        s->in_name = 0;
+                        break;
+                    }
+                    if (s->name_len >= 10 || c != (uint8_t)root_name[s->name_len]) s->name_ok = 0;
+                    s->name_len++;
+                    i++;
+                }
+                if (s->in_name) break;
+            }
+            /* up to the next quote or '>' (attribute names, '=', spaces: a few bytes) */
+            while (i < n && !stag_stop[b[i]]) i++;
+            if (i == n) {
+                s->last = b[n - 1];
+                break;
+            }
+            if (b[i] != '>') {
+                s->quote = b[i++];
+                s->state = SC_QUOTE;
+                break;
+            }
+            {
+                /* '/' right before '>' (never inside a value: a value ends with its quote) */
+                int empty = (i > 0 ? b[i - 1] : s->last) == '/';
+                i++;
+                s->state = SC_TEXT;
+                if (s->depth == 0) {
+                    if (!s->name_ok || s->name_len != 10) { *event = EV_BAD; return i; }
+                    s->root_open = 1;
+                    if (empty) s->root_closed = 1;
+                    else s->depth = 1;
+                    *event = EV_PREFIX;
+                    return i;
+                }
+                if (!empty) {
+                    s->depth++;
+                } else if (s->depth == 1 && i >= arm_from) {
+                    *event = EV_CUT;
+                    return i;
+                }
+            }
+            break;
+        case SC_QUOTE: {
+            const uint8_t *q = memchr(b + i, s->quote, n - i);
+            if (!q) return n;
+            i = (size_t)(q - b) + 1;
+            s->last = s->quote;
+            s->state = SC_STAG;
+            break;
+        }
+        case SC_ETAG: {
+            const uint8_t *gt = memchr(b + i, '>', n - i);
+            if (!gt) return n;
+            i = (size_t)(gt - b) + 1;
+            s->state = SC_TEXT;
+            s->depth--;
+            if (s->depth == 0) {
+                s->root_closed = 1;
+            } else if (s->depth == 1 && i >= arm_from) {
+                *event = EV_CUT;
+                return i;
+            }
+            break;
+        }
+        }
+    }
+    return n;
+}
+
+/* Hands the piece being filled on (even when empty) and starts a new one of `next_cap` bytes. */
+static int emit(hsax_splitter *s, int32_t kind, size_t next_cap) {
+    uint8_t *next = malloc(next_cap);
+    if (!next) return HSAX_ERR_MEMORY;
+    hsax_piece piece = {
+        .kind = kind, .segment = (kind & HSAX_PIECE_PREFIX) ? -1 : s->segment,
+        .first_line = 1 + s->lines_before, .newlines = s->piece_newlines,
+    };
+    uint8_t *bytes = s->buf;
+    size_t length = s->len;
+    s->buf = next;
+    s->cap = next_cap;
+    s->len = 0;
+    s->lines_before += s->piece_newlines;
+    s->piece_newlines = 0;
+    return s->on_piece(s->context, bytes, length, &piece) ? HSAX_ERR_STOPPED : HSAX_OK;
+}
+
+/* The pre-filter's output. */
+static int split_sink(void *context, const uint8_t *bytes, size_t n, int is_last) {
+    hsax_splitter *s = context;
+    int rc;
+    while (n > 0) {
+        size_t room = s->cap - s->len;
+        if (room == 0) {
+            if (!s->root_open) return HSAX_ERR_SPLIT; /* the prefix is over 1 MiB */
+            if ((rc = emit(s, s->piece_starts ? HSAX_PIECE_START : 0, s->piece_limit)) != HSAX_OK) return rc;
+            s->piece_starts = 0;
+            continue;
+        }
+        size_t take = n < room ? n : room;
+        size_t arm_from = s->segment_bytes < s->segment_size ? s->segment_size - s->segment_bytes : 0;
+        int event;
+        size_t k = scan(s, bytes, take, arm_from, &event);
+        if (event == EV_BAD) return HSAX_ERR_SPLIT;
+        memcpy(s->buf + s->len, bytes, k);
+        s->len += k;
+        s->piece_newlines += count_newlines(bytes, k);
+        s->segment_bytes += k;
+        bytes += k;
+        n -= k;
+        if (event == EV_PREFIX) {
+            if ((rc = emit(s, HSAX_PIECE_PREFIX, s->piece_limit)) != HSAX_OK) return rc;
+            s->piece_starts = 1;
+            s->segment = 0;
+            s->segment_bytes = 0;
+        } else if (event == EV_CUT) {
+            int32_t kind = HSAX_PIECE_END | (s->piece_starts ? HSAX_PIECE_START : 0);
+            if ((rc = emit(s, kind, s->piece_limit)) != HSAX_OK) return rc;
+            s->piece_starts = 1;
+            s->segment++;
+            s->segment_bytes = 0;
+        }
+    }
+    if (is_last) {
+        if (!s->root_closed || s->state != SC_TEXT) return HSAX_ERR_SPLIT; /* truncated */
+        int32_t kind = HSAX_PIECE_FINAL | HSAX_PIECE_END | (s->piece_starts ? HSAX_PIECE_START : 0);
+        return emit(s, kind, 16);
+    }
+    return HSAX_OK;
+}
+
+hsax_splitter *hsax_splitter_create(void *context, hsax_piece_fn on_piece, size_t segment_size) {
+    hsax_splitter *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->context = context;
+    s->on_piece = on_piece;
+    s->segment_size = segment_size ? segment_size : 1;
+    s->piece_limit = 2 * s->segment_size < 64 ? 64 : 2 * s->segment_size;
+    s->cap = HSAX_PREFIX_LIMIT;
+    s->buf = malloc(s->cap);
+    s->filter = hsax_filter_create(s, split_sink);
+    if (!s->buf || !s->filter) {
+        hsax_splitter_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void hsax_splitter_free(hsax_splitter *s) {
+    if (!s) return;
+    hsax_parser_free(s->filter);
+    free(s->buf);
+    free(s);
+}
+
+int hsax_splitter_feed(hsax_splitter *s, const uint8_t *bytes, size_t length, int is_last) {
+    int rc = hsax_parser_feed(s->filter, bytes, length, is_last);
+    return rc == HSAX_ERR_NO_ROOT ? HSAX_ERR_SPLIT : rc;
+}
+
+int64_t hsax_splitter_removed_control_characters(const hsax_splitter *s) {
+    return hsax_parser_removed_control_characters(s->filter);
+}
+int hsax_splitter_dropped_doctype(const hsax_splitter *s) { return hsax_parser_dropped_doctype(s->filter); }
+int32_t hsax_splitter_export_version(const hsax_splitter *s) { return hsax_parser_export_version(s->filter); }

@@ -1,0 +1,423 @@
+import CHealthSAX
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A consumer of batches, as `ExportReader.read(_:threads:makeConsumer:)` takes them.
+public typealias ExportBatchConsumer = (ExportBatch) throws -> Void
+
+extension ExportReader {
+    /// The processors online (at least 1): the default number of parser threads.
+    public static var onlineCores: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+    /// Reads `input` with `threads` parser threads and returns the same summary as a read with
+    /// one thread.
+    ///
+    /// The calling thread reads the input (and inflates a zip), applies the pre-filter of
+    /// reference §2.4 and cuts the filtered XML into segments of whole children of
+    /// `<HealthData>` (about `options.segmentSize` bytes each). Each of the `threads` workers
+    /// owns one libxml2 push parser, fed the document's prolog and root start tag once and then
+    /// the segments it is given, each on a line of its own, so every segment is parsed inside
+    /// the real `<HealthData …>` start tag; line numbers are mapped back to the file's. A worker
+    /// decodes into batches exactly as a serial read does and hands them to its own consumer.
+    /// Memory stays bounded: at most two pieces of at most `2 × segmentSize` bytes wait per
+    /// worker (one huge element is handed on in pieces, never held whole).
+    ///
+    /// - Parameters:
+    ///   - threads: parser threads; `1` (or less) is exactly `read(_:consume:)` with
+    ///     `makeConsumer(0)`. Standard input is always read with one thread (it cannot be
+    ///     read a second time, which the error path below needs).
+    ///   - makeConsumer: called on the calling thread, once for each worker `0 ..< threads`,
+    ///     before reading starts (only for worker 0 when the read is serial). Consumer `i` is then called only from worker `i`'s thread, one
+    ///     batch at a time, with the elements of its segments in document order; the symbols
+    ///     (`Record.typeSymbol`, `sourceSymbol`) are stable within one consumer, not across
+    ///     consumers. Which elements go to which consumer depends on timing; together the
+    ///     consumers receive every element exactly once.
+    /// - Returns: the header, counts and diagnostics of the whole export, equal to those of a
+    ///   one-thread read (diagnostics with the file's line numbers, in document order).
+    /// - Throws: exactly the `ExportReadError` a one-thread read throws. A document that is not
+    ///   well-formed, an input that the splitter cannot cut soundly (reference §2.4's prolog
+    ///   aside: anything but whitespace, comments and PIs around the root, a root other than
+    ///   `<HealthData>`), and a truncated or damaged input all stop the parallel read; the
+    ///   input is then read again with one thread and no consumer to throw the authoritative
+    ///   error (file, line, column, message and elements read before the error). When nothing
+    ///   was handed to a worker yet (empty input, not XML, another root), the input is simply
+    ///   read with one thread and consumer 0. If a consumer throws, the read stops and that
+    ///   error is rethrown.
+    public func read(
+        _ input: ExportInput, threads: Int, makeConsumer: (_ worker: Int) -> ExportBatchConsumer
+    ) throws -> ExportSummary {
+        guard threads > 1, case .path(let path) = input else {
+            return try read(input, consume: makeConsumer(0))
+        }
+        let consumers = (0..<threads).map { UncheckedConsumer(consume: makeConsumer($0)) }
+        let outcome: ParallelOutcome
+        switch try resolve(path) {
+        case .xml(let file, let fd, let size):
+            var source = FileDescriptorSource(fd: fd, closeWhenDone: true, total: size)
+            defer { source.close() }
+            outcome = try parseParallel(&source, name: file, consumers: consumers)
+        case .zip(let zipPath):
+            var zip = try ZipEntrySource(path: zipPath)
+            defer { zip.close() }
+            let entry = try zip.selectExportEntry()
+            outcome = try parseParallel(&zip, name: "\(zipPath):\(entry)", consumers: consumers)
+        }
+        switch outcome {
+        case .done(let summary):
+            return summary
+        case .serial:
+            return try read(input, consume: consumers[0].consume)
+        case .verdict(let name):
+            var quiet = options
+            quiet.progress = nil
+            _ = try ExportReader(options: quiet).read(input) { _ in }
+            // The serial read found nothing wrong where the parallel one stopped: a bug in the
+            // splitter, reported rather than hidden.
+            throw ExportReadError.consumerFailed(
+                input: name,
+                message: "the parallel read stopped on an error that a one-thread read does not find;"
+                    + " read with --threads 1 (and report this)")
+        }
+    }
+
+    /// Reads `source` with one splitter (this thread) and `consumers.count` parser threads.
+    func parseParallel<S: ChunkSource>(_ source: inout S, name: String, consumers: [UncheckedConsumer]) throws
+        -> ParallelOutcome
+    {
+        let run = ParallelRun(
+            workers: consumers.count, inputName: name, batchSize: options.batchSize,
+            feedSize: max(1, min(options.chunkSize, 256 * 1024)))
+        guard
+            let splitter = hsax_splitter_create(
+                Unmanaged.passUnretained(run).toOpaque(), onPiece, max(1, options.segmentSize))
+        else { throw ExportReadError.cannotOpen(path: name, reason: "out of memory") }
+        defer { hsax_splitter_free(splitter) }
+        var threads: [pthread_t] = []
+        for i in 0..<consumers.count {
+            let worker = ParallelWorker(run: run, index: i, consumer: consumers[i])
+            var thread = pthread_t()
+            let box = Unmanaged.passRetained(worker).toOpaque()
+            guard pthread_create(&thread, nil, workerMain, box) == 0 else {
+                Unmanaged<ParallelWorker>.fromOpaque(box).release()
+                run.stopAll()
+                for t in threads { pthread_join(t, nil) }
+                throw ExportReadError.cannotOpen(path: name, reason: "cannot start a parser thread")
+            }
+            threads.append(thread)
+        }
+
+        let chunk = max(1, options.chunkSize)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        var rc: Int32 = 0
+        var sourceFailed = false
+        while true {
+            let n: Int
+            do {
+                n = try source.read(into: buffer)
+            } catch {
+                sourceFailed = true
+                break
+            }
+            if n == 0 {
+                rc = total == 0 ? Int32(HSAX_ERR_SPLIT) : hsax_splitter_feed(splitter, nil, 0, 1)
+                break
+            }
+            total += Int64(n)
+            rc = hsax_splitter_feed(splitter, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), n, 0)
+            if rc != 0 { break }
+            options.progress?(source.consumed, source.total)
+        }
+        if sourceFailed || rc != 0 { run.stopAll() } else { run.finishPushing() }
+        for t in threads { pthread_join(t, nil) }
+
+        if let failure = run.consumerFailure { throw failure }
+        if sourceFailed || rc != 0 || run.parseFailed {
+            return run.dispatched ? .verdict(name) : .serial
+        }
+        var tally: SessionTally?
+        var participants = 0
+        for result in run.results {
+            guard let result else { continue }
+            participants += 1
+            if tally == nil { tally = result } else { tally!.merge(result) }
+        }
+        guard var merged = tally else { return .serial }
+        // Every worker parsed the root's start tag; the document has it once.
+        if participants > 1 {
+            merged.elementCounts[elementName(Int32(HSAX_EL_HEALTH_DATA.rawValue))]! -= participants - 1
+        }
+        return .done(
+            merged.summary(
+                inputName: name, bytesRead: total, removed: hsax_splitter_removed_control_characters(splitter),
+                droppedDoctype: hsax_splitter_dropped_doctype(splitter) != 0,
+                exportVersion: hsax_splitter_export_version(splitter)))
+    }
+}
+
+enum ParallelOutcome {
+    /// The read completed; the merged summary.
+    case done(ExportSummary)
+    /// Nothing was handed to a worker: read the input serially, with the first consumer.
+    case serial
+    /// The read stopped after handing out segments: a serial read must name the error.
+    case verdict(String)
+}
+
+/// A consumer that is called from one worker thread only (the contract of
+/// `read(_:threads:makeConsumer:)`), so it may cross to that thread.
+struct UncheckedConsumer: @unchecked Sendable {
+    let consume: ExportBatchConsumer
+}
+
+/// A piece of the filtered stream (see `hsax_piece`), owned until freed.
+struct Piece {
+    var bytes: UnsafeMutablePointer<UInt8>?
+    var count: Int
+    var info: hsax_piece
+
+    func free() { Glibc.free(bytes) }
+}
+
+/// The state shared by the splitting thread and the workers, under one mutex.
+final class ParallelRun: @unchecked Sendable {
+    let inputName: String
+    let batchSize: Int
+    let feedSize: Int
+    /// Pieces that may wait in one worker's queue.
+    let queueLimit = 2
+
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    // Guarded by `mutex`.
+    private var queues: [[Piece]]
+    private var heads: [Int]
+    private var queuedBytes: [Int]
+    private var finished = false
+    private var stopped = false
+    private var current = 0
+    var dispatched = false
+    var parseFailed = false
+    var consumerFailure: Error?
+    var results: [SessionTally?]
+
+    /// Set once, before any segment is handed out; read-only afterwards.
+    var prefix: Piece?
+
+    init(workers: Int, inputName: String, batchSize: Int, feedSize: Int) {
+        self.inputName = inputName
+        self.batchSize = batchSize
+        self.feedSize = feedSize
+        queues = Array(repeating: [], count: workers)
+        heads = Array(repeating: 0, count: workers)
+        queuedBytes = Array(repeating: 0, count: workers)
+        results = Array(repeating: nil, count: workers)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(changed, nil)
+    }
+
+    deinit {
+        for q in 0..<queues.count { for i in heads[q]..<queues[q].count { queues[q][i].free() } }
+        prefix?.free()
+        pthread_cond_destroy(changed)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        changed.deallocate()
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// Splitting thread: hands a piece on. A segment's first piece goes to the worker with the
+    /// fewest bytes waiting, its other pieces to the same worker. Waits while that worker's queue
+    /// is full. Returns false (and frees the piece) when the run was stopped.
+    func push(_ piece: Piece) -> Bool {
+        if piece.info.kind & Int32(HSAX_PIECE_PREFIX) != 0 {
+            prefix = piece
+            return true
+        }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if piece.info.kind & Int32(HSAX_PIECE_START) != 0 {
+            var best = 0
+            for w in 1..<queues.count where queuedBytes[w] < queuedBytes[best] { best = w }
+            current = best
+        }
+        while !stopped, queues[current].count - heads[current] >= queueLimit { pthread_cond_wait(changed, mutex) }
+        if stopped {
+            piece.free()
+            return false
+        }
+        queues[current].append(piece)
+        queuedBytes[current] += piece.count
+        dispatched = true
+        pthread_cond_broadcast(changed)
+        return true
+    }
+
+    /// Worker `w`: the next piece, or nil at the end of the input or when the run was stopped.
+    func pop(_ w: Int) -> Piece? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !stopped, !finished, heads[w] == queues[w].count { pthread_cond_wait(changed, mutex) }
+        if stopped || heads[w] == queues[w].count { return nil }
+        let piece = queues[w][heads[w]]
+        heads[w] += 1
+        if heads[w] == queues[w].count {
+            queues[w].removeAll(keepingCapacity: true)
+            heads[w] = 0
+        }
+        queuedBytes[w] -= piece.count
+        pthread_cond_broadcast(changed)
+        return piece
+    }
+
+    var isStopped: Bool { locked { stopped } }
+
+    func finishPushing() {
+        locked {
+            finished = true
+            pthread_cond_broadcast(changed)
+        }
+    }
+
+    func stopAll() {
+        locked {
+            stopped = true
+            pthread_cond_broadcast(changed)
+        }
+    }
+
+    /// Worker: libxml2 stopped on an error (or the worker could not go on).
+    func failParse() {
+        locked {
+            parseFailed = true
+            stopped = true
+            pthread_cond_broadcast(changed)
+        }
+    }
+
+    /// Worker: its consumer threw (or its session failed otherwise).
+    func failConsumer(_ error: Error) {
+        locked {
+            if consumerFailure == nil { consumerFailure = error }
+            stopped = true
+            pthread_cond_broadcast(changed)
+        }
+    }
+
+    func finish(_ w: Int, _ tally: SessionTally) { locked { results[w] = tally } }
+}
+
+/// One parser thread: its session (decoding, batches, diagnostics) and libxml2 parser.
+final class ParallelWorker {
+    let run: ParallelRun
+    let index: Int
+    let consumer: UncheckedConsumer
+
+    init(run: ParallelRun, index: Int, consumer: UncheckedConsumer) {
+        self.run = run
+        self.index = index
+        self.consumer = consumer
+    }
+
+    func main() {
+        let session = ReaderSession(inputName: run.inputName, batchSize: run.batchSize, deliver: consumer.consume)
+        withExtendedLifetime(session) {
+            guard let parser = hsax_parser_create(Unmanaged.passUnretained(session).toOpaque(), onStart, onEnd) else {
+                run.failParse()
+                return
+            }
+            defer { hsax_parser_free(parser) }
+            session.parser = parser
+            work(session, parser)
+        }
+    }
+
+    private func feed(_ parser: OpaquePointer, _ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
+        var offset = 0
+        while offset < count {
+            let n = min(run.feedSize, count - offset)
+            if hsax_parser_feed_filtered(parser, bytes! + offset, n, 0) != 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    private func feed(_ parser: OpaquePointer, _ text: StaticString) -> Bool {
+        hsax_parser_feed_filtered(parser, text.utf8Start, text.utf8CodeUnitCount, 0) == 0
+    }
+
+    private func work(_ session: ReaderSession, _ parser: OpaquePointer) {
+        var streamLine: Int64 = 1
+        var started = false
+        var sawFinal = false
+        var ok = true
+        while ok, let piece = run.pop(index) {
+            defer { piece.free() }
+            let kind = piece.info.kind
+            if kind & Int32(HSAX_PIECE_START) != 0 {
+                if !started {
+                    guard let prefix = run.prefix else {
+                        ok = false
+                        break
+                    }
+                    started = true
+                    ok = hsax_parser_map_lines(parser, 1, 1, -1) == 0 && feed(parser, prefix.bytes, prefix.count)
+                    streamLine += prefix.info.newlines
+                }
+                // Each segment on a line of its own, so that a stream line belongs to one segment.
+                ok = ok && feed(parser, "\n")
+                streamLine += 1
+                ok = ok && hsax_parser_map_lines(parser, streamLine, piece.info.first_line, piece.info.segment) == 0
+            }
+            ok = ok && started && feed(parser, piece.bytes, piece.count)
+            streamLine += piece.info.newlines
+            if kind & Int32(HSAX_PIECE_FINAL) != 0 { sawFinal = true }
+        }
+        if ok, started, !run.isStopped {
+            if !sawFinal { ok = feed(parser, "\n</HealthData>") }
+            ok = ok && hsax_parser_feed_filtered(parser, nil, 0, 1) == 0
+            if ok {
+                session.flush()
+            }
+        }
+        if let failure = session.failure {
+            run.failConsumer(failure)
+        } else if !ok {
+            run.failParse()
+        } else if started {
+            run.finish(index, session.tally())
+        }
+    }
+}
+
+// Non-capturing C callbacks.
+private let onPiece: hsax_piece_fn = { context, bytes, length, info in
+    let run = Unmanaged<ParallelRun>.fromOpaque(context!).takeUnretainedValue()
+    return run.push(Piece(bytes: bytes, count: length, info: info!.pointee)) ? 0 : 1
+}
+
+private let workerMain: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { box in
+    let worker = Unmanaged<ParallelWorker>.fromOpaque(box!).takeRetainedValue()
+    worker.main()
+    return nil
+}
+
+private let onStart: hsax_start_fn = { context, start in
+    Unmanaged<ReaderSession>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.start(start!) }
+}
+private let onEnd: hsax_end_fn = { context, element, depth in
+    Unmanaged<ReaderSession>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.end(element, depth: Int(depth)) }
+}

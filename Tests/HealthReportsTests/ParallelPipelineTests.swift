@@ -1,0 +1,39 @@
+import Foundation
+import HealthAnalysis
+import HealthExport
+import HealthReports
+import SyntheticExport
+import Testing
+
+/// `ReportPipeline.run(threads:)`: one analyzer per parser thread, merged before `finish`. Every
+/// report file must be byte-identical to the one-thread run's, for any thread count and any
+/// chunk and segment size (tiny segments spread the export over all threads).
+@Suite("Report pipeline with several parser threads")
+struct ParallelPipelineTests {
+    static let export: String = {
+        let (bytes, _) = SyntheticExport.makeExport(
+            SyntheticExportConfiguration(firstDay: "2025-10-22", days: 9, timeZoneIdentifier: "Europe/Berlin", seed: 5))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString).xml")
+        try! Data(bytes).write(to: file)
+        return file.path
+    }()
+
+    static func reports(threads: Int, chunkSize: Int, segmentSize: Int) throws -> [String] {
+        let run = try ReportPipeline.run(
+            .path(export), options: AnalysisOptions(), environmentTimeZone: nil,
+            readerOptions: ReaderOptions(chunkSize: chunkSize, segmentSize: segmentSize), threads: threads)
+        return ReportFile.allCases.map { ReportWriter().text(of: $0, for: run.result, context: run.context) }
+    }
+
+    @Test(arguments: [2, 3, 4])
+    func everyReportFileIsTheSameAsWithOneThread(threads: Int) throws {
+        let one = try Self.reports(threads: 1, chunkSize: 512 * 1024, segmentSize: 512 * 1024)
+        #expect(one[0].contains("2025-10-26"))  // the DST day is in the report
+        for (chunk, segment) in [(4096, 1), (7 * 1024, 64 * 1024), (512 * 1024, 512 * 1024)] {
+            let n = try Self.reports(threads: threads, chunkSize: chunk, segmentSize: segment)
+            for (file, (a, b)) in zip(ReportFile.allCases, zip(one, n)) {
+                #expect(a == b, "\(file) with \(threads) threads, chunk \(chunk), segment \(segment)")
+            }
+        }
+    }
+}
