@@ -17,13 +17,16 @@ public enum ReportPipeline {
     ///   - options: the analysis options (zone, source order, weeks, period).
     ///   - environmentTimeZone: the machine's `TZ`, the third choice for the zone (reference §2.7).
     ///   - readerOptions: chunk size, batch size, progress callback.
+    ///   - scratch: where the analyzer spills sorted runs of cumulative samples; nil: a
+    ///     `TemporaryScratchFile` in `$TMPDIR` (nameless: nothing is left behind, whatever happens).
     /// - Throws: `ExportReadError` for input that cannot be read (nothing is analysed then),
-    ///   `AnalysisError` for invalid options.
+    ///   `AnalysisError` for invalid options, `ScratchFileError` when the temporary file cannot
+    ///   be made or written.
     public static func run(
         _ input: ExportInput, options: AnalysisOptions, environmentTimeZone: String?,
-        readerOptions: ReaderOptions = ReaderOptions()
+        readerOptions: ReaderOptions = ReaderOptions(), scratch: (any ScratchSpace)? = nil
     ) throws -> ReportRun {
-        let analyzer = Analyzer(options: options)
+        let analyzer = Analyzer(options: options, scratch: try scratch ?? TemporaryScratchFile())
         let summary = try ExportReader(options: readerOptions).read(input) { batch in analyzer.consume(batch) }
         let result = try analyzer.finish(
             exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
