@@ -19,14 +19,17 @@ public enum ReportPipeline {
     ///   - readerOptions: chunk size, batch size, progress callback.
     ///   - scratch: where the analyzer spills sorted runs of cumulative samples; nil: a
     ///     `TemporaryScratchFile` in `$TMPDIR` (nameless: nothing is left behind, whatever happens).
+    ///   - sampleBufferLimit: cumulative samples (16 bytes each) kept in memory before a spill.
     /// - Throws: `ExportReadError` for input that cannot be read (nothing is analysed then),
     ///   `AnalysisError` for invalid options, `ScratchFileError` when the temporary file cannot
     ///   be made or written.
     public static func run(
         _ input: ExportInput, options: AnalysisOptions, environmentTimeZone: String?,
-        readerOptions: ReaderOptions = ReaderOptions(), scratch: (any ScratchSpace)? = nil
+        readerOptions: ReaderOptions = ReaderOptions(), scratch: (any ScratchSpace)? = nil,
+        sampleBufferLimit: Int = Analyzer.defaultSampleBufferLimit
     ) throws -> ReportRun {
-        let analyzer = Analyzer(options: options, scratch: try scratch ?? TemporaryScratchFile())
+        let analyzer = Analyzer(
+            options: options, scratch: try scratch ?? TemporaryScratchFile(), sampleBufferLimit: sampleBufferLimit)
         let summary = try ExportReader(options: readerOptions).read(input) { batch in analyzer.consume(batch) }
         let result = try analyzer.finish(
             exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
