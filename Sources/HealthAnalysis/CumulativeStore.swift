@@ -1,11 +1,12 @@
 /// The cumulative samples of every type, in bounded memory: an external sort.
 ///
-/// Samples are appended to per-type buffers holding at most `bufferLimit` samples in all. When
-/// the buffers are full, each type's buffer is sorted by (start, duration) and written to the
-/// scratch space as one run, and the buffers are freed. `forEachSorted(slot:…)` then streams one
-/// type's samples in the exact `CumulativeSample.order` order by a k-way merge of its runs
-/// (and of what is still buffered), reading each run in blocks: memory is the buffer, one block
-/// per run and the samples of one (start, duration) group, whatever the export's size.
+/// Samples of all types go into one buffer of at most `bufferLimit` samples (the type's slot
+/// kept in the spare high bits of `flags`). When it is full, it is sorted by (slot, start,
+/// duration), each slot's part is written to the scratch space as one run, and the buffer is
+/// reused. `forEachSorted(slot:…)` then streams one type's samples in the exact
+/// `CumulativeSample.order` order by a k-way merge of its runs (and of what is still buffered),
+/// reading each run in blocks: memory is the buffer, at most `bufferLimit` samples of blocks
+/// and the samples of one (start, duration) group, whatever the export's size.
 ///
 /// Runs are ordered by (start, duration) only; the rest of the order (source position, value,
 /// flags) is established per group of equal (start, duration) after the sources are remapped
@@ -19,6 +20,11 @@ struct CumulativeStore {
     static let defaultBufferLimit = 1 << 18
     /// Samples read from a run at once, at most (64 KiB).
     static let maximumBlock = 4096
+    /// `flags` bits below this are the sample's own (`CumulativeSample.manual`); the buffer keeps
+    /// the slot above them.
+    static let slotShift: UInt16 = 1
+    static let ownFlags: UInt16 = (1 << slotShift) - 1
+    static let maximumSlots = 1 << (16 - Int(slotShift))
 
     /// A sorted run in a scratch space.
     struct Run {
@@ -31,8 +37,9 @@ struct CumulativeStore {
 
     let scratch: any ScratchSpace
     let bufferLimit: Int
-    private var buffers: [ContiguousArray<CumulativeSample>]
-    private var buffered = 0
+    private var buffer: ContiguousArray<CumulativeSample> = []
+    /// Set by the first `forEachSorted`: the buffer sorted by slot, each slot's range in it.
+    private var bufferRanges: [Range<Int>]?
     private var runs: [[Run]]
     /// Samples stored per slot (buffered and spilled).
     private(set) var counts: [Int]
@@ -43,55 +50,86 @@ struct CumulativeStore {
 
     init(slots: Int, scratch: any ScratchSpace, bufferLimit: Int = Self.defaultBufferLimit) {
         precondition(bufferLimit >= 1, "CumulativeStore needs room for at least one sample")
+        precondition(slots <= Self.maximumSlots, "CumulativeStore: too many slots")
         self.scratch = scratch
         self.bufferLimit = bufferLimit
-        buffers = Array(repeating: [], count: slots)
         runs = Array(repeating: [], count: slots)
         counts = Array(repeating: 0, count: slots)
     }
 
-    var slotCount: Int { buffers.count }
+    var slotCount: Int { runs.count }
 
     /// Adds an empty slot (a cumulative type seen for the first time) and returns its number.
     mutating func addSlot() -> Int {
-        buffers.append([])
+        precondition(runs.count < Self.maximumSlots, "CumulativeStore: too many slots")
         runs.append([])
         counts.append(0)
-        return buffers.count - 1
+        return runs.count - 1
     }
 
     @inline(__always)
     mutating func append(_ sample: CumulativeSample, slot: Int) {
         guard failure == nil else { return }
-        buffers[slot].append(sample)
+        if buffer.isEmpty && buffer.capacity == 0 {
+            // Once, at its full size: growing by doubling would briefly need 1.5 times as much.
+            // Pages are only touched as samples arrive, so a small export costs what it uses.
+            buffer.reserveCapacity(min(bufferLimit, Self.defaultBufferLimit))
+        }
+        var s = sample
+        s.flags = s.flags & Self.ownFlags | UInt16(slot) << Self.slotShift
+        buffer.append(s)
         counts[slot] += 1
-        buffered += 1
-        if buffered >= bufferLimit { spill() }
+        if buffer.count >= bufferLimit { spill() }
     }
 
     @inline(__always)
     static func key(_ s: CumulativeSample) -> UInt64 { UInt64(s.start) << 32 | UInt64(s.duration) }
 
-    /// Sorts every non-empty buffer by (start, duration), writes it as a run and frees it.
+    @inline(__always)
+    static func slot(_ s: CumulativeSample) -> Int { Int(s.flags >> slotShift) }
+
+    /// Sorts the buffer by (slot, start, duration) and returns each slot's range in it.
+    private mutating func sortBuffer() -> [Range<Int>] {
+        buffer.sort { a, b in
+            let sa = a.flags >> Self.slotShift
+            let sb = b.flags >> Self.slotShift
+            return sa != sb ? sa < sb : Self.key(a) < Self.key(b)
+        }
+        var ranges = Array(repeating: 0..<0, count: runs.count)
+        var i = 0
+        while i < buffer.count {
+            let slot = Self.slot(buffer[i])
+            var j = i + 1
+            while j < buffer.count && Self.slot(buffer[j]) == slot { j += 1 }
+            ranges[slot] = i..<j
+            i = j
+        }
+        return ranges
+    }
+
+    /// Sorts the buffer, writes each slot's part as a run, and empties the buffer.
     mutating func spill() {
-        guard failure == nil, buffered > 0 else { return }
-        for slot in buffers.indices where !buffers[slot].isEmpty {
-            buffers[slot].sort { Self.key($0) < Self.key($1) }
+        guard failure == nil, !buffer.isEmpty else { return }
+        let ranges = sortBuffer()
+        for k in buffer.indices { buffer[k].flags &= Self.ownFlags }
+        for slot in ranges.indices where !ranges[slot].isEmpty {
+            let range = ranges[slot]
             do {
-                let count = buffers[slot].count
-                let offset = try buffers[slot].withUnsafeBytes { try scratch.write($0) }
-                runs[slot].append(Run(scratch: scratch, offset: offset, count: count, sourceMap: nil))
-                spilledBytes += Int64(count * MemoryLayout<CumulativeSample>.stride)
+                let offset = try buffer.withUnsafeBytes { all in
+                    let stride = MemoryLayout<CumulativeSample>.stride
+                    return try scratch.write(
+                        UnsafeRawBufferPointer(rebasing: all[range.lowerBound * stride..<range.upperBound * stride]))
+                }
+                runs[slot].append(Run(scratch: scratch, offset: offset, count: range.count, sourceMap: nil))
+                spilledBytes += Int64(range.count * MemoryLayout<CumulativeSample>.stride)
             } catch {
                 failure = error
-                buffers = Array(repeating: [], count: buffers.count)
-                buffered = 0
+                buffer = []
                 return
             }
-            buffers[slot] = []  // free, not keep: another type may fill the next buffer
         }
         spills += 1
-        buffered = 0
+        buffer.removeAll(keepingCapacity: true)
     }
 
     /// Takes over `other`'s samples (for parallel parsing): its runs are referenced (read
@@ -105,6 +143,7 @@ struct CumulativeStore {
     mutating func merge(_ other: CumulativeStore, slotMap: [Int], sourceMap: [Int]) -> Int {
         if failure == nil, let f = other.failure { failure = f }
         guard failure == nil else { return 0 }
+        precondition(other.bufferRanges == nil, "CumulativeStore.merge of a store being finished")
         guard sourceMap.allSatisfy({ $0 >= 0 && $0 <= Int(UInt16.max) }) else {
             return copy(other, slotMap: slotMap, sourceMap: sourceMap)
         }
@@ -117,12 +156,10 @@ struct CumulativeStore {
                 counts[slot] += run.count
             }
         }
-        for otherSlot in other.buffers.indices {
-            let slot = slotMap[otherSlot]
-            for var s in other.buffers[otherSlot] {
-                s.source = map16[Int(s.source)]
-                append(s, slot: slot)
-            }
+        for var s in other.buffer {
+            let slot = slotMap[Self.slot(s)]
+            s.source = map16[Int(s.source)]
+            append(s, slot: slot)
         }
         return 0
     }
@@ -130,26 +167,26 @@ struct CumulativeStore {
     /// `merge` sample by sample, dropping samples whose new source index passes 16 bits.
     private mutating func copy(_ other: CumulativeStore, slotMap: [Int], sourceMap: [Int]) -> Int {
         var dropped = 0
-        let identity = (0..<sourceMap.count).map { UInt16(truncatingIfNeeded: $0) }
-        for otherSlot in other.buffers.indices {
-            let slot = slotMap[otherSlot]
-            var readers = other.runs[otherSlot].map { run in
-                RunReader(run: run, map: run.sourceMap ?? identity, block: Self.maximumBlock)
+        func add(_ sample: CumulativeSample, slot: Int) {
+            let index = sourceMap[Int(sample.source)]
+            guard index >= 0 && index <= Int(UInt16.max) else {
+                dropped += 1
+                return
             }
-            readers.append(RunReader(samples: other.buffers[otherSlot], map: identity))
-            for k in readers.indices {
+            var s = sample
+            s.source = UInt16(index)
+            append(s, slot: slot)
+        }
+        let identity = (0..<sourceMap.count).map { UInt16(truncatingIfNeeded: $0) }
+        for otherSlot in other.runs.indices {
+            for run in other.runs[otherSlot] {
+                var reader = RunReader(run: run, map: run.sourceMap ?? identity, block: Self.maximumBlock)
                 do {
-                    try readers[k].refill()
-                    while !readers[k].isEmpty {
-                        var s = readers[k].take()
-                        if readers[k].isBlockEmpty { try readers[k].refill() }
-                        let index = sourceMap[Int(s.source)]
-                        guard index >= 0 && index <= Int(UInt16.max) else {
-                            dropped += 1
-                            continue
-                        }
-                        s.source = UInt16(index)
-                        append(s, slot: slot)
+                    try reader.refill()
+                    while !reader.isEmpty {
+                        let s = reader.take()
+                        if reader.isBlockEmpty { try reader.refill() }
+                        add(s, slot: slotMap[otherSlot])
                     }
                 } catch {
                     failure = error
@@ -157,23 +194,22 @@ struct CumulativeStore {
                 }
             }
         }
+        for s in other.buffer { add(s, slot: slotMap[Self.slot(s)]) }
         return dropped
     }
 
     /// Calls `body` with each sample of `slot`, its source remapped to `positions[source]`, in
     /// `CumulativeSample.order` order; with `removingDuplicates`, a sample equal to the one
     /// before in start, duration, source and value is left out (a manual flag on either copy
-    /// survives). Empties the slot.
+    /// survives). Empties the slot; no sample can be appended or merged afterwards.
     /// - Returns: how many duplicates were left out.
     /// - Throws: the error of a failed spill or of reading a run back.
     mutating func forEachSorted(
         slot: Int, positions: [Int], removingDuplicates: Bool, _ body: (CumulativeSample) -> Void
     ) throws -> Int {
         if let failure { throw failure }
-        var inMemory = buffers[slot]
-        buffers[slot] = []
-        buffered -= inMemory.count
-        inMemory.sort { Self.key($0) < Self.key($1) }
+        if bufferRanges == nil { bufferRanges = sortBuffer() }
+        let inMemory = bufferRanges![slot]
         let slotRuns = runs[slot]
         runs[slot] = []
         counts[slot] = 0
@@ -183,8 +219,7 @@ struct CumulativeStore {
         let block = max(1, min(Self.maximumBlock, bufferLimit / max(1, readerCount)))
         var readers: [RunReader] = []
         readers.reserveCapacity(readerCount)
-        if !inMemory.isEmpty { readers.append(RunReader(samples: inMemory, map: map16)) }
-        inMemory = []
+        if !inMemory.isEmpty { readers.append(RunReader(samples: buffer, range: inMemory, map: map16)) }
         for run in slotRuns {
             let map = run.sourceMap.map { $0.map { map16[Int($0)] } } ?? map16
             var reader = RunReader(run: run, map: map, block: block)
@@ -215,21 +250,25 @@ struct CumulativeStore {
     }
 }
 
-/// Reads one run (or the in-memory remainder) in blocks, remapping sources.
+/// Reads one run (or a slot's part of the buffer) in blocks, remapping sources and clearing
+/// the slot bits of `flags`.
 private struct RunReader {
     private let run: CumulativeStore.Run?
     private let map: [UInt16]
     private var blockCapacity: Int
     private var samples: ContiguousArray<CumulativeSample>
-    private var index = 0
+    private var index: Int
+    private var limit: Int
     private var read = 0  // samples of the run read so far
 
-    init(samples: ContiguousArray<CumulativeSample>, map: [UInt16]) {
+    /// Reads `samples[range]` (shared, not copied).
+    init(samples: ContiguousArray<CumulativeSample>, range: Range<Int>, map: [UInt16]) {
         run = nil
         self.map = map
         self.samples = samples
-        blockCapacity = samples.count
-        read = samples.count
+        index = range.lowerBound
+        limit = range.upperBound
+        blockCapacity = range.count
     }
 
     init(run: CumulativeStore.Run, map: [UInt16], block: Int) {
@@ -237,10 +276,12 @@ private struct RunReader {
         self.map = map
         blockCapacity = block
         samples = []
+        index = 0
+        limit = 0
     }
 
-    var isBlockEmpty: Bool { index == samples.count }
-    var isEmpty: Bool { index == samples.count && read == (run?.count ?? read) }
+    var isBlockEmpty: Bool { index == limit }
+    var isEmpty: Bool { index == limit && read == (run?.count ?? read) }
     var current: CumulativeSample { samples[index] }
 
     @inline(__always)
@@ -248,6 +289,7 @@ private struct RunReader {
         var s = samples[index]
         index += 1
         s.source = map[Int(s.source)]
+        s.flags &= CumulativeStore.ownFlags
         return s
     }
 
@@ -265,6 +307,7 @@ private struct RunReader {
         }
         read += n
         index = 0
+        limit = n
     }
 }
 
