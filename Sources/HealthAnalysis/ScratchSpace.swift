@@ -22,31 +22,57 @@ public protocol ScratchSpace: AnyObject, Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws
 }
 
-/// A `ScratchSpace` in memory: the default for library users and tests. Thread-safe.
+/// A `ScratchSpace` in memory: the default for library users and tests. Each write is kept as
+/// its own array (growing never copies what is stored). Thread-safe.
 public final class InMemoryScratchSpace: ScratchSpace {
-    private let bytes = Mutex<[UInt8]>([])
+    private struct Stored {
+        /// Offset of each write, ascending, and its bytes.
+        var offsets: [Int64] = []
+        var chunks: [[UInt8]] = []
+        var size: Int64 = 0
+    }
+    private let stored = Mutex(Stored())
 
     public init() {}
 
     /// How many bytes were written.
-    public var size: Int { bytes.withLock { $0.count } }
+    public var size: Int { Int(stored.withLock { $0.size }) }
 
     public func write(_ data: UnsafeRawBufferPointer) throws -> Int64 {
-        bytes.withLock { stored in
-            let offset = Int64(stored.count)
-            stored.append(contentsOf: data)
+        stored.withLock { s in
+            let offset = s.size
+            s.offsets.append(offset)
+            s.chunks.append(Array(data))
+            s.size += Int64(data.count)
             return offset
         }
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws {
-        try bytes.withLock { stored in
-            guard offset >= 0, offset + Int64(buffer.count) <= Int64(stored.count) else {
+        try stored.withLock { s in
+            guard offset >= 0, offset + Int64(buffer.count) <= s.size else {
                 throw ScratchSpaceError.readOutOfRange(offset: offset, count: buffer.count)
             }
-            stored.withUnsafeBytes { all in
-                let start = Int(offset)
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[start..<start + buffer.count]))
+            // The last write starting at or before `offset`, then on across writes.
+            var lo = 0
+            var hi = s.offsets.count
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                if s.offsets[mid] <= offset { lo = mid } else { hi = mid }
+            }
+            var done = 0
+            var k = lo
+            while done < buffer.count {
+                let from = Int(offset + Int64(done) - s.offsets[k])
+                let n = min(buffer.count - done, s.chunks[k].count - from)
+                if n > 0 {
+                    s.chunks[k].withUnsafeBytes { chunk in
+                        UnsafeMutableRawBufferPointer(rebasing: buffer[done..<done + n]).copyMemory(
+                            from: UnsafeRawBufferPointer(rebasing: chunk[from..<from + n]))
+                    }
+                    done += n
+                }
+                k += 1
             }
         }
     }

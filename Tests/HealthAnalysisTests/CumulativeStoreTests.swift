@@ -226,3 +226,24 @@ func expectSame(_ a: AnalysisResult, _ b: AnalysisResult, sourceLocation: Source
         a.standHourProfile.map { [$0.hour, $0.stoodDays, $0.daysWithRecord] }
             == b.standHourProfile.map { [$0.hour, $0.stoodDays, $0.daysWithRecord] }, sourceLocation: sourceLocation)
 }
+
+@Suite("In-memory scratch space")
+struct InMemoryScratchSpaceTests {
+    @Test func readsBackRangesWithinAndAcrossWrites() throws {
+        let scratch = InMemoryScratchSpace()
+        #expect(try [UInt8](0..<10).withUnsafeBytes { try scratch.write($0) } == 0)
+        #expect(try [UInt8]().withUnsafeBytes { try scratch.write($0) } == 10)
+        #expect(try [UInt8](10..<15).withUnsafeBytes { try scratch.write($0) } == 10)
+        #expect(try [UInt8](15..<40).withUnsafeBytes { try scratch.write($0) } == 15)
+        #expect(scratch.size == 40)
+        for (offset, count) in [(0, 40), (3, 4), (8, 10), (10, 5), (12, 28), (39, 1), (40, 0)] {
+            var back = [UInt8](repeating: 0xFF, count: count)
+            try back.withUnsafeMutableBytes { try scratch.read(into: $0, at: Int64(offset)) }
+            #expect(back == Array(UInt8(offset)..<UInt8(offset + count)))
+        }
+        var tooMuch = [UInt8](repeating: 0, count: 2)
+        #expect(throws: ScratchSpaceError.readOutOfRange(offset: 39, count: 2)) {
+            try tooMuch.withUnsafeMutableBytes { try scratch.read(into: $0, at: 39) }
+        }
+    }
+}
