@@ -13,8 +13,10 @@ extension Analyzer {
     ///   - exportDate: the `ExportDate` value: "now" for partial days and weeks.
     ///   - timeZoneCounts: how many samples carried each `HKTimeZone` value.
     ///   - environmentTimeZone: the machine's zone identifier, if known.
-    /// - Throws: `AnalysisError` for an invalid `--tz` or an empty `--from`/`--to` range.
-    /// - Complexity: O(n log n) in the number of stored cumulative samples.
+    /// - Throws: `AnalysisError` for an invalid `--tz` or an empty `--from`/`--to` range; the
+    ///   scratch space's error when spilling cumulative samples or reading them back failed.
+    /// - Complexity: O(n log n) in the number of stored cumulative samples; memory bounded by
+    ///   the sample buffer (see `init(options:scratch:sampleBufferLimit:)`).
     public func finish(
         exportDate: Timestamp?, timeZoneCounts: [String: Int], environmentTimeZone: String?
     ) throws -> AnalysisResult {
@@ -105,7 +107,7 @@ extension Analyzer {
         var finishing = FinishContext(
             options: options, calendar: calendar, priority: priority, span: span, report: report,
             daily: DailyColumns(span: span), result: result, notes: notes)
-        for domain in domains { domain.finish(&finishing) }
+        for domain in domains { try domain.finish(&finishing) }
         let daily = finishing.daily
         let summaries = finishing.summaries
         result = finishing.result

@@ -20,9 +20,11 @@ public final class Analyzer {
     let domains: [any DomainAccumulator]
 
     /// The domains of the analysis, in the order they finish (which is the order of their notes).
-    static func makeDomains(options: AnalysisOptions) -> [any DomainAccumulator] {
+    static func makeDomains(
+        options: AnalysisOptions, scratch: any ScratchSpace, sampleBufferLimit: Int
+    ) -> [any DomainAccumulator] {
         [
-            CumulativeTypes(options: options),
+            CumulativeTypes(options: options, scratch: scratch, bufferLimit: sampleBufferLimit),
             HeartRate(),
             OncePerDayValues(),
             StandHours(),
@@ -47,9 +49,26 @@ public final class Analyzer {
     private var routeList: [Route] = []
     private var finished = false
 
-    public init(options: AnalysisOptions) {
+    /// Where cumulative samples are spilled (see `init(options:scratch:sampleBufferLimit:)`).
+    public let scratch: any ScratchSpace
+    /// 262 144 cumulative samples (4 MiB) in memory before a spill.
+    public static let defaultSampleBufferLimit = CumulativeStore.defaultBufferLimit
+
+    /// - Parameters:
+    ///   - options: what to compute.
+    ///   - scratch: where cumulative samples (16 bytes each) are spilled in sorted runs once
+    ///     `sampleBufferLimit` of them are buffered: memory by default (which then grows with
+    ///     the export); the `report` pipeline passes a temporary file. Analyzers that parse
+    ///     parts of one export in parallel may share one (a `ScratchSpace` is thread-safe).
+    ///   - sampleBufferLimit: cumulative samples kept in memory before a spill (at least 1).
+    public init(
+        options: AnalysisOptions, scratch: any ScratchSpace = InMemoryScratchSpace(),
+        sampleBufferLimit: Int = Analyzer.defaultSampleBufferLimit
+    ) {
         self.options = options
-        self.domains = Self.makeDomains(options: options)
+        self.scratch = scratch
+        self.domains = Self.makeDomains(
+            options: options, scratch: scratch, sampleBufferLimit: max(1, sampleBufferLimit))
     }
 
     /// Takes in one batch of the reader's output. Call as often as batches arrive.

@@ -118,93 +118,111 @@ private struct ActiveHeap {
 }
 
 /// Priority coverage with time proration (reference §5.4), exact: an event sweep over the
-/// samples' starts and ends and the local-day boundaries. In each elementary interval the
-/// highest-priority rank with an active sample counts, at the summed rate of its active samples
-/// (a source overlapping itself is summed); lower ranks are hidden. A zero-length sample counts
-/// in full unless a sample of strictly higher priority covers its instant.
+/// samples' starts and ends and the bucket (local-day) boundaries. In each elementary interval
+/// the highest-priority rank with an active sample counts, at the summed rate of its active
+/// samples (a source overlapping itself is summed); lower ranks are hidden. A zero-length
+/// sample counts in full unless a sample of strictly higher priority covers its instant.
 ///
-/// - Parameters:
-///   - samples: one type's samples, sorted by start, sources remapped to priority positions.
-///   - include: per source position, whether the source takes part (nil: all).
-/// - Complexity: O(n log n) for n samples, plus the days crossed.
-func mergeByPriority(
-    _ samples: UnsafeBufferPointer<CumulativeSample>, priority: SourcePriority, include: [Bool]?,
-    calendar: LocalCalendar, into acc: inout MergeAccumulator
-) {
-    var cursor = DayCursor(calendar)
-    mergeByPriority(samples, priority: priority, include: include, buckets: &cursor, into: &acc)
-}
+/// Incremental: feed the samples with `add` in `CumulativeSample.order` order (sources
+/// remapped to priority positions), then call `finish` once. Only the samples active at the
+/// current instant are kept (a heap by end), so memory does not grow with the number of samples.
+///
+/// - Complexity: O(n log a) for n samples with at most a active at once, plus the buckets crossed.
+struct PriorityMergeSweep<Cursor: BucketCursor> {
+    private let priority: SourcePriority
+    /// Per source position, whether the source takes part (nil: all).
+    private let include: [Bool]?
+    private var cursor: Cursor
+    private(set) var acc: MergeAccumulator
 
-/// `mergeByPriority` into any buckets (local days in reports; local hours in tests of §5.4 C).
-func mergeByPriority<Cursor: BucketCursor>(
-    _ samples: UnsafeBufferPointer<CumulativeSample>, priority: SourcePriority, include: [Bool]?,
-    buckets cursor: inout Cursor, into acc: inout MergeAccumulator
-) {
-    let n = samples.count
-    let ranks = priority.rankCount
-    var count = [Int32](repeating: 0, count: ranks)
-    var rate = [Double](repeating: 0, count: ranks)
-    var bits = [UInt64](repeating: 0, count: (ranks + 63) / 64)
-    var heap = ActiveHeap()
+    private var count: [Int32]
+    private var rate: [Double]
+    private var bits: [UInt64]
+    private var heap = ActiveHeap()
+    private var t = Int64.min
+    private var started = false
+    /// The zero-length samples starting at `t`, handled once every sample starting at `t` is in.
+    private var zeroLength: [CumulativeSample] = []
 
-    @inline(__always) func included(_ k: Int) -> Bool {
-        include.map { $0[Int(samples[k].source)] } ?? true
+    init(priority: SourcePriority, include: [Bool]?, buckets cursor: Cursor, into acc: MergeAccumulator) {
+        self.priority = priority
+        self.include = include
+        self.cursor = cursor
+        self.acc = acc
+        let ranks = priority.rankCount
+        count = [Int32](repeating: 0, count: ranks)
+        rate = [Double](repeating: 0, count: ranks)
+        bits = [UInt64](repeating: 0, count: (ranks + 63) / 64)
     }
-    @inline(__always) func rank(_ k: Int) -> Int {
-        priority.rank(position: Int(samples[k].source), manual: samples[k].isManual)
-    }
-    @inline(__always) func bestRank() -> Int? {
+
+    @inline(__always) private func bestRank() -> Int? {
         for w in bits.indices where bits[w] != 0 { return w << 6 | bits[w].trailingZeroBitCount }
         return nil
     }
 
-    var i = 0
-    while i < n && !included(i) { i += 1 }
-    guard i < n else { return }
-    var t = Int64(samples[i].start)
-    while true {
-        // Samples ending at t stop covering ([start, end) intervals).
-        while let top = heap.first, top.end <= t {
-            heap.removeFirst()
-            let r = Int(top.rank)
-            count[r] -= 1
-            if count[r] == 0 {
-                rate[r] = 0  // no drift left behind
-                bits[r >> 6] &= ~(1 << UInt64(r & 63))
-            } else {
-                rate[r] -= top.rate
+    /// Takes the next sample (not before the previous one's start).
+    @inline(__always)
+    mutating func add(_ s: CumulativeSample) {
+        if let include, !include[Int(s.source)] { return }
+        let start = Int64(s.start)
+        if !started {
+            started = true
+            t = start
+        } else if start != t {
+            advance(to: start)
+        }
+        if s.duration == 0 {
+            zeroLength.append(s)
+            return
+        }
+        let r = priority.rank(position: Int(s.source), manual: s.isManual)
+        let rt = Double(s.value) / Double(s.duration)
+        heap.insert(.init(end: s.end, rank: Int32(r), rate: rt))
+        count[r] += 1
+        rate[r] += rt
+        bits[r >> 6] |= 1 << UInt64(r & 63)
+    }
+
+    /// Ends the sweep: counts what is still active, then ends the accumulator's current day.
+    mutating func finish() {
+        if started {
+            countZeroLength()
+            while let end = heap.first?.end {
+                countInterval(to: end)
+                removeEnded()
             }
         }
-        // Samples starting at t.
-        var j = i
-        var zeroLength = false
-        while j < n && Int64(samples[j].start) == t {
-            if samples[j].duration == 0 {
-                zeroLength = true
-            } else if included(j) {
-                let r = rank(j)
-                let rt = Double(samples[j].value) / Double(samples[j].duration)
-                heap.insert(.init(end: samples[j].end, rank: Int32(r), rate: rt))
-                count[r] += 1
-                rate[r] += rt
-                bits[r >> 6] |= 1 << UInt64(r & 63)
-            }
-            j += 1
-        }
-        if zeroLength {
-            let best = bestRank() ?? Int.max
-            let day = cursor.position(at: t)
-            for k in i..<j where samples[k].duration == 0 && included(k) {
-                let r = rank(k)
-                if best >= r {  // not covered by a strictly higher priority
-                    acc.add(day: day, position: Int(samples[k].source), rank: r, amount: Double(samples[k].value))
-                }
+        acc.flushDay()
+    }
+
+    /// Zero-length samples at `t` count unless a strictly higher rank is active.
+    private mutating func countZeroLength() {
+        guard !zeroLength.isEmpty else { return }
+        let best = bestRank() ?? Int.max
+        let day = cursor.position(at: t)
+        for s in zeroLength {
+            let r = priority.rank(position: Int(s.source), manual: s.isManual)
+            if best >= r {  // not covered by a strictly higher priority
+                acc.add(day: day, position: Int(s.source), rank: r, amount: Double(s.value))
             }
         }
-        i = j
-        while i < n && !included(i) { i += 1 }
-        let next = min(i < n ? Int64(samples[i].start) : .max, heap.first?.end ?? .max)
-        if next == .max { break }
+        zeroLength.removeAll(keepingCapacity: true)
+    }
+
+    /// Moves from `t` to the next sample's start, through the ends in between.
+    private mutating func advance(to target: Int64) {
+        countZeroLength()
+        while true {
+            let next = min(target, heap.first?.end ?? .max)
+            countInterval(to: next)
+            removeEnded()
+            if t == target { return }
+        }
+    }
+
+    /// Counts [t, next) at the best active rank and moves `t` to `next`.
+    @inline(__always)
+    private mutating func countInterval(to next: Int64) {
         if let r = bestRank() {
             let rt = rate[r]
             let position = Int(priority.positionOfRank[r])
@@ -218,26 +236,45 @@ func mergeByPriority<Cursor: BucketCursor>(
         }
         t = next
     }
-    acc.flushDay()
+
+    /// Samples ending at `t` stop covering ([start, end) intervals).
+    @inline(__always)
+    private mutating func removeEnded() {
+        while let top = heap.first, top.end <= t {
+            heap.removeFirst()
+            let r = Int(top.rank)
+            count[r] -= 1
+            if count[r] == 0 {
+                rate[r] = 0  // no drift left behind
+                bits[r >> 6] &= ~(1 << UInt64(r & 63))
+            } else {
+                rate[r] -= top.rate
+            }
+        }
+    }
 }
 
-/// Plain sums prorated by time into local days (`--no-dedup`, and the raw per-source totals).
-/// Also counts, per source, the samples that touch `acc.window`.
-func prorate(
-    _ samples: UnsafeBufferPointer<CumulativeSample>, priority: SourcePriority, include: [Bool]?,
-    calendar: LocalCalendar, into acc: inout MergeAccumulator
-) {
-    var cursor = DayCursor(calendar)
-    prorate(samples, priority: priority, include: include, buckets: &cursor, into: &acc)
-}
+/// Plain sums prorated by time into buckets (local days): `--no-dedup`, and the raw per-source
+/// totals. Also counts, per source, the samples that touch `acc.window`.
+///
+/// Incremental like `PriorityMergeSweep`: `add` each sample in order, then `finish` once.
+struct ProrationSweep<Cursor: BucketCursor> {
+    private let priority: SourcePriority
+    private let include: [Bool]?
+    private var cursor: Cursor
+    private(set) var acc: MergeAccumulator
 
-func prorate<Cursor: BucketCursor>(
-    _ samples: UnsafeBufferPointer<CumulativeSample>, priority: SourcePriority, include: [Bool]?,
-    buckets cursor: inout Cursor, into acc: inout MergeAccumulator
-) {
-    for s in samples {
+    init(priority: SourcePriority, include: [Bool]?, buckets cursor: Cursor, into acc: MergeAccumulator) {
+        self.priority = priority
+        self.include = include
+        self.cursor = cursor
+        self.acc = acc
+    }
+
+    @inline(__always)
+    mutating func add(_ s: CumulativeSample) {
         let p = Int(s.source)
-        if let include, !include[p] { continue }
+        if let include, !include[p] { return }
         let r = priority.rank(position: p, manual: s.isManual)
         let start = Int64(s.start)
         let end = s.end
@@ -246,7 +283,7 @@ func prorate<Cursor: BucketCursor>(
         if end <= cursor.end {  // within one day (or zero-length): no rounding at all
             acc.add(day: firstDay, position: p, rank: r, amount: value)
             if acc.window.contains(firstDay) { acc.samples[p] += 1 }
-            continue
+            return
         }
         let rt = value / Double(s.duration)
         var a = start
@@ -260,5 +297,22 @@ func prorate<Cursor: BucketCursor>(
         }
         if touched { acc.samples[p] += 1 }
     }
-    acc.flushDay()
+
+    mutating func finish() { acc.flushDay() }
+}
+
+/// `PriorityMergeSweep` over sorted samples held in memory, into any buckets (local days in
+/// reports; local hours in tests of §5.4 C).
+/// - Parameters:
+///   - samples: one type's samples in `CumulativeSample.order` order, sources remapped to
+///     priority positions.
+///   - include: per source position, whether the source takes part (nil: all).
+func mergeByPriority<Cursor: BucketCursor>(
+    _ samples: UnsafeBufferPointer<CumulativeSample>, priority: SourcePriority, include: [Bool]?,
+    buckets cursor: inout Cursor, into acc: inout MergeAccumulator
+) {
+    var sweep = PriorityMergeSweep(priority: priority, include: include, buckets: cursor, into: acc)
+    for s in samples { sweep.add(s) }
+    sweep.finish()
+    acc = sweep.acc
 }

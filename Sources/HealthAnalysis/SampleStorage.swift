@@ -22,38 +22,6 @@ struct CumulativeSample: Sendable {
     var isManual: Bool { flags & Self.manual != 0 }
 }
 
-/// An append-only sequence stored in fixed-size chunks: growing never copies what is already
-/// stored (a doubling array would briefly need twice its size), and `drain()` hands the
-/// elements over in one contiguous array while freeing the chunks one by one.
-struct ChunkedStore<Element> {
-    /// 65 536 elements per chunk (1 MiB of 16-byte samples).
-    static var chunkCapacity: Int { 1 << 16 }
-    private var chunks: [ContiguousArray<Element>] = []
-    private(set) var count = 0
-
-    @inline(__always)
-    mutating func append(_ element: Element) {
-        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkCapacity {
-            var chunk = ContiguousArray<Element>()
-            chunk.reserveCapacity(Self.chunkCapacity)
-            chunks.append(chunk)
-        }
-        chunks[chunks.count - 1].append(element)
-        count += 1
-    }
-
-    /// All elements in append order; the store is empty afterwards.
-    mutating func drain() -> [Element] {
-        var all: [Element] = []
-        all.reserveCapacity(count)
-        // Free each chunk as soon as it is copied: peak = all + one chunk.
-        chunks.reverse()
-        while let chunk = chunks.popLast() { all.append(contentsOf: chunk) }
-        count = 0
-        return all
-    }
-}
-
 /// Heart-rate statistics of one 15-minute UTC bucket (every zone offset is a multiple of
 /// 15 minutes, so a bucket lies inside one local day in any zone).
 ///

@@ -20,13 +20,23 @@ public enum ReportPipeline {
     ///   - threads: parser threads (`ExportReader.read(_:threads:makeConsumer:)`); each feeds an
     ///     analyzer of its own, merged into one before `finish`. The result is the same for any
     ///     number.
+    ///   - scratch: where the analyzers spill sorted runs of cumulative samples (shared by all
+    ///     threads); nil: a `TemporaryScratchFile` in `$TMPDIR` (nameless: nothing is left behind,
+    ///     whatever happens).
+    ///   - sampleBufferLimit: cumulative samples (16 bytes each) each analyzer keeps in memory
+    ///     before a spill.
     /// - Throws: `ExportReadError` for input that cannot be read (nothing is analysed then),
-    ///   `AnalysisError` for invalid options.
+    ///   `AnalysisError` for invalid options, `ScratchFileError` when the temporary file cannot
+    ///   be made or written.
     public static func run(
         _ input: ExportInput, options: AnalysisOptions, environmentTimeZone: String?,
-        readerOptions: ReaderOptions = ReaderOptions(), threads: Int = 1
+        readerOptions: ReaderOptions = ReaderOptions(), threads: Int = 1, scratch: (any ScratchSpace)? = nil,
+        sampleBufferLimit: Int = Analyzer.defaultSampleBufferLimit
     ) throws -> ReportRun {
-        let analyzers = (0..<max(1, threads)).map { _ in Analyzer(options: options) }
+        let scratch = try scratch ?? TemporaryScratchFile()
+        let analyzers = (0..<max(1, threads)).map { _ in
+            Analyzer(options: options, scratch: scratch, sampleBufferLimit: sampleBufferLimit)
+        }
         let summary = try ExportReader(options: readerOptions).read(input, threads: analyzers.count) { worker in
             let analyzer = analyzers[worker]
             return { batch in analyzer.consume(batch) }

@@ -148,26 +148,30 @@ struct Generator {
         writeHeader()
         var samples: [Sample] = []
         samples.reserveCapacity(4096)
-        for kind in RecordKind.allCases {
-            var pieces: [PriorityCoverage.Piece] = []
-            for plan in plans {
-                samples.removeAll(keepingCapacity: true)
-                factory.samples(kind, plan, into: &samples)
-                samples.sort { ($0.start, $0.source.rawValue) < ($1.start, $1.source.rawValue) }
-                for s in samples {
-                    writeRecord(kind, s, indent: 1)
-                    if out.count >= OutputBuffer.flushThreshold { try flush(sink) }
-                }
-                recordCounts[kind.typeIdentifier, default: 0] += samples.count
-                if kind.isCumulative {
+        if config.recordOrder == .byDay {
+            try writeRecordsByDay(sink)
+        } else {
+            for kind in RecordKind.allCases {
+                var pieces: [PriorityCoverage.Piece] = []
+                for plan in plans {
+                    samples.removeAll(keepingCapacity: true)
+                    factory.samples(kind, plan, into: &samples)
+                    samples.sort { ($0.start, $0.source.rawValue) < ($1.start, $1.source.rawValue) }
                     for s in samples {
-                        pieces.append(.init(start: s.start, end: s.end, value: s.value, rank: UInt8(s.source.rank)))
+                        writeRecord(kind, s, indent: 1)
+                        if out.count >= OutputBuffer.flushThreshold { try flush(sink) }
                     }
-                } else {
-                    accumulateDiscrete(kind, plan, samples)
+                    recordCounts[kind.typeIdentifier, default: 0] += samples.count
+                    if kind.isCumulative {
+                        for s in samples {
+                            pieces.append(.init(start: s.start, end: s.end, value: s.value, rank: UInt8(s.source.rank)))
+                        }
+                    } else {
+                        accumulateDiscrete(kind, plan, samples)
+                    }
                 }
+                if kind.isCumulative { accumulateCumulative(kind, pieces) }
             }
-            if kind.isCumulative { accumulateCumulative(kind, pieces) }
         }
         var correlations = 0
         var correlationChildren = 0
@@ -209,7 +213,7 @@ struct Generator {
             metadataEntryCount: metadataCount, sourceNames: names, byteCount: bytesWritten)
     }
 
-    private mutating func flush(_ sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    mutating func flush(_ sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         guard out.count > 0 else { return }
         try sink(out.bytes)
         bytesWritten += Int64(out.count)
@@ -219,7 +223,7 @@ struct Generator {
     // MARK: Truth
 
     /// Cumulative types: §5.4 over all samples of the type (see `PriorityCoverage`).
-    private mutating func accumulateCumulative(_ kind: RecordKind, _ pieces: [PriorityCoverage.Piece]) {
+    mutating func accumulateCumulative(_ kind: RecordKind, _ pieces: [PriorityCoverage.Piece]) {
         var scale = 1.0
         for _ in 0..<kind.decimals { scale *= 10 }
         // Watch-only sums for the Move ring: the same rule over the Watch's samples alone.
@@ -246,7 +250,7 @@ struct Generator {
     }
 
     /// Discrete and category types, by the instant (or start) of each sample.
-    private mutating func accumulateDiscrete(_ kind: RecordKind, _ plan: DayPlan, _ samples: [Sample]) {
+    mutating func accumulateDiscrete(_ kind: RecordKind, _ plan: DayPlan, _ samples: [Sample]) {
         for s in samples {
             guard let k = PriorityCoverage.dayIndex(s.start, dayBounds) else { continue }
             switch kind {

@@ -37,6 +37,8 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
     public var locale: String
     /// First name used in device names: "\(ownerName)’s Apple Watch" (U+2019 apostrophe).
     public var ownerName: String
+    /// The order of the `Record` elements (see `RecordOrder`); by type, as Apple writes them.
+    public var recordOrder: RecordOrder = .byType
 
     public init(
         firstDay: String = "2025-10-20", days: Int = 180, timeZoneIdentifier: String = "Europe/Berlin",

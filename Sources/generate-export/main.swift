@@ -5,7 +5,7 @@ import Foundation
 import SyntheticExport
 
 let usage =
-    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] --out FILE.xml|- [--truth FILE.csv|-]"
+    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] --out FILE.xml|- [--truth FILE.csv|-]"
 
 let help = """
     \(usage)
@@ -21,6 +21,8 @@ let help = """
       --prolog KIND         v14 (default), v12-malformed (the broken iOS 16 DTD) or none
       --export-date TIME    export moment, local 'YYYY-MM-DD HH:MM[:SS]' (default: noon of
                             the day after the last day)
+      --order ORDER         Record elements by-type (default, as Apple writes them) or
+                            by-day (interleaved day by day; same records and truth)
       --out FILE            where to write the XML; - for standard output (required)
       --truth FILE          where to write the per-day truth as CSV; - for standard output
       -h, --help            show this help
@@ -68,6 +70,12 @@ func parse(_ arguments: [String]) throws -> Options? {
         case "--export-date": o.configuration.exportDate = try value(a)
         case "--out": o.out = try value(a)
         case "--truth": o.truth = try value(a)
+        case "--order":
+            switch try value(a) {
+            case "by-type": o.configuration.recordOrder = .byType
+            case "by-day": o.configuration.recordOrder = .byDay
+            case let v: throw UsageError(message: "--order: '\(v)' is not one of by-type, by-day")
+            }
         default: throw UsageError(message: "unknown option '\(a)'")
         }
         i += 1

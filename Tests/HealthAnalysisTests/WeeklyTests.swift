@@ -231,16 +231,6 @@ struct StorageTests {
         #expect(MemoryLayout<CumulativeSample>.stride == 16)
     }
 
-    @Test func chunkedStoreDrainsInAppendOrderAcrossChunks() {
-        var store = ChunkedStore<Int>()
-        let n = ChunkedStore<Int>.chunkCapacity * 2 + 17
-        for i in 0..<n { store.append(i) }
-        #expect(store.count == n)
-        let all = store.drain()
-        #expect(all == Array(0..<n))
-        #expect(store.count == 0)
-    }
-
     @Test func emptyInputGivesAnEmptyResultWithANote() throws {
         let r = try analyze([], options: AnalysisOptions(timeZoneIdentifier: "UTC"))
         #expect(r.days.isEmpty && r.weeks.isEmpty)

@@ -5,17 +5,20 @@ import HealthExport
 /// by priority coverage with time proration (reference §5.4), plus the Apple Watch-only sums the
 /// Move and Exercise rings use (reference §4.1) and the raw per-source totals of `sources.csv`.
 ///
-/// Memory: every sample is kept as a 16-byte `CumulativeSample` until `finish`.
+/// Memory: bounded. Every sample is kept as a 16-byte `CumulativeSample` in a `CumulativeStore`
+/// (an external sort: at most `bufferLimit` samples in memory, sorted runs in the scratch space);
+/// `finish` streams each type's samples in order through incremental sweeps that keep only the
+/// samples active at the current instant.
 final class CumulativeTypes: DomainAccumulator {
     private let options: AnalysisOptions
     /// Slot by slot: the fixed slots of `CumulativeSlot` first, then other types in order of first sight.
     private(set) var types: [CumulativeType] = TypeCatalog.fixed
-    private var stores: [ChunkedStore<CumulativeSample>] = Array(
-        repeating: ChunkedStore(), count: TypeCatalog.fixed.count)
+    private(set) var store: CumulativeStore
     private var slotByIdentifier: [String: Int] = [:]
 
-    init(options: AnalysisOptions) {
+    init(options: AnalysisOptions, scratch: any ScratchSpace, bufferLimit: Int) {
         self.options = options
+        store = CumulativeStore(slots: TypeCatalog.fixed.count, scratch: scratch, bufferLimit: bufferLimit)
         for (slot, type) in TypeCatalog.fixed.enumerated() { slotByIdentifier[type.identifier] = slot }
     }
 
@@ -32,7 +35,7 @@ final class CumulativeTypes: DomainAccumulator {
         }
         let slot = types.count
         types.append(newType)
-        stores.append(ChunkedStore())
+        _ = store.addSlot()
         slotByIdentifier[identifier] = slot
         return slot
     }
@@ -64,32 +67,22 @@ final class CumulativeTypes: DomainAccumulator {
             return
         }
         let manual = !r.pointee.metadata.isEmpty && r.pointee.wasUserEntered
-        stores[slot].append(
+        store.append(
             CumulativeSample(
                 start: UInt32(start), duration: UInt32(end - start), value: Float(q.value),
-                source: UInt16(s), flags: manual ? CumulativeSample.manual : 0))
+                source: UInt16(s), flags: manual ? CumulativeSample.manual : 0),
+            slot: slot)
         context.cover(start, end > start ? end - 1 : end)
     }
 
     func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
         let other = other as! CumulativeTypes
-        for otherSlot in other.types.indices {
-            let slot = slot(for: other.types[otherSlot].identifier)
-            var samples = other.stores[otherSlot].drain()
-            for var sample in samples {
-                // The merged table can pass the 16-bit source index that each part stayed under.
-                let s = sourceMap[Int(sample.source)]
-                guard s <= Int(UInt16.max) else {
-                    context.counters.tooManySources += 1
-                    continue
-                }
-                sample.source = UInt16(s)
-                stores[slot].append(sample)
-            }
-        }
+        let slotMap = other.types.map { slot(for: $0.identifier) }
+        // The merged table can pass the 16-bit source index that each part stayed under.
+        context.counters.tooManySources += store.merge(other.store, slotMap: slotMap, sourceMap: sourceMap)
     }
 
-    func finish(_ context: inout FinishContext) {
+    func finish(_ context: inout FinishContext) throws {
         let priority = context.priority
         let span = context.span
         let report = context.report
@@ -97,59 +90,61 @@ final class CumulativeTypes: DomainAccumulator {
         let positions = priority.order.count
         let watchOnly = priority.classes.map { $0 == .watch }
         let fillerEligible = priority.classes.map { $0 == .other }
-        var exactDuplicates = Array(repeating: 0, count: stores.count)
+        var exactDuplicates = Array(repeating: 0, count: store.slotCount)
         // Fixed slots first, then the others by identifier (their slot order is input order).
         let slots =
             Array(0..<CumulativeSlot.fixedCount)
-            + (CumulativeSlot.fixedCount..<stores.count).sorted { types[$0].identifier < types[$1].identifier }
-        for slot in slots {
-            var samples = stores[slot].drain()
-            guard !samples.isEmpty else { continue }
-            for k in samples.indices {
-                samples[k].source = UInt16(priority.position[Int(samples[k].source)])
-            }
-            samples.sort(by: CumulativeSample.order)
-            if options.removeExactDuplicates {
-                exactDuplicates[slot] = Self.removeExactDuplicates(&samples)
-            }
+            + (CumulativeSlot.fixedCount..<store.slotCount).sorted { types[$0].identifier < types[$1].identifier }
+        for slot in slots where store.counts[slot] > 0 {
             let type = types[slot]
             let tracksFiller = options.deduplicate && slot <= CumulativeSlot.basalEnergy
-            samples.withUnsafeBufferPointer { buffer in
-                // Raw per-source totals: plain sums prorated into days.
-                var raw = MergeAccumulator(
-                    firstDay: span.first, dayCount: span.count, window: report, positions: positions)
-                prorate(buffer, priority: priority, include: nil, calendar: calendar, into: &raw)
-                var merged = raw
-                if options.deduplicate {
-                    merged = MergeAccumulator(
-                        firstDay: span.first, dayCount: span.count, window: report, positions: positions,
-                        fillerEligible: tracksFiller ? fillerEligible : nil)
-                    mergeByPriority(buffer, priority: priority, include: nil, calendar: calendar, into: &merged)
-                }
-                context.daily.setAll(slot: slot, merged)
-                for p in 0..<positions where raw.samples[p] > 0 {
-                    context.result.sources.append(
-                        SourceContribution(
-                            type: type.identifier, sourceName: priority.names[p], sourceClass: priority.classes[p],
-                            samples: raw.samples[p], rawTotal: raw.counted[p], countedTotal: merged.counted[p],
-                            unit: type.unit))
-                }
-                context.notes.append(contentsOf: Self.fillerNotes(merged.fillers, type: type, priority: priority))
-                // The rings count Apple Watch samples only (reference §4.1).
-                if slot == CumulativeSlot.activeEnergy || slot == CumulativeSlot.exerciseTime
-                    || slot == CumulativeSlot.moveTime
-                {
-                    var watch = MergeAccumulator(
-                        firstDay: span.first, dayCount: span.count, window: report, positions: positions)
-                    if options.deduplicate {
-                        mergeByPriority(
-                            buffer, priority: priority, include: watchOnly, calendar: calendar, into: &watch)
-                    } else {
-                        prorate(buffer, priority: priority, include: watchOnly, calendar: calendar, into: &watch)
-                    }
-                    context.daily.setWatch(slot: slot, watch)
-                }
+            let cursor = DayCursor(calendar)
+            func accumulator(fillerEligible: [Bool]? = nil) -> MergeAccumulator {
+                MergeAccumulator(
+                    firstDay: span.first, dayCount: span.count, window: report, positions: positions,
+                    fillerEligible: fillerEligible)
             }
+            // One pass over the type's sorted samples feeds every sweep: the raw per-source
+            // totals (plain sums prorated into days), the merge, and for the rings (which count
+            // Apple Watch samples only, reference §4.1) the Watch-only merge.
+            var raw = ProrationSweep(priority: priority, include: nil, buckets: cursor, into: accumulator())
+            var merged =
+                options.deduplicate
+                ? PriorityMergeSweep(
+                    priority: priority, include: nil, buckets: cursor,
+                    into: accumulator(fillerEligible: tracksFiller ? fillerEligible : nil)) : nil
+            let ring =
+                slot == CumulativeSlot.activeEnergy || slot == CumulativeSlot.exerciseTime
+                || slot == CumulativeSlot.moveTime
+            var watchMerged =
+                ring && options.deduplicate
+                ? PriorityMergeSweep(priority: priority, include: watchOnly, buckets: cursor, into: accumulator()) : nil
+            var watchProrated =
+                ring && !options.deduplicate
+                ? ProrationSweep(priority: priority, include: watchOnly, buckets: cursor, into: accumulator()) : nil
+            exactDuplicates[slot] = try store.forEachSorted(
+                slot: slot, positions: priority.position, removingDuplicates: options.removeExactDuplicates
+            ) { s in
+                raw.add(s)
+                merged?.add(s)
+                watchMerged?.add(s)
+                watchProrated?.add(s)
+            }
+            raw.finish()
+            merged?.finish()
+            watchMerged?.finish()
+            watchProrated?.finish()
+            let counted = merged?.acc ?? raw.acc
+            context.daily.setAll(slot: slot, counted)
+            for p in 0..<positions where raw.acc.samples[p] > 0 {
+                context.result.sources.append(
+                    SourceContribution(
+                        type: type.identifier, sourceName: priority.names[p], sourceClass: priority.classes[p],
+                        samples: raw.acc.samples[p], rawTotal: raw.acc.counted[p], countedTotal: counted.counted[p],
+                        unit: type.unit))
+            }
+            context.notes.append(contentsOf: Self.fillerNotes(counted.fillers, type: type, priority: priority))
+            if let watch = watchMerged?.acc ?? watchProrated?.acc { context.daily.setWatch(slot: slot, watch) }
         }
         let duplicates = exactDuplicates.reduce(0, +)
         if duplicates > 0 {
@@ -159,27 +154,6 @@ final class CumulativeTypes: DomainAccumulator {
             context.notes.append(
                 "Removed \(duplicates) exact duplicate sample(s) (\(perType.joined(separator: ", "))).")
         }
-    }
-
-    /// Removes samples equal to their predecessor in type, source, start, end and value (the
-    /// type is the array's); a manual flag on either copy survives. Returns how many went.
-    static func removeExactDuplicates(_ samples: inout [CumulativeSample]) -> Int {
-        guard samples.count > 1 else { return 0 }
-        var kept = 0
-        for k in 1..<samples.count {
-            let s = samples[k]
-            let last = samples[kept]
-            if s.start == last.start && s.duration == last.duration && s.source == last.source && s.value == last.value
-            {
-                samples[kept].flags |= s.flags
-            } else {
-                kept += 1
-                samples[kept] = s
-            }
-        }
-        let removed = samples.count - (kept + 1)
-        samples.removeLast(removed)
-        return removed
     }
 
     static func fillerNotes(

@@ -43,7 +43,8 @@ protocol DomainAccumulator: AnyObject {
     var calendarDayExtent: ClosedRange<Int>? { get }
 
     /// Computes the domain's part of the result into `context`. Called once.
-    func finish(_ context: inout FinishContext)
+    /// - Throws: what reading the domain's spilled state back throws (a scratch space's error).
+    func finish(_ context: inout FinishContext) throws
 }
 
 extension DomainAccumulator {

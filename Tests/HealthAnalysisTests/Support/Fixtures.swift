@@ -146,9 +146,10 @@ func workout(_ source: TestSource, _ start: Int64, _ end: Int64, minutes: Double
 func analyze(
     _ records: [Record], workouts: [Workout] = [], summaries: [ActivitySummary] = [],
     options: AnalysisOptions, exportDate: Timestamp? = nil, timeZoneCounts: [String: Int] = [:],
-    environmentTimeZone: String? = nil, batchSize: Int = 1000
+    environmentTimeZone: String? = nil, batchSize: Int = 1000,
+    sampleBufferLimit: Int = Analyzer.defaultSampleBufferLimit
 ) throws -> AnalysisResult {
-    let analyzer = Analyzer(options: options)
+    let analyzer = Analyzer(options: options, sampleBufferLimit: sampleBufferLimit)
     var start = 0
     repeat {
         var batch = ExportBatch()
