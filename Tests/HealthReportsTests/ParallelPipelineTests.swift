@@ -18,10 +18,13 @@ struct ParallelPipelineTests {
         return file.path
     }()
 
-    static func reports(threads: Int, chunkSize: Int, segmentSize: Int) throws -> [String] {
+    static func reports(
+        threads: Int, chunkSize: Int, segmentSize: Int, sampleBufferLimit: Int = Analyzer.defaultSampleBufferLimit
+    ) throws -> [String] {
         let run = try ReportPipeline.run(
             .path(export), options: AnalysisOptions(), environmentTimeZone: nil,
-            readerOptions: ReaderOptions(chunkSize: chunkSize, segmentSize: segmentSize), threads: threads)
+            readerOptions: ReaderOptions(chunkSize: chunkSize, segmentSize: segmentSize), threads: threads,
+            sampleBufferLimit: sampleBufferLimit)
         return ReportFile.allCases.map { ReportWriter().text(of: $0, for: run.result, context: run.context) }
     }
 
@@ -34,6 +37,20 @@ struct ParallelPipelineTests {
             for (file, (a, b)) in zip(ReportFile.allCases, zip(one, n)) {
                 #expect(a == b, "\(file) with \(threads) threads, chunk \(chunk), segment \(segment)")
             }
+        }
+    }
+
+    /// Every analyzer spills sorted runs to the shared scratch file (a 1,000-sample buffer against
+    /// the export's 14,389 cumulative samples: 7,614 + 3,779 + 1,167 + 1,163 + 440 + 201 + 25, so
+    /// at least 14 runs) and the merge references the other analyzers' runs: still
+    /// the one-thread, in-memory result.
+    @Test(arguments: [1, 2, 4])
+    func spillingAnalyzersOfEveryThreadGiveTheSameReports(threads: Int) throws {
+        let one = try Self.reports(threads: 1, chunkSize: 512 * 1024, segmentSize: 512 * 1024)
+        let n = try Self.reports(
+            threads: threads, chunkSize: 64 * 1024, segmentSize: 64 * 1024, sampleBufferLimit: 1000)
+        for (file, (a, b)) in zip(ReportFile.allCases, zip(one, n)) {
+            #expect(a == b, "\(file) with \(threads) threads spilling every 1,000 samples")
         }
     }
 }
