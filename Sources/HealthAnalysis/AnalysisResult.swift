@@ -94,6 +94,16 @@ public struct DailyMetrics: Hashable, Sendable {
     public var walkingHeartRateAvgBpm: Double?
     public var vo2MaxMlPerMinKg: Double?
     public var bodyMassKg: Double?
+    /// Mean HRV (SDNN) of the day, ms; mean respiratory rate, breaths/min; mean blood oxygen, %
+    /// (all sources, reference §5.6).
+    public var hrvSdnnMs: Double?
+    public var respiratoryRateBreathsPerMin: Double?
+    public var oxygenSaturationPercent: Double?
+    /// Sleeping wrist temperature, °C (top source's latest of the day).
+    public var wristTemperatureC: Double?
+    /// The day's blood-pressure reading from a correlation (top source's latest), mmHg.
+    public var bloodPressureSystolicMmHg: Double?
+    public var bloodPressureDiastolicMmHg: Double?
     public var heartRateAvgBpm: Double?
     public var heartRateMinBpm: Double?
     public var heartRateMaxBpm: Double?
@@ -274,6 +284,10 @@ public struct AnalysisResult: Sendable {
     public var longestAllRingsStreak: RingStreak
     /// Warnings and notes for the report (zone fallbacks, filler sources, dropped samples, …).
     public var notes: [String]
+    /// Nights and naps in the report window, in time order (`Domains/Sleep.swift`).
+    public var sleep: [SleepNight] = []
+    /// Workouts in the report window, by start, duplicates included and marked (`Domains/Workouts.swift`).
+    public var workouts: [WorkoutRow] = []
 
     /// Memberwise; every collection defaults to empty (for renderer tests and fixtures).
     public init(

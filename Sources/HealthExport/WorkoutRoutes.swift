@@ -69,7 +69,7 @@ public enum RouteFileError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Built from the zip (entries `…/workout-routes/*.gpx`, read in place with libarchive, one
 /// entry in memory at a time, at most 64 MiB each), from the unzipped folder, or from the folder
 /// beside a bare `export.xml`. Standard input has none.
-public struct RouteFileIndex: Sendable {
+public struct RouteFileIndex: Hashable, Sendable {
     /// Per referenced path, the summary or why it could not be read.
     public var files: [String: Result<RouteSummary, RouteFileError>] = [:]
     /// Where the routes were looked for (the zip or folder), for messages.

@@ -30,6 +30,8 @@ public enum ReportFile: String, CaseIterable, Hashable, Sendable {
     case weekly = "weekly.csv"
     case standHours = "stand_hours.csv"
     case sources = "sources.csv"
+    case sleep = "sleep.csv"
+    case workouts = "workouts.csv"
     case report = "report.md"
 
     /// The file's name in the output directory.
@@ -64,6 +66,8 @@ public struct ReportWriter: Sendable {
         case .weekly: return weeklyCSV(result)
         case .standHours: return standHoursCSV(result)
         case .sources: return sourcesCSV(result)
+        case .sleep: return sleepCSV(result)
+        case .workouts: return workoutsCSV(result, routes: context.routes)
         case .report: return markdownReport(result, context: context)
         }
     }
@@ -90,15 +94,17 @@ public struct ReportWriter: Sendable {
         -> [String]
     {
         // Render first: nothing touches the disk until every text exists.
-        let texts = ReportFile.allCases.map { ($0, text(of: $0, for: result, context: context)) }
+        let texts =
+            ReportFile.allCases.map { ($0.fileName, text(of: $0, for: result, context: context)) }
+            + charts(result).map { ($0.fileName, $0.svg) }
         let directory = directory.isEmpty ? "." : directory
         try createDirectory(directory)
 
         var written: [(temporary: String, final: String)] = []
-        for (file, text) in texts {
-            let final = Self.join(directory, file.fileName)
+        for (fileName, text) in texts {
+            let final = Self.join(directory, fileName)
             do {
-                let temporary = try writeTemporaryFile(named: file.fileName, in: directory, contents: text)
+                let temporary = try writeTemporaryFile(named: fileName, in: directory, contents: text)
                 written.append((temporary, final))
             } catch {
                 for file in written { fileSystem.removeFile(file.temporary) }

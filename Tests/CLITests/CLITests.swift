@@ -93,13 +93,16 @@ struct CommandLineTests {
         #expect(r.status == 0)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("Exported     2025-12-15 12:00:00 +0100 (HealthKit Export Version 14, locale en_US)"))
-        #expect(lines.contains("Time zone    Europe/Berlin (most frequent HKTimeZone: 1,485 samples)"))
+        #expect(lines.contains("Time zone    Europe/Berlin (most frequent HKTimeZone: 1,388 samples)"))
         #expect(
-            lines.contains("Records      155,113 in 14 types from 5 sources (+18 inside correlations, not counted)"))
+            lines.contains("Records      155,681 in 20 types from 6 sources (+18 inside correlations, not counted)"))
+        #expect(lines.contains("Workouts     33"))
         #expect(lines.contains("Activity     77 ActivitySummary days"))
-        #expect(lines.contains("  StepCount                 10,566 count"))
-        #expect(lines.contains("  Alex’s Apple Watch 152,583 Watch Watch7,2"))
-        #expect(lines.contains("  Running                          22"))
+        #expect(lines.contains("  StepCount                      10,566 count"))
+        #expect(lines.contains("  Alex’s Apple Watch 153,102 Watch Watch7,2"))
+        #expect(lines.contains("  AutoSleep               23 -"))
+        #expect(lines.contains("  Running                          20"))
+        #expect(lines.contains("  SwimBikeRun                       6"))
     }
 }
 
@@ -112,7 +115,13 @@ struct ReportFilesTests {
         let r = try run(["report", sample.path, "--out", out.path], environment: ["TZ": "America/Denver"])
         #expect(r.status == 0, "\(r.stderr)")
         let committed = packageRoot.appendingPathComponent("reports")
-        #expect(files(in: out) == ["daily.csv", "report.md", "sources.csv", "stand_hours.csv", "weekly.csv"])
+        let charts = ["heart", "rings", "sleep", "stand_hours", "steps", "workouts"].map { "chart_\($0).svg" }
+        #expect(
+            files(in: out)
+                == charts + [
+                    "daily.csv", "report.md", "sleep.csv", "sources.csv", "stand_hours.csv", "weekly.csv",
+                    "workouts.csv",
+                ])
         for name in files(in: out) {
             let fresh = try Data(contentsOf: out.appendingPathComponent(name))
             let old = try? Data(contentsOf: committed.appendingPathComponent(name))

@@ -157,7 +157,7 @@ struct LinearScale {
     /// Tick label: thousands grouped, decimals only where the step needs them.
     func label(_ v: Double) -> String {
         let step = ticks.count > 1 ? ticks[1] - ticks[0] : 1
-        let decimals = step >= 1 ? 0 : (step >= 0.1 ? 1 : 2)
+        let decimals = step == step.rounded() ? 0 : (step * 10 == (step * 10).rounded() ? 1 : 2)
         return DecimalFormat(decimals: decimals, groupingSeparator: ",").string(v) ?? ""
     }
 }

@@ -10,6 +10,12 @@ extension MarkdownReport {
         text += "- [weekly.csv](weekly.csv): one row per week\n"
         text += "- [stand_hours.csv](stand_hours.csv): one row per local hour with a stand-hour record\n"
         text += "- [sources.csv](sources.csv): raw and counted totals per type and source\n"
+        text += "- [sleep.csv](sleep.csv): one row per night (by wake-up date) and per day with naps\n"
+        text += "- [workouts.csv](workouts.csv): one row per workout, duplicates marked\n"
+        let charts = self.charts
+        if !charts.isEmpty {
+            text += "- charts: " + charts.map { "[\($0.fileName)](\($0.fileName))" }.joined(separator: ", ") + "\n"
+        }
         text +=
             "\nThe CSV files are RFC 4180: UTF-8 with CRLF line endings and a header row; numbers use `.` as the "
             + "decimal point and no thousands separator; an empty cell means no data (never 0); "
