@@ -1,0 +1,70 @@
+import Testing
+
+@testable import HealthAnalysis
+@testable import HealthReports
+
+@Suite("Sleep and workout outputs")
+struct SleepAndWorkoutsReportTests {
+    let writer = ReportWriter()
+    let result = makeSleepAndWorkoutResult()
+    var context: ReportContext {
+        var c = makeSampleContext()
+        c.routes = makeSampleRoutes()
+        return c
+    }
+
+    @Test func sleepCSVMatchesGolden() {
+        expectMatchesGolden(writer.sleepCSV(result), named: "sleepCSVMatchesGolden.csv")
+    }
+
+    @Test func workoutsCSVMatchesGolden() {
+        expectMatchesGolden(writer.workoutsCSV(result, routes: context.routes), named: "workoutsCSVMatchesGolden.csv")
+    }
+
+    @Test func markdownReportWithSleepAndWorkoutsMatchesGolden() {
+        expectMatchesGolden(
+            writer.markdownReport(result, context: context), named: "markdownReportWithSleepAndWorkoutsMatchesGolden.md"
+        )
+    }
+
+    @Test func sleepChartMatchesGolden() throws {
+        let chart = try #require(writer.charts(result).first { $0.fileName == "chart_sleep.svg" })
+        expectMatchesGolden(chart.svg, named: "sleepChartMatchesGolden.svg")
+        // Two nights (the nap is not a night): Watch core, deep, REM (3 marks), the app's asleep
+        // without stages (1).
+        #expect(SVGInspection(chart.svg).marks == 4)
+    }
+
+    @Test func workoutRowsSayWhatIsMissingAndWhatIsADuplicate() throws {
+        let rows = try #require(parseCSV(writer.workoutsCSV(result, routes: context.routes)))
+        let header = rows[0]
+        func cell(_ row: Int, _ name: String) -> String { rows[row][header.firstIndex(of: name)!] }
+        // The run: its route is in the export, 270 points.
+        #expect(cell(1, "route") == "route_2025-01-05_6.00pm.gpx" && cell(1, "route_in_export") == "true")
+        #expect(cell(1, "route_points") == "270" && cell(1, "route_distance_km") == "7.391")
+        // The copy from the app: not counted, names the run it repeats.
+        #expect(cell(2, "counted") == "false" && cell(2, "duplicate_of") == "2025-01-05T18:00:00+01:00")
+        #expect(cell(2, "heart_rate_avg_bpm") == "" && cell(2, "route") == "")
+        // The walk's route file is missing: a warning, not an error.
+        #expect(cell(3, "route_in_export") == "false" && cell(3, "route_points") == "")
+        // Strength training measured no distance: empty, not 0.
+        #expect(cell(4, "distance_km") == "" && cell(4, "active_energy_kcal") == "160")
+        let md = writer.markdownReport(result, context: context)
+        #expect(md.contains("2 workouts name a route file; 1 of them are in the export (1 missing"))
+        #expect(md.contains("1 workout was recorded twice"))
+        // Running: 1 counted (the copy is not), 42.25 min → 0.7 h, 7.4 km.
+        #expect(md.contains("| Running | 1 | 0.7 | 7.4 | 512 |"))
+    }
+
+    @Test func sleepSectionAveragesOnlyNightsWithStagesForStages() {
+        let md = writer.markdownReport(result, context: context)
+        // Asleep over both nights: (418.5 + 444) / 2 = 431.25 → 7 h 11 min; deep only over the
+        // staged night: 80.5 → 1 h 21 min (rounded half up); the nap is not a night.
+        #expect(md.contains("| Nights | 2 |"))
+        #expect(md.contains("| Asleep | 7 h 11 min |"))
+        #expect(md.contains("| Deep | 1 h 21 min |"))
+        #expect(md.contains("1 of 2 nights come from a source without sleep stages"))
+        #expect(md.contains("1 day with naps, 0 h 35 min asleep on average"))
+        #expect(md.contains("![Stacked bar chart of the hours asleep per night"))
+    }
+}
