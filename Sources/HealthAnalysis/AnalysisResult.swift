@@ -104,6 +104,9 @@ public struct DailyMetrics: Hashable, Sendable {
     /// The day's blood-pressure reading from a correlation (top source's latest), mmHg.
     public var bloodPressureSystolicMmHg: Double?
     public var bloodPressureDiastolicMmHg: Double?
+    /// Asleep minutes of the night that ends on this day (its wake-up day; naps not included),
+    /// from `sleep` (reference §3.3).
+    public var sleepMinutes: Double?
     public var heartRateAvgBpm: Double?
     public var heartRateMinBpm: Double?
     public var heartRateMaxBpm: Double?
@@ -159,6 +162,15 @@ public struct WeeklyMetrics: Hashable, Sendable {
     /// when the series has fewer than three weeks before this one or fewer than 14 of the 28
     /// days have step data.
     public var stepsPerDayRolling4Weeks: Double?
+    /// The Move ring (Apple Watch active energy): total kcal and per day with data.
+    public var moveKcal: Double?
+    public var moveKcalPerDay: Double?
+    /// Mean asleep minutes per night over the nights that end in the week.
+    public var sleepMinutesPerNight: Double?
+    /// Mean body mass over the days with a value, kg.
+    public var bodyMassKg: Double?
+    /// Workouts counted once (duplicates left out), by readable activity name.
+    public var workoutsByActivity: [String: Int] = [:]
 
     public init(week: String, weekStart: CivilDate) {
         self.week = week
@@ -288,6 +300,8 @@ public struct AnalysisResult: Sendable {
     public var sleep: [SleepNight] = []
     /// Workouts in the report window, by start, duplicates included and marked (`Domains/Workouts.swift`).
     public var workouts: [WorkoutRow] = []
+    /// Calendar months of the report window (`Monthly.swift`).
+    public var months: [MonthlyMetrics] = []
 
     /// Memberwise; every collection defaults to empty (for renderer tests and fixtures).
     public init(

@@ -33,6 +33,8 @@ struct DailyColumns {
     private var workoutMinutes: [Double]
     /// Per day number: HRV, respiratory rate, blood oxygen, wrist temperature, blood pressure.
     var vitals: [Int: DayVitals] = [:]
+    /// Per wake-up day number: asleep minutes of the night (`Sleep`).
+    var sleepMinutes: [Int: Double] = [:]
 
     init(span: DaySpan) {
         self.span = span
@@ -126,6 +128,7 @@ struct DailyColumns {
                 m.bloodPressureSystolicMmHg = v.bloodPressureSystolic
                 m.bloodPressureDiastolicMmHg = v.bloodPressureDiastolic
             }
+            m.sleepMinutes = sleepMinutes[day]
             m.workouts = workouts[i]
             m.workoutMinutes = workoutMinutes[i]
             // The Watch writes exercise minutes only when there are some. On a day it was

@@ -28,11 +28,14 @@ public struct ReportOptions: Hashable, Sendable {
 public enum ReportFile: String, CaseIterable, Hashable, Sendable {
     case daily = "daily.csv"
     case weekly = "weekly.csv"
+    case monthly = "monthly.csv"
     case standHours = "stand_hours.csv"
     case sources = "sources.csv"
     case sleep = "sleep.csv"
     case workouts = "workouts.csv"
     case report = "report.md"
+    case schema = "schema.sql"
+    case json = "report.json"
 
     /// The file's name in the output directory.
     public var fileName: String { rawValue }
@@ -43,7 +46,7 @@ public enum ReportFile: String, CaseIterable, Hashable, Sendable {
 ///
 /// The text of every file is a pure function of the result, the context and the options: the
 /// same input gives byte-identical files (nothing depends on the current time, the locale or
-/// the machine). The CSV conventions are described in `CSVTable.swift`: CRLF line endings,
+/// the machine). The CSV conventions are described in `CSVTable.swift`: LF line endings,
 /// `true`/`false`, `.` decimals, empty cells for missing values.
 public struct ReportWriter: Sendable {
     public var options: ReportOptions
@@ -64,11 +67,14 @@ public struct ReportWriter: Sendable {
         switch file {
         case .daily: return dailyCSV(result)
         case .weekly: return weeklyCSV(result)
+        case .monthly: return monthlyCSV(result)
         case .standHours: return standHoursCSV(result)
         case .sources: return sourcesCSV(result)
         case .sleep: return sleepCSV(result)
         case .workouts: return workoutsCSV(result, routes: context.routes)
         case .report: return markdownReport(result, context: context)
+        case .schema: return schemaSQL()
+        case .json: return reportJSON(result, context: context)
         }
     }
 

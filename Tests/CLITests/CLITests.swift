@@ -119,8 +119,8 @@ struct ReportFilesTests {
         #expect(
             files(in: out)
                 == charts + [
-                    "daily.csv", "report.md", "sleep.csv", "sources.csv", "stand_hours.csv", "weekly.csv",
-                    "workouts.csv",
+                    "daily.csv", "monthly.csv", "report.json", "report.md", "schema.sql", "sleep.csv", "sources.csv",
+                    "stand_hours.csv", "weekly.csv", "workouts.csv",
                 ])
         for name in files(in: out) {
             let fresh = try Data(contentsOf: out.appendingPathComponent(name))
@@ -167,7 +167,7 @@ struct ReportFilesTests {
         let r = try run(["report", "-", "--out", dir.appendingPathComponent("out").path], stdin: xml)
         #expect(r.status == 0, "\(r.stderr)")
         let daily = try String(contentsOf: dir.appendingPathComponent("out/daily.csv"), encoding: .utf8)
-        #expect(daily.split(separator: "\r\n").count == 1 + truth.days.count)
+        #expect(daily.split(separator: "\n").count == 1 + truth.days.count)
         #expect(r.stderr == "")  // no progress indicator when standard error is not a terminal
     }
 }

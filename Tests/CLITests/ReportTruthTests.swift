@@ -4,7 +4,7 @@ import Testing
 
 /// Reads a CSV without quoted fields (daily.csv: dates and numbers) into rows keyed by column.
 func readPlainCSV(_ url: URL) throws -> [[String: String]] {
-    let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n").filter { !$0.isEmpty }
     let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     return lines.dropFirst().map { line in
         let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -107,7 +107,7 @@ struct CorpusReportTests {
         let sources = try String(contentsOf: out.appendingPathComponent("sources.csv"), encoding: .utf8)
         #expect(
             sources.contains(
-                "HKQuantityTypeIdentifierActiveEnergyBurned,Alexandre's Apple Watch,watch,2,0.2,0.2,kcal\r\n"))
+                "HKQuantityTypeIdentifierActiveEnergyBurned,Alexandre's Apple Watch,watch,2,0.2,0.2,kcal\n"))
     }
 
     @Test func handMadeExportKeepsItsActivitySummariesAndWorkout() throws {

@@ -12,11 +12,13 @@ import Testing
     import Darwin
 #endif
 
-/// The files of the sample result's report: the seven text files and the charts that have data
+/// The files of the sample result's report: the ten text files and the charts that have data
 /// (steps, rings, stand hours, heart: the sample result has no sleep and no workout rows).
 private let writtenFileNames =
-    ["daily.csv", "weekly.csv", "stand_hours.csv", "sources.csv", "sleep.csv", "workouts.csv", "report.md"]
-    + ["chart_steps.svg", "chart_rings.svg", "chart_stand_hours.svg", "chart_heart.svg"]
+    [
+        "daily.csv", "weekly.csv", "monthly.csv", "stand_hours.csv", "sources.csv", "sleep.csv", "workouts.csv",
+        "report.md", "schema.sql", "report.json",
+    ] + ["chart_steps.svg", "chart_rings.svg", "chart_stand_hours.svg", "chart_heart.svg"]
 private let reportFileNames = writtenFileNames.sorted()
 
 /// Writes an "earlier report" into `directory`: one line per file naming it.
@@ -141,8 +143,8 @@ struct AtomicWritingTests {
             // Linux says EISDIR; other systems may say ENOTEMPTY or EEXIST.
             return path == directory.appending("report.md") && [EISDIR, ENOTEMPTY, EEXIST].contains(code.rawValue)
         }
-        // The files before report.md were renamed into place; the charts after it were not.
-        #expect(directoryEntries(directory.path) == writtenFileNames.prefix(7).sorted())
+        // The files before report.md were renamed into place; the ones after it were not.
+        #expect(directoryEntries(directory.path) == writtenFileNames.prefix(8).sorted())
         #expect(readFile(directory.appending("report.md/keep.txt")) == "keep\n")
     }
 }

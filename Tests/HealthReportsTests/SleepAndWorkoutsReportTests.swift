@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HealthAnalysis
@@ -66,5 +67,48 @@ struct SleepAndWorkoutsReportTests {
         #expect(md.contains("1 of 2 nights come from a source without sleep stages"))
         #expect(md.contains("1 day with naps, 0 h 35 min asleep on average"))
         #expect(md.contains("![Stacked bar chart of the hours asleep per night"))
+    }
+}
+
+@Suite("Files for programs: schema.sql and report.json")
+struct MachineReadableFilesTests {
+    let writer = ReportWriter()
+
+    /// The `CREATE TABLE` column names of `table` in schema.sql.
+    func schemaColumns(_ table: String) -> [String] {
+        let sql = writer.schemaSQL()
+        guard let start = sql.range(of: "CREATE TABLE \(table) (\n") else { return [] }
+        let body = sql[start.upperBound...].prefix { $0 != ")" }
+        return body.split(separator: "\n").compactMap { line in
+            line.split(separator: "\"").dropFirst().first.map(String.init)
+        }
+    }
+
+    @Test func everyCSVColumnHasATypedColumnInTheSchema() throws {
+        let result = makeSleepAndWorkoutResult()
+        for (table, file, columns) in ReportWriter.csvTables {
+            let header = try #require(parseCSV(writer.text(of: file, for: result, context: makeSampleContext()))?.first)
+            #expect(schemaColumns(table) == header, "\(table)")
+            #expect(columns == header, "\(table)")
+        }
+        // A column that can be empty for a whole export still loads as a number.
+        #expect(writer.schemaSQL().contains("\"hrv_sdnn_ms\" DOUBLE"))
+        #expect(writer.schemaSQL().contains("\"bedtime\" TIMESTAMP WITH TIME ZONE"))
+        #expect(writer.schemaSQL().contains("\"counted\" BOOLEAN"))
+    }
+
+    @Test func reportJSONSaysHowTheReportWasMade() throws {
+        let json = writer.reportJSON(makeSleepAndWorkoutResult(), context: makeSampleContext())
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["tool"] as? String == "health-analyzer" && object["version"] as? String == "0.1.0")
+        #expect(object["input"] as? String == "export.zip")
+        let period = try #require(object["period"] as? [String: Any])
+        // 2024-12-30 … 2025-01-13: 2 days of December and 13 of January = 15.
+        #expect(period["first_day"] as? String == "2024-12-30" && period["days"] as? Int == 15)
+        let order = try #require(object["source_order"] as? [[String: Any]])
+        #expect(order.first?["rank"] as? Int == 0)
+        #expect((object["deduplication"] as? String)?.hasPrefix("priority coverage") == true)
+        #expect((object["files"] as? [String])?.contains("chart_sleep.svg") == true)
     }
 }

@@ -53,7 +53,12 @@ final class Sleep: DomainAccumulator {
 
     func finish(_ context: inout FinishContext) {
         context.result.sleep = Self.nights(
-            samples, calendar: context.calendar, priority: context.priority, report: context.report)
+            samples, calendar: context.calendar, priority: context.priority,
+            report: context.span.first...(context.span.first + context.span.count - 1))
+        for n in context.result.sleep where !n.isNap {
+            if let m = n.asleepMinutes { context.daily.sleepMinutes[n.night.daysSince1970] = m }
+        }
+        context.result.sleep.removeAll { !context.report.contains($0.night.daysSince1970) }
     }
 
     /// The rows for `samples` (see the type's rule), for nights whose day lies in `report`.

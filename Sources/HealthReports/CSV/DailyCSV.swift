@@ -45,6 +45,7 @@ extension ReportWriter {
         CSVColumn("wrist_temperature_c") { .number($0.wristTemperatureC, decimals: 2) },
         CSVColumn("blood_pressure_systolic_mmhg") { .number($0.bloodPressureSystolicMmHg, decimals: 0) },
         CSVColumn("blood_pressure_diastolic_mmhg") { .number($0.bloodPressureDiastolicMmHg, decimals: 0) },
+        CSVColumn("sleep_min") { .number($0.sleepMinutes, decimals: 1) },
     ]
 
     /// The header row of `daily.csv`, as column names.

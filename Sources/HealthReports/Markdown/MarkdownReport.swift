@@ -41,6 +41,7 @@ struct MarkdownReport {
         atAGlance()
         trendCharts()
         weeks()
+        monthlyOverview()
         rings()
         standHourProfile()
         sleepSection()
