@@ -17,20 +17,20 @@ extension MarkdownReport {
         }
         let rows = result.months.map { m in
             [
-                m.month + (m.partial ? " (partial)" : ""), "\(m.days)", number(m.stepsPerDay, 0),
+                m.month + (m.partial ? " (partial: \(m.days) days)" : ""), number(m.stepsPerDay, 0),
                 number(m.moveKcalPerDay, 0), number(m.exerciseMinutesPerDay, 0),
-                "\(m.moveRingClosedDays) / \(m.exerciseRingClosedDays) / \(m.standRingClosedDays)",
+                "\(m.moveRingClosedDays)/\(m.exerciseRingClosedDays)/\(m.standRingClosedDays)",
                 grouped(m.workouts), hours(m.sleepMinutesPerNight), number(m.restingHeartRateAvgBpm, 1),
             ]
         }
         text += Markdown.table(
             [
-                "Month", "Days", "Steps/day", "Move kcal/day", "Exercise min/day", "Rings M/E/S", "Workouts",
-                "Sleep h:mm", "Resting HR",
+                "Month", "Steps/day", "Move kcal/day", "Exercise min/day", "Rings M/E/S", "Workouts", "Sleep/night",
+                "Resting HR",
             ],
-            [.left, .right, .right, .right, .right, .right, .right, .right, .right], rows)
+            [.left, .right, .right, .right, .right, .right, .right, .right], rows)
         text +=
-            "\nPer-day values are means over the days with data; sleep is the mean per night (by wake-up date); "
-            + "rings are the days each ring was closed. All columns are in [monthly.csv](monthly.csv).\n\n"
+            "\nPer-day values are means over the days with data; sleep (hours:minutes) is the mean per night "
+            + "(by wake-up date); rings are the days the Move, Exercise and Stand rings were closed; resting HR in bpm. All columns are in [monthly.csv](monthly.csv).\n\n"
     }
 }
