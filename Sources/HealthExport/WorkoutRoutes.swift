@@ -82,23 +82,26 @@ public struct RouteFileIndex: Hashable, Sendable {
 
     static let maxEntryBytes = 64 << 20
 
-    /// The route files of `input`. Never throws: a zip or folder that cannot be read gives an
-    /// empty index, so that every referenced route is reported missing (a warning).
-    public static func read(_ input: ExportInput) -> RouteFileIndex {
-        guard case .path(let path) = input else { return RouteFileIndex() }
+    /// The route files of `input`, or nil when there is nowhere to look: standard input, or an
+    /// `export.xml` (or unzipped folder) without a `workout-routes` folder beside it. Never
+    /// throws: a zip that cannot be read gives an empty index, so that every referenced route is
+    /// reported missing (a warning).
+    public static func read(_ input: ExportInput) -> RouteFileIndex? {
+        guard case .path(let path) = input else { return nil }
         var st = stat()
-        guard stat(path, &st) == 0 else { return RouteFileIndex(location: path) }
+        guard stat(path, &st) == 0 else { return nil }
+        func folder(_ candidate: String) -> RouteFileIndex? {
+            var d = stat()
+            guard stat(candidate, &d) == 0, (d.st_mode & S_IFMT) == S_IFDIR else { return nil }
+            return readFolder(candidate)
+        }
         if (st.st_mode & S_IFMT) == S_IFDIR {
             // The unzipped folder: `apple_health_export/` itself or the folder holding it.
-            for candidate in [path + "/workout-routes", path + "/apple_health_export/workout-routes"] {
-                var d = stat()
-                if stat(candidate, &d) == 0, (d.st_mode & S_IFMT) == S_IFDIR { return readFolder(candidate) }
-            }
-            return RouteFileIndex(location: path)
+            return folder(path + "/workout-routes") ?? folder(path + "/apple_health_export/workout-routes")
         }
         if isZip(path) { return readZip(path) }
         let parent = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        return readFolder(parent + "/workout-routes")
+        return folder(parent + "/workout-routes")
     }
 
     /// `/workout-routes/<name>` for an entry path whose last folder is `workout-routes`.

@@ -130,6 +130,7 @@ enum ReportCommand {
                 "warning: --source-order: no source is named '\(name)'; ignored."
                     + sourceHint(name, result.sourceOrder.map(\.name)))
         }
+        if let warning = ReportWriter.routeWarning(result, routes: context.routes) { printError("warning: " + warning) }
         let written = try ReportWriter().write(result, context: context, to: out)
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
         print(

@@ -54,6 +54,28 @@ extension ReportWriter {
         }
     }
 
+    /// The warning for route files that workouts name but the export does not hold (or that could
+    /// not be read), e.g. `4 of 26 route files named by workouts are not in the export (first:
+    /// route_2025-10-10_7.25pm.gpx)`; nil when all are there or routes were not looked for.
+    /// A missing route file is a warning, never an error: its workout row is complete without it.
+    public static func routeWarning(_ result: AnalysisResult, routes: RouteFileIndex?) -> String? {
+        guard let routes else { return nil }
+        let named = result.workouts.compactMap(\.routeFiles.first)
+        let missing = named.filter { routes.files[$0] == nil }
+        let broken = named.compactMap { path -> String? in
+            if case .failure(let e) = routes.files[path] { return e.description }
+            return nil
+        }
+        var parts: [String] = []
+        if let first = missing.first {
+            parts.append(
+                "\(missing.count) of \(named.count) route files named by workouts are not in the export (first: \(routeName(first)))"
+            )
+        }
+        if let first = broken.first { parts.append("\(broken.count) could not be read (first: \(first))") }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
     /// The text of `workouts.csv`: one row per workout of `result.workouts`, by start.
     public func workoutsCSV(_ result: AnalysisResult, routes: RouteFileIndex? = nil) -> String {
         CSV.table(Self.workoutColumns, rows: Self.workoutCSVRows(result, routes: routes))
