@@ -103,6 +103,24 @@ struct WorkoutRowsTests {
         #expect(plain.workouts.allSatisfy { !$0.isDuplicate } && plain.day("2025-06-01")?.workouts == 2)
     }
 
+    @Test func withoutADurationThePausesComeFromTheEvents() throws {
+        // 18:00–18:45 (45 min elapsed), no duration attribute: paused 18:10:00–18:12:30 (2.5 min)
+        // and motion-paused 18:30:00–18:31:00 (1 min) → 45 − 3.5 = 41.5 active minutes.
+        var w = make(.watch, "2025-06-01 18:00", "2025-06-01 18:45")
+        w.events = [
+            WorkoutEvent(type: "HKWorkoutEventTypePause", date: berlin.ts("2025-06-01 18:10")),
+            WorkoutEvent(type: "HKWorkoutEventTypeResume", date: berlin.ts("2025-06-01 18:12:30")),
+            WorkoutEvent(type: "HKWorkoutEventTypeLap", date: berlin.ts("2025-06-01 18:20")),
+            WorkoutEvent(type: "HKWorkoutEventTypeMotionPaused", date: berlin.ts("2025-06-01 18:30")),
+            WorkoutEvent(type: "HKWorkoutEventTypeMotionResumed", date: berlin.ts("2025-06-01 18:31")),
+        ]
+        let r = try analyze([], workouts: [w], options: options)
+        #expect(r.workouts.first?.durationMinutes == 41.5 && r.workouts.first?.elapsedMinutes == 45)
+        // Neither a duration nor events: the active time is unknown (empty), not the elapsed time.
+        let bare = try analyze([], workouts: [make(.watch, "2025-06-01 18:00", "2025-06-01 18:45")], options: options)
+        #expect(bare.workouts.first?.durationMinutes == nil)
+    }
+
     @Test func whatWasNotMeasuredIsEmptyNotZero() throws {
         let r = try analyze(
             [],

@@ -28,6 +28,19 @@ struct SleepAndWorkoutsReportTests {
         )
     }
 
+    @Test func monthlyCSVSchemaAndJSONMatchGolden() {
+        var r = result
+        r.months = [MonthlyMetrics(month: "2025-01")]
+        r.months[0].days = 14
+        r.months[0].partial = true
+        r.months[0].stepsPerDay = 8_123.4
+        r.months[0].sleepMinutesPerNight = 431.25
+        r.months[0].workoutsByActivity = ["Running": 1, "Walking": 1, "Functional Strength Training": 1]
+        expectMatchesGolden(writer.monthlyCSV(r), named: "monthlyCSVMatchesGolden.csv")
+        expectMatchesGolden(writer.schemaSQL(), named: "schemaSQLMatchesGolden.sql")
+        expectMatchesGolden(writer.reportJSON(r, context: context), named: "reportJSONMatchesGolden.json")
+    }
+
     @Test func sleepChartMatchesGolden() throws {
         let chart = try #require(writer.charts(result).first { $0.fileName == "chart_sleep.svg" })
         expectMatchesGolden(chart.svg, named: "sleepChartMatchesGolden.svg")

@@ -62,9 +62,33 @@ final class Workouts: DomainAccumulator {
             $0.unit == .countPerMinute ? $0 : nil
         }
         return Detail(
-            activityType: w.activityType, durationMinutes: w.durationMinutes, distanceKm: distance,
+            activityType: w.activityType, durationMinutes: w.durationMinutes ?? activeMinutes(w), distanceKm: distance,
             activeEnergyKcal: energy, heartRateAvgBpm: hr?.average, heartRateMaxBpm: hr?.maximum,
             routeFiles: w.routes.flatMap(\.filePaths), legs: w.activities.count)
+    }
+
+    /// Active minutes from the workout's own events when it has no `duration`: elapsed time minus
+    /// each pause (`…Pause` or `…MotionPaused` until the next `…Resume` / `…MotionResumed`, or the
+    /// end); nil without events (then nothing says whether it was paused).
+    static func activeMinutes(_ w: Workout) -> Double? {
+        guard !w.events.isEmpty else { return nil }
+        let start = w.startDate.secondsSince1970
+        let end = max(start, w.endDate.secondsSince1970)
+        var paused: Int64 = 0
+        var pausedAt: Int64?
+        for e in w.events.sorted(by: { $0.date.secondsSince1970 < $1.date.secondsSince1970 }) {
+            let t = min(max(e.date.secondsSince1970, start), end)
+            switch e.type {
+            case "HKWorkoutEventTypePause", "HKWorkoutEventTypeMotionPaused":
+                if pausedAt == nil { pausedAt = t }
+            case "HKWorkoutEventTypeResume", "HKWorkoutEventTypeMotionResumed":
+                if let p = pausedAt { paused += t - p }
+                pausedAt = nil
+            default: break
+            }
+        }
+        if let p = pausedAt { paused += end - p }
+        return Double(end - start - paused) / 60
     }
 
     func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
