@@ -78,14 +78,15 @@ public struct ReportWriter: Sendable {
         }
     }
 
-    /// Writes `daily.csv`, `weekly.csv`, `stand_hours.csv`, `sources.csv` and `report.md` into
-    /// `directory`, creating it (and missing parents) first.
+    /// Writes every `ReportFile` (the CSV files, `report.md`, `schema.sql`, `report.json`) and the
+    /// charts that have data (`chart_*.svg`, linked from `report.md`) into `directory`, creating it
+    /// (and missing parents) first.
     ///
-    /// All five files are first written completely, each to a hidden temporary file in
-    /// `directory` (`.daily.csv.tmp-…`) and flushed to disk; only when all five are complete are
+    /// All files are first written completely, each to a hidden temporary file in
+    /// `directory` (`.daily.csv.tmp-…`) and flushed to disk; only when all are complete are
     /// they renamed over the existing files, one by one. So a failed write replaces nothing and
     /// removes its temporary files: an earlier report in `directory` stays as it was. Only an
-    /// interruption between the five renames (or a rename failing, which needs e.g. a directory
+    /// interruption between the renames (or a rename failing, which needs e.g. a directory
     /// in the way) can leave a mix of new and old complete files; a process killed while writing
     /// can leave a hidden temporary file, never a partial report file.
     ///
