@@ -94,6 +94,19 @@ public struct DailyMetrics: Hashable, Sendable {
     public var walkingHeartRateAvgBpm: Double?
     public var vo2MaxMlPerMinKg: Double?
     public var bodyMassKg: Double?
+    /// Mean HRV (SDNN) of the day, ms; mean respiratory rate, breaths/min; mean blood oxygen, %
+    /// (all sources, reference §5.6).
+    public var hrvSdnnMs: Double?
+    public var respiratoryRateBreathsPerMin: Double?
+    public var oxygenSaturationPercent: Double?
+    /// Sleeping wrist temperature, °C (top source's latest of the day).
+    public var wristTemperatureC: Double?
+    /// The day's blood-pressure reading from a correlation (top source's latest), mmHg.
+    public var bloodPressureSystolicMmHg: Double?
+    public var bloodPressureDiastolicMmHg: Double?
+    /// Asleep minutes of the night that ends on this day (its wake-up day; naps not included),
+    /// from `sleep` (reference §3.3).
+    public var sleepMinutes: Double?
     public var heartRateAvgBpm: Double?
     public var heartRateMinBpm: Double?
     public var heartRateMaxBpm: Double?
@@ -149,6 +162,15 @@ public struct WeeklyMetrics: Hashable, Sendable {
     /// when the series has fewer than three weeks before this one or fewer than 14 of the 28
     /// days have step data.
     public var stepsPerDayRolling4Weeks: Double?
+    /// The Move ring (Apple Watch active energy): total kcal and per day with data.
+    public var moveKcal: Double?
+    public var moveKcalPerDay: Double?
+    /// Mean asleep minutes per night over the nights that end in the week.
+    public var sleepMinutesPerNight: Double?
+    /// Mean body mass over the days with a value, kg.
+    public var bodyMassKg: Double?
+    /// Workouts counted once (duplicates left out), by readable activity name.
+    public var workoutsByActivity: [String: Int] = [:]
 
     public init(week: String, weekStart: CivilDate) {
         self.week = week
@@ -274,6 +296,12 @@ public struct AnalysisResult: Sendable {
     public var longestAllRingsStreak: RingStreak
     /// Warnings and notes for the report (zone fallbacks, filler sources, dropped samples, …).
     public var notes: [String]
+    /// Nights and naps in the report window, in time order (`Domains/Sleep.swift`).
+    public var sleep: [SleepNight] = []
+    /// Workouts in the report window, by start, duplicates included and marked (`Domains/Workouts.swift`).
+    public var workouts: [WorkoutRow] = []
+    /// Calendar months of the report window (`Monthly.swift`).
+    public var months: [MonthlyMetrics] = []
 
     /// Memberwise; every collection defaults to empty (for renderer tests and fixtures).
     public init(

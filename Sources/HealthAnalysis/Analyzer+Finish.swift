@@ -141,6 +141,14 @@ extension Analyzer {
             let s = w.weekStart.daysSince1970
             return s + 6 >= reportFirst && s <= reportLast
         }
+        // Workouts by activity, counted once, by the local day of their start.
+        for w in result.workouts where !w.isDuplicate {
+            let day = Int(floorDiv(w.start.secondsSince1970 + Int64(w.start.utcOffsetSeconds), 86_400))
+            if let k = result.weeks.firstIndex(where: { (0..<7).contains(day - $0.weekStart.daysSince1970) }) {
+                result.weeks[k].workoutsByActivity[w.activity, default: 0] += 1
+            }
+        }
+        result.months = MonthlyBuilder(rows: reportedRows, rings: reportedRings, workouts: result.workouts).build()
         result.crossCheck = Self.crossCheck(reportedRows, summaries: summaries)
         result.longestAllRingsStreak = Self.longestStreak(reportedRows, rings: reportedRings)
         result.notes = notes

@@ -26,6 +26,8 @@ public final class Analyzer {
         [
             CumulativeTypes(options: options, scratch: scratch, bufferLimit: sampleBufferLimit),
             HeartRate(),
+            Sleep(),
+            Vitals(),
             OncePerDayValues(),
             StandHours(),
             Workouts(options: options),

@@ -23,12 +23,18 @@ struct DailyColumns {
     private var hrCount: [Int]
     private var hrMin: [Double]
     private var hrMax: [Double]
+    /// The time-weighted mean (reference §5.6), which replaces the plain mean where set.
+    private var hrWeighted: [Double?]
     /// Per `OncePerDayType`, per day.
     private var oncePerDay: [[Double?]]
     private var standStood: [Int]
     private var standRecorded: [Bool]
     private var workouts: [Int]
     private var workoutMinutes: [Double]
+    /// Per day number: HRV, respiratory rate, blood oxygen, wrist temperature, blood pressure.
+    var vitals: [Int: DayVitals] = [:]
+    /// Per wake-up day number: asleep minutes of the night (`Sleep`).
+    var sleepMinutes: [Int: Double] = [:]
 
     init(span: DaySpan) {
         self.span = span
@@ -38,6 +44,7 @@ struct DailyColumns {
         hrCount = Array(repeating: 0, count: span.count)
         hrMin = Array(repeating: .infinity, count: span.count)
         hrMax = Array(repeating: -.infinity, count: span.count)
+        hrWeighted = Array(repeating: nil, count: span.count)
         oncePerDay = Array(repeating: Array(repeating: nil, count: span.count), count: OncePerDayType.allCases.count)
         standStood = Array(repeating: 0, count: span.count)
         standRecorded = Array(repeating: false, count: span.count)
@@ -61,6 +68,11 @@ struct DailyColumns {
         hrCount[i] += Int(b.count)
         hrMin[i] = min(hrMin[i], b.min)
         hrMax[i] = max(hrMax[i], b.max)
+    }
+
+    mutating func setHeartRateTimeWeightedMean(day: Int, _ mean: Double) {
+        guard let i = span.index(day) else { return }
+        hrWeighted[i] = mean
     }
 
     mutating func setOncePerDay(day: Int, _ type: OncePerDayType, _ value: Double) {
@@ -104,10 +116,19 @@ struct DailyColumns {
             m.vo2MaxMlPerMinKg = oncePerDay[OncePerDayType.vo2Max.rawValue][i]
             m.bodyMassKg = oncePerDay[OncePerDayType.bodyMass.rawValue][i]
             if hrCount[i] > 0 {
-                m.heartRateAvgBpm = Double(hrSumMilli[i]) / 1000 / Double(hrCount[i])
+                m.heartRateAvgBpm = hrWeighted[i] ?? Double(hrSumMilli[i]) / 1000 / Double(hrCount[i])
                 m.heartRateMinBpm = hrMin[i]
                 m.heartRateMaxBpm = hrMax[i]
             }
+            if let v = vitals[day] {
+                m.hrvSdnnMs = v.hrvMs
+                m.respiratoryRateBreathsPerMin = v.respiratoryRate
+                m.oxygenSaturationPercent = v.oxygenSaturationPercent
+                m.wristTemperatureC = v.wristTemperatureC
+                m.bloodPressureSystolicMmHg = v.bloodPressureSystolic
+                m.bloodPressureDiastolicMmHg = v.bloodPressureDiastolic
+            }
+            m.sleepMinutes = sleepMinutes[day]
             m.workouts = workouts[i]
             m.workoutMinutes = workoutMinutes[i]
             // The Watch writes exercise minutes only when there are some. On a day it was

@@ -46,6 +46,9 @@ struct WeeklyBuilder {
             var c = Coverage()
             var restingSum = 0.0
             var restingDays = 0
+            var moveDays = 0
+            var sleep = (sum: 0.0, nights: 0)
+            var mass = (sum: 0.0, days: 0)
             for day in start..<(start + 7) {
                 let i = day - rowsFirst
                 guard i >= 0 && i < rows.count else { continue }
@@ -64,6 +67,9 @@ struct WeeklyBuilder {
                 if r.all { w.allRingsClosedDays += 1 }
                 w.workouts += d.workouts
                 w.workoutMinutes += d.workoutMinutes
+                Self.add(d.moveKcal, to: &w.moveKcal, count: &moveDays)
+                if let s = d.sleepMinutes { sleep = (sleep.sum + s, sleep.nights + 1) }
+                if let m = d.bodyMassKg { mass = (mass.sum + m, mass.days + 1) }
                 if let rhr = d.restingHeartRateBpm {
                     restingSum += rhr
                     restingDays += 1
@@ -73,6 +79,9 @@ struct WeeklyBuilder {
             w.activeEnergyKcalPerDay = w.activeEnergyKcal.map { $0 / Double(c.energyDays) }
             w.exerciseMinutesPerDay = w.exerciseMinutes.map { $0 / Double(c.exerciseDays) }
             w.restingHeartRateAvgBpm = restingDays > 0 ? restingSum / Double(restingDays) : nil
+            w.moveKcalPerDay = w.moveKcal.map { $0 / Double(moveDays) }
+            w.sleepMinutesPerNight = sleep.nights > 0 ? sleep.sum / Double(sleep.nights) : nil
+            w.bodyMassKg = mass.days > 0 ? mass.sum / Double(mass.days) : nil
             w.partial = completeIsEmpty || start < complete.lowerBound || start + 6 > complete.upperBound
             weeks.append(w)
             coverage.append(c)

@@ -1,11 +1,12 @@
 import HealthExport
 
-// RFC 4180 CSV, as every CSV file of a report writes it:
+// CSV as every CSV file of a report writes it (RFC 4180 quoting, Unix line endings):
 //
 // - UTF-8, no byte-order mark; a header row, then one row per record; `,` between fields.
-// - Every line ends with CRLF (`\r\n`), including the last, as RFC 4180 says; pandas, DuckDB,
-//   R, Python's csv module and spreadsheets read it. (`.gitattributes` keeps git from
-//   converting the committed reports.)
+// - Every line ends with LF (`\n`), including the last: what pandas, DuckDB and csvkit write on
+//   Unix and what `grep`, `awk` and `wc -l` expect; every CSV reader (spreadsheets included)
+//   reads it. RFC 4180's CRLF is not used: a CR left on the last field of each line breaks
+//   shell tools. (`.gitattributes` keeps git from converting the committed reports.)
 // - A field is quoted when it contains `,`, `"`, CR or LF; a quote inside is doubled. Other
 //   fields (including ones with spaces or non-ASCII text such as U+2019 or emoji) are not.
 // - Numbers use `.` as the decimal point, never an exponent and never a thousands separator;
@@ -50,7 +51,7 @@ struct CSVColumn<Row>: Sendable {
 /// The CSV conventions of the reports (see the comment at the top of this file).
 enum CSV {
     /// The line terminator of every row, including the header and the last row.
-    static let lineEnding = "\r\n"
+    static let lineEnding = "\n"
 
     /// `field`, quoted when it contains a comma, a double quote, CR or LF (quotes doubled).
     static func escape(_ field: String) -> String {

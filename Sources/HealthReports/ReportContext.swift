@@ -17,6 +17,9 @@ public struct ReportContext: Hashable, Sendable {
     /// The reader's diagnostics, one line each, e.g.
     /// `3 records skipped: unknown unit 'foo' (first at line 12)`.
     public var diagnostics: [String]
+    /// The export's route files (`workout-routes/*.gpx`), for `workouts.csv`; nil when they were
+    /// not looked for (then every route column but the file name is empty).
+    public var routes: RouteFileIndex?
 
     public init(
         inputFileName: String, exportDate: Timestamp? = nil, exportVersion: String? = nil,

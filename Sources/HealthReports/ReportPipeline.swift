@@ -46,10 +46,13 @@ public enum ReportPipeline {
         let result = try analyzer.finish(
             exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
             environmentTimeZone: environmentTimeZone)
-        let context = ReportContext(
+        var context = ReportContext(
             inputFileName: displayName(summary.inputName), exportDate: summary.exportDate,
             exportVersion: summary.exportVersion.map { String($0) },
             diagnostics: summary.diagnostics.map(\.description))
+        // Route files are read only when a reported workout names one (a second, short pass over
+        // the zip's `workout-routes/` entries or the folder beside the XML).
+        if result.workouts.contains(where: { !$0.routeFiles.isEmpty }) { context.routes = RouteFileIndex.read(input) }
         return ReportRun(summary: summary, result: result, context: context)
     }
 

@@ -28,9 +28,14 @@ public struct ReportOptions: Hashable, Sendable {
 public enum ReportFile: String, CaseIterable, Hashable, Sendable {
     case daily = "daily.csv"
     case weekly = "weekly.csv"
+    case monthly = "monthly.csv"
     case standHours = "stand_hours.csv"
     case sources = "sources.csv"
+    case sleep = "sleep.csv"
+    case workouts = "workouts.csv"
     case report = "report.md"
+    case schema = "schema.sql"
+    case json = "report.json"
 
     /// The file's name in the output directory.
     public var fileName: String { rawValue }
@@ -41,7 +46,7 @@ public enum ReportFile: String, CaseIterable, Hashable, Sendable {
 ///
 /// The text of every file is a pure function of the result, the context and the options: the
 /// same input gives byte-identical files (nothing depends on the current time, the locale or
-/// the machine). The CSV conventions are described in `CSVTable.swift`: CRLF line endings,
+/// the machine). The CSV conventions are described in `CSVTable.swift`: LF line endings,
 /// `true`/`false`, `.` decimals, empty cells for missing values.
 public struct ReportWriter: Sendable {
     public var options: ReportOptions
@@ -62,20 +67,26 @@ public struct ReportWriter: Sendable {
         switch file {
         case .daily: return dailyCSV(result)
         case .weekly: return weeklyCSV(result)
+        case .monthly: return monthlyCSV(result)
         case .standHours: return standHoursCSV(result)
         case .sources: return sourcesCSV(result)
+        case .sleep: return sleepCSV(result)
+        case .workouts: return workoutsCSV(result, routes: context.routes)
         case .report: return markdownReport(result, context: context)
+        case .schema: return schemaSQL()
+        case .json: return reportJSON(result, context: context)
         }
     }
 
-    /// Writes `daily.csv`, `weekly.csv`, `stand_hours.csv`, `sources.csv` and `report.md` into
-    /// `directory`, creating it (and missing parents) first.
+    /// Writes every `ReportFile` (the CSV files, `report.md`, `schema.sql`, `report.json`) and the
+    /// charts that have data (`chart_*.svg`, linked from `report.md`) into `directory`, creating it
+    /// (and missing parents) first.
     ///
-    /// All five files are first written completely, each to a hidden temporary file in
-    /// `directory` (`.daily.csv.tmp-…`) and flushed to disk; only when all five are complete are
+    /// All files are first written completely, each to a hidden temporary file in
+    /// `directory` (`.daily.csv.tmp-…`) and flushed to disk; only when all are complete are
     /// they renamed over the existing files, one by one. So a failed write replaces nothing and
     /// removes its temporary files: an earlier report in `directory` stays as it was. Only an
-    /// interruption between the five renames (or a rename failing, which needs e.g. a directory
+    /// interruption between the renames (or a rename failing, which needs e.g. a directory
     /// in the way) can leave a mix of new and old complete files; a process killed while writing
     /// can leave a hidden temporary file, never a partial report file.
     ///
@@ -90,15 +101,17 @@ public struct ReportWriter: Sendable {
         -> [String]
     {
         // Render first: nothing touches the disk until every text exists.
-        let texts = ReportFile.allCases.map { ($0, text(of: $0, for: result, context: context)) }
+        let texts =
+            ReportFile.allCases.map { ($0.fileName, text(of: $0, for: result, context: context)) }
+            + charts(result).map { ($0.fileName, $0.svg) }
         let directory = directory.isEmpty ? "." : directory
         try createDirectory(directory)
 
         var written: [(temporary: String, final: String)] = []
-        for (file, text) in texts {
-            let final = Self.join(directory, file.fileName)
+        for (fileName, text) in texts {
+            let final = Self.join(directory, fileName)
             do {
-                let temporary = try writeTemporaryFile(named: file.fileName, in: directory, contents: text)
+                let temporary = try writeTemporaryFile(named: fileName, in: directory, contents: text)
                 written.append((temporary, final))
             } catch {
                 for file in written { fileSystem.removeFile(file.temporary) }

@@ -82,6 +82,7 @@ extension Generator {
             case Tag.core: out.append("HKCategoryValueSleepAnalysisAsleepCore")
             case Tag.deep: out.append("HKCategoryValueSleepAnalysisAsleepDeep")
             case Tag.rem: out.append("HKCategoryValueSleepAnalysisAsleepREM")
+            case Tag.asleepLegacy: out.append("HKCategoryValueSleepAnalysisAsleep")
             default: out.append("HKCategoryValueSleepAnalysisAwake")
             }
         case .standHour:
@@ -198,11 +199,14 @@ extension Generator {
             days[k].workoutMinutes += Double(w.activeSeconds) / 60
         }
         let created = w.end + Int64(r.int(5...40))
+        let variant = config.extendedHealthData ? workoutVariant(w, plan) : .standard
         out.append(" <Workout workoutActivityType=\"")
-        out.append(Array(w.kind.activityType.utf8))
+        out.append(Array((variant == .multisport ? "HKWorkoutActivityTypeSwimBikeRun" : w.kind.activityType).utf8))
         out.append("\" duration=\"")
         out.append(Array(String(Double(w.activeSeconds) / 60).utf8))
-        out.append("\" durationUnit=\"min\" sourceName=\"")
+        out.append("\" durationUnit=\"min\"")
+        if variant == .legacyTotals { writeTotals(distance: w.kind.hasRoute ? distance : nil, energy: active) }
+        out.append(" sourceName=\"")
         out.append(watchName)
         out.append("\" sourceVersion=\"11.1\"")
         writeDevice(.watch)
@@ -237,27 +241,32 @@ extension Generator {
             out.append(unit)
             out.append("\"/>\n")
         }
-        statistic("HKQuantityTypeIdentifierActiveEnergyBurned", active, 3, "kcal")
-        statistic("HKQuantityTypeIdentifierBasalEnergyBurned", basal, 3, "kcal")
-        if w.kind != .strength {
-            statistic("HKQuantityTypeIdentifierDistanceWalkingRunning", distance, 5, "km")
+        if variant == .legacyTotals {
+            // An older export: the totals are attributes, there are no statistics.
+        } else {
+            statistic("HKQuantityTypeIdentifierActiveEnergyBurned", active, 3, "kcal")
+            statistic("HKQuantityTypeIdentifierBasalEnergyBurned", basal, 3, "kcal")
+            if w.kind != .strength {
+                statistic("HKQuantityTypeIdentifierDistanceWalkingRunning", distance, 5, "km")
+            }
+            statistic("HKQuantityTypeIdentifierStepCount", steps, 0, "count")
+            if !hr.isEmpty {
+                // Average with 4 decimals, rounded half up: Σ×10⁴/n.
+                let average = (hr.reduce(0, +) * 20_000 / Int64(hr.count) + 1) / 2
+                out.append("  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"")
+                out.append(timestamp: w.start)
+                out.append("\" endDate=\"")
+                out.append(timestamp: w.end)
+                out.append("\" average=\"")
+                out.append(units: average, decimals: 4)
+                out.append("\" minimum=\"")
+                out.append(int: hr.min()!)
+                out.append("\" maximum=\"")
+                out.append(int: hr.max()!)
+                out.append("\" unit=\"count/min\"/>\n")
+            }
         }
-        statistic("HKQuantityTypeIdentifierStepCount", steps, 0, "count")
-        if !hr.isEmpty {
-            // Average with 4 decimals, rounded half up: Σ×10⁴/n.
-            let average = (hr.reduce(0, +) * 20_000 / Int64(hr.count) + 1) / 2
-            out.append("  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"")
-            out.append(timestamp: w.start)
-            out.append("\" endDate=\"")
-            out.append(timestamp: w.end)
-            out.append("\" average=\"")
-            out.append(units: average, decimals: 4)
-            out.append("\" minimum=\"")
-            out.append(int: hr.min()!)
-            out.append("\" maximum=\"")
-            out.append(int: hr.max()!)
-            out.append("\" unit=\"count/min\"/>\n")
-        }
+        if variant == .multisport { writeLegs(w, plan) }
         if w.kind.hasRoute {
             out.append("  <WorkoutRoute sourceName=\"")
             out.append(watchName)
@@ -271,6 +280,11 @@ extension Generator {
             out.append("\"/>\n  </WorkoutRoute>\n")
         }
         out.append(" </Workout>\n")
+        if config.extendedHealthData {
+            recordWorkoutTruth(
+                w, plan, variant: variant, active: active, distance: distance,
+                heartRates: variant == .legacyTotals ? [] : hr)
+        }
     }
 
     /// `route_2026-03-05_6.15pm.gpx`: the TRUE local date and 12-hour time of the start.

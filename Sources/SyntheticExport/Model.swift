@@ -4,6 +4,8 @@ enum RecordKind: Int, CaseIterable {
     case stepCount, distance, basalEnergy, activeEnergy, flights, heartRate
     case bloodPressureSystolic, bloodPressureDiastolic, exerciseTime, restingHeartRate
     case heartRateVariability, standTime, sleepAnalysis, standHour
+    // Written only with `extendedHealthData` (Generator+Extended.swift).
+    case respiratoryRate, oxygenSaturation, wristTemperature, vo2Max, bodyMass, walkingHeartRate
 
     var typeIdentifier: String {
         switch self {
@@ -21,6 +23,12 @@ enum RecordKind: Int, CaseIterable {
         case .standTime: return "HKQuantityTypeIdentifierAppleStandTime"
         case .sleepAnalysis: return "HKCategoryTypeIdentifierSleepAnalysis"
         case .standHour: return "HKCategoryTypeIdentifierAppleStandHour"
+        case .respiratoryRate: return "HKQuantityTypeIdentifierRespiratoryRate"
+        case .oxygenSaturation: return "HKQuantityTypeIdentifierOxygenSaturation"
+        case .wristTemperature: return "HKQuantityTypeIdentifierAppleSleepingWristTemperature"
+        case .vo2Max: return "HKQuantityTypeIdentifierVO2Max"
+        case .bodyMass: return "HKQuantityTypeIdentifierBodyMass"
+        case .walkingHeartRate: return "HKQuantityTypeIdentifierWalkingHeartRateAverage"
         }
     }
 
@@ -30,7 +38,11 @@ enum RecordKind: Int, CaseIterable {
         case .stepCount, .flights: return "count"
         case .distance: return "km"
         case .basalEnergy, .activeEnergy: return "kcal"
-        case .heartRate, .restingHeartRate: return "count/min"
+        case .heartRate, .restingHeartRate, .respiratoryRate, .walkingHeartRate: return "count/min"
+        case .oxygenSaturation: return "%"
+        case .wristTemperature: return "degC"
+        case .vo2Max: return "mL/min\u{00B7}kg"
+        case .bodyMass: return "kg"
         case .bloodPressureSystolic, .bloodPressureDiastolic: return "mmHg"
         case .exerciseTime, .standTime: return "min"
         case .heartRateVariability: return "ms"
@@ -43,6 +55,8 @@ enum RecordKind: Int, CaseIterable {
         switch self {
         case .distance: return 5  // 1e-5 km = 1 cm
         case .basalEnergy, .activeEnergy, .heartRateVariability: return 3
+        case .oxygenSaturation, .wristTemperature: return 2
+        case .respiratoryRate, .vo2Max, .bodyMass: return 1
         default: return 0
         }
     }
@@ -60,6 +74,8 @@ enum RecordKind: Int, CaseIterable {
 /// Who wrote a sample.
 enum Source: UInt8, CaseIterable {
     case watch, phone, strava, healthMate, manual
+    /// A third-party sleep tracker (legacy `…Asleep` values); only with `extendedHealthData`.
+    case autoSleep
 
     /// §5.4 default rank: manual 0, Apple Watch 1, iPhone 2, other apps 3.
     var rank: Int {
@@ -67,7 +83,7 @@ enum Source: UInt8, CaseIterable {
         case .manual: return 0
         case .watch: return 1
         case .phone: return 2
-        case .strava, .healthMate: return 3
+        case .strava, .healthMate, .autoSleep: return 3
         }
     }
 }
@@ -93,6 +109,8 @@ enum Tag {
     static let deep: UInt8 = 4
     static let rem: UInt8 = 5
     static let awake: UInt8 = 2
+    /// `HKCategoryValueSleepAnalysisAsleep` (before iOS 16; the same raw value as AsleepUnspecified).
+    static let asleepLegacy: UInt8 = 1
     // AppleStandHour.
     static let stood: UInt8 = 0
     static let idle: UInt8 = 1

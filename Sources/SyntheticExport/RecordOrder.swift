@@ -22,13 +22,13 @@ extension Generator {
         for plan in plans {
             for (k, kind) in RecordKind.allCases.enumerated() {
                 samples.removeAll(keepingCapacity: true)
-                factory.samples(kind, plan, into: &samples)
+                makeSamples(kind, plan, into: &samples)
                 samples.sort { ($0.start, $0.source.rawValue) < ($1.start, $1.source.rawValue) }
                 for s in samples {
                     writeRecord(kind, s, indent: 1)
                     if out.count >= OutputBuffer.flushThreshold { try flush(sink) }
                 }
-                recordCounts[kind.typeIdentifier, default: 0] += samples.count
+                if !samples.isEmpty { recordCounts[kind.typeIdentifier, default: 0] += samples.count }
                 if kind.isCumulative {
                     for s in samples {
                         pieces[k].append(.init(start: s.start, end: s.end, value: s.value, rank: UInt8(s.source.rank)))

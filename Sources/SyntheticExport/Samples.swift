@@ -256,6 +256,9 @@ struct SampleFactory {
                 t = e
             }
 
+        case .respiratoryRate, .oxygenSaturation, .wristTemperature, .vo2Max, .bodyMass, .walkingHeartRate:
+            break  // written by Generator+Extended.swift when the configuration asks for them
+
         case .standHour:
             for h in p.standHours {
                 out.append(

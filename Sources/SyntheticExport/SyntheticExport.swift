@@ -76,6 +76,12 @@ struct Generator {
     var hrvCount = 0
     var bytesWritten: Int64 = 0
     var heartRateSums: [Int64]
+    /// Every HeartRate sample (instant, bpm), for the time-weighted mean.
+    var heartRateSeries: [(instant: Int64, bpm: Int64)] = []
+    /// What `extendedHealthData` adds (Generator+Extended.swift).
+    var extended = SyntheticExtendedTruth()
+    /// Per averaged kind (raw value) and day index: sum and count of the values.
+    var vitalSums: [Int: [Int: (sum: Double, count: Int)]] = [:]
 
     init(_ config: SyntheticExportConfiguration) {
         self.config = config
@@ -96,10 +102,11 @@ struct Generator {
         let owner = config.ownerName
         let names: [Source: String] = [
             .watch: "\(owner)\u{2019}s Apple Watch", .phone: "\(owner)\u{2019}s iPhone", .strava: "Strava",
-            .healthMate: "Health Mate", .manual: "Health",
+            .healthMate: "Health Mate", .manual: "Health", .autoSleep: "AutoSleep",
         ]
         let versions: [Source: String] = [
             .watch: "11.1", .phone: "18.1", .strava: "39310", .healthMate: "6.12.1", .manual: "18.1",
+            .autoSleep: "6.8.2",
         ]
         devices = Source.allCases.map { source in
             let tail: String
@@ -108,7 +115,7 @@ struct Generator {
                 tail = "name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch7,2, software:11.1"
             case .phone: tail = "name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone16,1, software:18.1"
             case .healthMate: tail = "name:BPM Connect, manufacturer:Withings, model:BPM Connect, firmware:2007"
-            case .strava, .manual: return nil
+            case .strava, .manual, .autoSleep: return nil
             }
             return xmlEscaped(">, \(tail)>") + Array("\"".utf8)
         }
@@ -155,13 +162,13 @@ struct Generator {
                 var pieces: [PriorityCoverage.Piece] = []
                 for plan in plans {
                     samples.removeAll(keepingCapacity: true)
-                    factory.samples(kind, plan, into: &samples)
+                    makeSamples(kind, plan, into: &samples)
                     samples.sort { ($0.start, $0.source.rawValue) < ($1.start, $1.source.rawValue) }
                     for s in samples {
                         writeRecord(kind, s, indent: 1)
                         if out.count >= OutputBuffer.flushThreshold { try flush(sink) }
                     }
-                    recordCounts[kind.typeIdentifier, default: 0] += samples.count
+                    if !samples.isEmpty { recordCounts[kind.typeIdentifier, default: 0] += samples.count }
                     if kind.isCumulative {
                         for s in samples {
                             pieces.append(.init(start: s.start, end: s.end, value: s.value, rank: UInt8(s.source.rank)))
@@ -200,17 +207,20 @@ struct Generator {
         var names = ["\(config.ownerName)\u{2019}s Apple Watch", "\(config.ownerName)\u{2019}s iPhone", "Strava"]
         if correlations > 0 { names.append("Health Mate") }
         if plans.contains(where: { $0.manualSteps != nil }) { names.append("Health") }
+        if config.extendedHealthData { names.append("AutoSleep") }
         var printedExport = OutputBuffer(printedOffset: out.printedOffset)
         printedExport.append(timestamp: exportInstant)
         let exportText = String(decoding: printedExport.bytes, as: UTF8.self)
         printedExport.deallocate()
-        return SyntheticTruth(
+        var truth = SyntheticTruth(
             exportDate: exportText, exportDateSecondsSince1970: exportInstant,
             exportUTCOffsetSeconds: Int(out.printedOffset), timeZoneIdentifier: config.timeZoneIdentifier,
             exportVersion: PrologText.exportVersion(config.prolog), days: days, recordCounts: recordCounts,
             correlationChildRecordCount: correlationChildren, correlationCount: correlations, workoutCount: workouts,
             activitySummaryCount: days.count, hrvRecordCount: hrvCount, instantaneousBeatCount: beatCount,
             metadataEntryCount: metadataCount, sourceNames: names, byteCount: bytesWritten)
+        finishTruth(&truth)
+        return truth
     }
 
     mutating func flush(_ sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
@@ -273,7 +283,7 @@ struct Generator {
                 let minutes = Double(s.end - s.start) / 60
                 if s.tag == Tag.inBed {
                     days[w].inBedMinutes = (days[w].inBedMinutes ?? 0) + minutes
-                } else if s.tag != Tag.awake {
+                } else if s.tag != Tag.awake && s.source == .watch {
                     days[w].asleepMinutes = (days[w].asleepMinutes ?? 0) + minutes
                 }
             default: break

@@ -39,11 +39,18 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
     public var ownerName: String
     /// The order of the `Record` elements (see `RecordOrder`); by type, as Apple writes them.
     public var recordOrder: RecordOrder = .byType
+    /// Adds what the report's sleep, workout and body sections need (Generator+Extended.swift):
+    /// a third-party sleep source with legacy `Asleep` values (alone on nights the Watch is off,
+    /// beside it on others), identical duplicate rows, daytime naps; multisport workouts with
+    /// `WorkoutActivity` legs, workouts with the old total attributes only, workouts duplicated by
+    /// a phone app (Strava), GPX route files (some referenced but missing); respiratory rate,
+    /// blood oxygen, wrist temperature, VO2 max, body mass and walking heart rate.
+    public var extendedHealthData: Bool
 
     public init(
         firstDay: String = "2025-10-20", days: Int = 180, timeZoneIdentifier: String = "Europe/Berlin",
         seed: UInt64 = 1, prolog: Prolog = .version14, exportDate: String? = nil,
-        locale: String = "en_US", ownerName: String = "Alex"
+        locale: String = "en_US", ownerName: String = "Alex", extendedHealthData: Bool = false
     ) {
         self.firstDay = firstDay
         self.days = days
@@ -53,6 +60,7 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
         self.exportDate = exportDate
         self.locale = locale
         self.ownerName = ownerName
+        self.extendedHealthData = extendedHealthData
     }
 
     /// Checks every field; `SyntheticExport.write` traps on a configuration that fails this.

@@ -30,6 +30,11 @@ public struct SyntheticTruth: Sendable, Equatable {
     public var sourceNames: [String]
     /// Bytes of XML written.
     public var byteCount: Int64
+    /// Per day (as `days`): the time-weighted mean heart rate, reference §5.6 (see
+    /// `SyntheticExtendedTruth.heartRateWeightCapSeconds`); nil for a day without samples.
+    public var heartRateTimeWeightedMeanBpm: [Double?] = []
+    /// Sleep nights, naps, workouts, routes and body measures; empty without `extendedHealthData`.
+    public var extended = SyntheticExtendedTruth()
 
     /// All top-level records.
     public var totalRecordCount: Int { recordCounts.values.reduce(0, +) }

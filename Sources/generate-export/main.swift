@@ -5,7 +5,7 @@ import Foundation
 import SyntheticExport
 
 let usage =
-    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] --out FILE.xml|- [--truth FILE.csv|-]"
+    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
 
 let help = """
     \(usage)
@@ -23,6 +23,10 @@ let help = """
                             the day after the last day)
       --order ORDER         Record elements by-type (default, as Apple writes them) or
                             by-day (interleaved day by day; same records and truth)
+      --extended            add sleep from a second app, naps, duplicates, multisport and
+                            duplicated workouts, route files, and body and heart measures
+      --routes DIR          with --extended: write the GPX route files into DIR (the zip's
+                            workout-routes/ folder; some referenced routes are left out)
       --out FILE            where to write the XML; - for standard output (required)
       --truth FILE          where to write the per-day truth as CSV; - for standard output
       -h, --help            show this help
@@ -34,6 +38,7 @@ struct Options {
     var configuration = SyntheticExportConfiguration()
     var out: String?
     var truth: String?
+    var routes: String?
 }
 
 struct UsageError: Error { var message: String }
@@ -68,6 +73,8 @@ func parse(_ arguments: [String]) throws -> Options? {
             case let v: throw UsageError(message: "--prolog: '\(v)' is not one of v14, v12-malformed, none")
             }
         case "--export-date": o.configuration.exportDate = try value(a)
+        case "--extended": o.configuration.extendedHealthData = true
+        case "--routes": o.routes = try value(a)
         case "--out": o.out = try value(a)
         case "--truth": o.truth = try value(a)
         case "--order":
@@ -81,6 +88,9 @@ func parse(_ arguments: [String]) throws -> Options? {
         i += 1
     }
     guard o.out != nil else { throw UsageError(message: "--out is required") }
+    if o.routes != nil && !o.configuration.extendedHealthData {
+        throw UsageError(message: "--routes needs --extended (only extended exports have route files)")
+    }
     if o.out == "-" && o.truth == "-" { throw UsageError(message: "--out and --truth cannot both be standard output") }
     do {
         try o.configuration.validate()
@@ -139,6 +149,17 @@ if let truthPath = options.truth {
         fail("write to '\(truthPath)' failed: \(String(cString: strerror(errno)))", code: 1)
     }
     if truthPath != "-" { fclose(f) }
+}
+
+if let routes = options.routes {
+    do {
+        try FileManager.default.createDirectory(atPath: routes, withIntermediateDirectories: true)
+        for route in truth.extended.routes {
+            try Data(route.gpx).write(to: URL(fileURLWithPath: routes).appendingPathComponent(route.fileName))
+        }
+    } catch {
+        fail("cannot write the route files into '\(routes)': \(error.localizedDescription)", code: 1)
+    }
 }
 
 let mb = Double(truth.byteCount) / 1_000_000

@@ -25,8 +25,9 @@ let rootHelp = """
     Commands:
       inspect <input>             Show what an export contains: dates, types, sources,
                                   workouts, activity summaries, diagnostics.
-      report <input> --out <dir>  Write daily.csv, weekly.csv, stand_hours.csv,
-                                  sources.csv and report.md into <dir>.
+      report <input> --out <dir>  Write daily, weekly, monthly, sleep and workout CSV
+                                  files, report.md with its SVG charts, schema.sql and
+                                  report.json into <dir>.
 
     <input> is export.zip (read in place), export.xml, the unzipped folder, or - for XML
     on standard input.

@@ -12,13 +12,22 @@ enum ReportCommand {
         Read an Apple Health export once, streaming, and write into <dir>:
           daily.csv        one row per local day: steps, distance_km, active_energy_kcal,
                            move/exercise/stand ring values and goals, rings_closed, heart
-                           rate, workouts, and the day's ActivitySummary values
+                           rate (time-weighted), HRV, respiratory rate, blood oxygen, wrist
+                           temperature, blood pressure, sleep, workouts, and the day's
+                           ActivitySummary values
           weekly.csv       one row per week: totals, per-day averages, ring-closed days,
-                           change against the previous week, 4-week rolling steps/day
+                           change against the previous week, 4-week rolling steps/day,
+                           Move kcal, sleep per night, body mass, workouts by activity
+          monthly.csv      the same per calendar month
           stand_hours.csv  one row per local day and hour with a stand-hour record
           sources.csv      per type and source: samples, raw total, counted total
-          report.md        the overview to read first
-        Each file is written to a temporary name and renamed into place when complete.
+          sleep.csv        one row per night (by wake-up date) and per day with naps
+          workouts.csv     one row per workout, duplicates from a second source marked
+          report.md        the overview to read first, with chart_*.svg beside it
+          schema.sql       typed tables for the CSV files (DuckDB, SQLite)
+          report.json      how the report was made: tool, input, zone, source order, period
+        All files are written to temporary names and renamed into place when all are complete.
+        A workout's route file missing from the export is a warning, not an error.
 
         <input>  export.zip (read in place), export.xml, the unzipped folder, or - for XML
                  on standard input.
@@ -130,6 +139,7 @@ enum ReportCommand {
                 "warning: --source-order: no source is named '\(name)'; ignored."
                     + sourceHint(name, result.sourceOrder.map(\.name)))
         }
+        if let warning = ReportWriter.routeWarning(result, routes: context.routes) { printError("warning: " + warning) }
         let written = try ReportWriter().write(result, context: context, to: out)
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
         print(

@@ -4,7 +4,7 @@ import Testing
 
 /// Reads a CSV without quoted fields (daily.csv: dates and numbers) into rows keyed by column.
 func readPlainCSV(_ url: URL) throws -> [[String: String]] {
-    let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n").filter { !$0.isEmpty }
     let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     return lines.dropFirst().map { line in
         let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -86,20 +86,28 @@ struct CorpusReportTests {
         //  - active energy 0.12 at "2024-01-01 01:02:27 +0200" = 2023-12-31 23:02:27 UTC = 00:02:27 local → 2024-01-01;
         //  - active energy 0.08 at "2024-01-02 01:52:27 +0200" = 2024-01-01 23:52:27 UTC = 00:52:27 local → 2024-01-02;
         //  - exercise 1 min at "2024-01-01 15:16:00 +0200" → 14:16 local → 2024-01-01;
-        //  - heart rate 74 and 75 at "2024-01-01 01:01:36/37 +0200" → 00:01 local → 2024-01-01: mean 74.5.
+        //  - heart rate 74 and 75 at "2024-01-01 01:01:36/37 +0200" → 00:01 local → 2024-01-01; the
+        //    time-weighted mean (reference §5.6): 74 weighs the 1 s to the next sample, 75 (the last)
+        //    the 600 s cap → (74 + 600 × 75) / 601 = 74.998 → 75.0;
+        //  - an InBed sleep record that ends on 2023-12-31 local: a night of that day (sleep.csv), so
+        //    the day is a day with data, empty in daily.csv.
         // The exercise 0 on 01-02: the Watch wrote Move energy that day but no exercise minute.
-        #expect(rows.map { $0["date"]! } == ["2024-01-01", "2024-01-02"])
-        #expect(rows[0]["active_energy_kcal"] == "0.1" && rows[0]["move_kcal"] == "0.1")
-        #expect(rows[0]["exercise_min"] == "1")
-        #expect(rows[0]["heart_rate_avg_bpm"] == "74.5")
-        #expect(rows[0]["heart_rate_min_bpm"] == "74" && rows[0]["heart_rate_max_bpm"] == "75")
-        #expect(rows[1]["active_energy_kcal"] == "0.1")  // 0.08 with one decimal
-        #expect(rows[1]["exercise_min"] == "0")
-        #expect(rows[1]["heart_rate_avg_bpm"] == "")
+        #expect(rows.map { $0["date"]! } == ["2023-12-31", "2024-01-01", "2024-01-02"])
+        #expect(rows[0]["steps"] == "" && rows[0]["active_energy_kcal"] == "")
+        #expect(rows[1]["active_energy_kcal"] == "0.1" && rows[1]["move_kcal"] == "0.1")
+        #expect(rows[1]["exercise_min"] == "1")
+        #expect(rows[1]["heart_rate_avg_bpm"] == "75")
+        #expect(rows[1]["heart_rate_min_bpm"] == "74" && rows[1]["heart_rate_max_bpm"] == "75")
+        #expect(rows[2]["active_energy_kcal"] == "0.1")  // 0.08 with one decimal
+        #expect(rows[2]["exercise_min"] == "0")
+        #expect(rows[2]["heart_rate_avg_bpm"] == "")
+        let sleep = try readPlainCSV(out.appendingPathComponent("sleep.csv"))
+        #expect(sleep.map { $0["night"]! } == ["2023-12-31", "2024-01-01"])
+        #expect(sleep[0]["source"] == "" && sleep[0]["asleep_min"] == "" && sleep[0]["in_bed_min"] != "")
         let sources = try String(contentsOf: out.appendingPathComponent("sources.csv"), encoding: .utf8)
         #expect(
             sources.contains(
-                "HKQuantityTypeIdentifierActiveEnergyBurned,Alexandre's Apple Watch,watch,2,0.2,0.2,kcal\r\n"))
+                "HKQuantityTypeIdentifierActiveEnergyBurned,Alexandre's Apple Watch,watch,2,0.2,0.2,kcal\n"))
     }
 
     @Test func handMadeExportKeepsItsActivitySummariesAndWorkout() throws {

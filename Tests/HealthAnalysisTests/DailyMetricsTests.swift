@@ -98,8 +98,33 @@ struct DailyMetricsTests {
         #expect(r.day("2025-02-05")?.steps == 0)  // a zero-valued sample is data
     }
 
+    @Test func heartRateMeanIsTimeWeightedSoADenseWorkoutHourDoesNotDominate() throws {
+        // The example: 60 bpm every 10 minutes all day, and one workout hour (12:00–13:00)
+        // of 150 bpm every 5 s. 60-samples 00:00…11:50 (72) and 13:00…23:50 (66) weigh 600 s each
+        // (the last one the cap) = 82 800 s = 23 h; the 720 workout samples weigh 5 s each = 1 h.
+        // Mean = (82 800 × 60 + 3 600 × 150) / 86 400 = 63.75 bpm; the plain mean of the 858
+        // samples would be (138 × 60 + 720 × 150) / 858 = 135.5.
+        let t0 = utc.t("2025-02-03 00:00")
+        var records: [Record] = []
+        for k in 0..<144 where k < 72 || k >= 78 {
+            let t = t0 + Int64(k) * 600
+            records.append(sample(.watch, t, t, 60, type: T.heartRate))
+        }
+        for k in 0..<720 {
+            let t = t0 + 12 * 3600 + Int64(k) * 5
+            records.append(sample(.watch, t, t, 150, type: T.heartRate))
+        }
+        let r = try analyze(records, options: options)
+        let d = try #require(r.day("2025-02-03"))
+        #expect(close(d.heartRateAvgBpm, 63.75))
+        #expect(d.heartRateMinBpm == 60 && d.heartRateMaxBpm == 150)
+    }
+
     @Test func heartRateStatisticsCoverAllSources() throws {
-        // Watch 60, 80, 100 and a chest strap app 70 → avg (60+80+100+70)/4 = 77.5, min 60, max 100.
+        // Watch 60 (08:00), 80 (08:05), 100 (10:00) and a chest strap app 70 (08:01), min 60, max 100.
+        // Time-weighted mean (reference §5.6), each sample weighing the time to the next one, capped
+        // at 600 s, the last one the cap: 60 × 60 s, 70 × 240 s, 80 × 600 s (not 6 900), 100 × 600 s
+        // → (3 600 + 16 800 + 48 000 + 60 000) / 1 500 = 85.6 (the plain mean would be 77.5).
         let t = utc.t("2025-02-03 08:00")
         let r = try analyze(
             [
@@ -108,7 +133,7 @@ struct DailyMetricsTests {
                 sample(.app, t + 60, t + 60, 70, type: T.heartRate),
             ], options: options)
         let d = try #require(r.day("2025-02-03"))
-        #expect(close(d.heartRateAvgBpm, 77.5))
+        #expect(close(d.heartRateAvgBpm, 85.6))
         #expect(d.heartRateMinBpm == 60)
         #expect(d.heartRateMaxBpm == 100)
     }

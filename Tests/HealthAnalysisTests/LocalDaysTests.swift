@@ -81,7 +81,9 @@ struct LocalDaysTests {
 
     @Test func quarterHourZoneBucketsHeartRateAtLocalMidnight() throws {
         // Asia/Kathmandu is UTC+05:45. 23:50 (70 bpm) and 23:59 (90) belong to 03-10; 00:05 (50)
-        // to 03-11: the 15-minute UTC buckets line up with local midnight.
+        // to 03-11: the 15-minute UTC buckets line up with local midnight. Time-weighted mean
+        // (reference §5.6): 70 weighs the 540 s to 23:59, 90 the 360 s to 00:05 (a sample weighs the
+        // time to the next one, on its own day) → (540 × 70 + 360 × 90) / 900 = 78; 03-11 has 50 alone.
         let k = Clock(zone: "Asia/Kathmandu")
         func hr(_ time: String, _ bpm: Double) -> Record {
             sample(.watch, k.t(time), k.t(time), bpm, type: T.heartRate)
@@ -89,7 +91,7 @@ struct LocalDaysTests {
         let r = try analyze(
             [hr("2025-03-10 23:50", 70), hr("2025-03-10 23:59", 90), hr("2025-03-11 00:05", 50)],
             options: AnalysisOptions(timeZoneIdentifier: "Asia/Kathmandu"))
-        #expect(close(r.day("2025-03-10")?.heartRateAvgBpm, 80))
+        #expect(close(r.day("2025-03-10")?.heartRateAvgBpm, 78))
         #expect(close(r.day("2025-03-10")?.heartRateMinBpm, 70))
         #expect(close(r.day("2025-03-10")?.heartRateMaxBpm, 90))
         #expect(close(r.day("2025-03-11")?.heartRateAvgBpm, 50))

@@ -10,10 +10,12 @@ import Testing
 @Suite("Merging analyzers")
 struct MergeTests {
     /// A synthetic export with every domain (cumulative types from two sources, heart rate, once-a-day
-    /// values, stand hours, workouts, ActivitySummary), read in small batches.
+    /// values, stand hours, workouts, ActivitySummary; with the extended data: sleep from two
+    /// sources and a nap, multisport and duplicated workouts, vitals, blood-pressure correlations),
+    /// read in small batches.
     static let batches: [ExportBatch] = {
         let configuration = SyntheticExportConfiguration(
-            firstDay: "2025-10-22", days: 6, timeZoneIdentifier: "Europe/Berlin", seed: 11)
+            firstDay: "2025-10-22", days: 6, timeZoneIdentifier: "Europe/Berlin", seed: 11, extendedHealthData: true)
         var xml: [UInt8] = []
         _ = try! SyntheticExport.write(configuration) { xml.append(contentsOf: $0) }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID().uuidString).xml")
@@ -47,6 +49,9 @@ struct MergeTests {
         #expect(expected.days.count == 6)
         #expect(expected.days.allSatisfy { $0.steps != nil && $0.standHours != nil && $0.heartRateAvgBpm != nil })
         #expect(merged.days == expected.days)
+        #expect(!expected.sleep.isEmpty && merged.sleep == expected.sleep)
+        #expect(!expected.workouts.isEmpty && merged.workouts == expected.workouts)
+        #expect(merged.months == expected.months)
         #expect(merged.weeks == expected.weeks)
         #expect(merged.standHours == expected.standHours)
         #expect(merged.sources == expected.sources)

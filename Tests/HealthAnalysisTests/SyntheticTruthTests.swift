@@ -42,7 +42,7 @@ struct SyntheticTruthTests {
 
         #expect(result.timeZone.identifier == configuration.timeZoneIdentifier)
         #expect(result.days.map(\.date.description) == truth.days.map(\.date))
-        for t in truth.days {
+        for (k, t) in truth.days.enumerated() {
             guard let d = result.day(t.date) else { continue }
             let at = "\(configuration.timeZoneIdentifier) \(t.date)"
             #expect(closeOrAbsent(d.steps, t.steps, tolerance: 1e-6), "\(at) steps")
@@ -56,7 +56,8 @@ struct SyntheticTruthTests {
             #expect(d.moveGoalKcal == t.moveGoalKcal && d.standGoalHours == Double(t.standGoalHours), "\(at) goals")
             #expect(close(d.restingHeartRateBpm, t.restingHeartRateBpm), "\(at) resting HR")
             #expect(close(d.heartRateMinBpm, t.heartRateMinBpm), "\(at) HR min")
-            #expect(close(d.heartRateMeanBpm, t.heartRateMeanBpm, tolerance: 1e-4), "\(at) HR mean")
+            // Time-weighted (reference §5.6), as the generator computes it independently.
+            #expect(close(d.heartRateAvgBpm, truth.heartRateTimeWeightedMeanBpm[k], tolerance: 1e-6), "\(at) HR mean")
             #expect(close(d.heartRateMaxBpm, t.heartRateMaxBpm), "\(at) HR max")
             #expect(d.workouts == t.workouts, "\(at) workouts")
             #expect(close(d.workoutMinutes, t.workoutMinutes, tolerance: 1e-6), "\(at) workout minutes")

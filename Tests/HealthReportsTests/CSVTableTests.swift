@@ -26,7 +26,7 @@ struct CSVQuotingTests {
     }
 
     @Test func quotesTheHeaderAndRowsTheSameWay() {
-        #expect(CSV.line(["a", "b,c", ""]) == "a,\"b,c\",\r\n")
+        #expect(CSV.line(["a", "b,c", ""]) == "a,\"b,c\",\n")
     }
 
     @Test func sourceNamesSurviveARoundTripThroughAnRFC4180Reader() throws {
@@ -59,9 +59,8 @@ struct CSVQuotingTests {
             let records = try #require(parseCSV(text))
             #expect(records.first == header)
             #expect(records.allSatisfy { $0.count == header.count })
-            // RFC 4180: every record, the last included, ends with CRLF. (Swift sees "\r\n" as one
-            // Character, so the count of CRLFs is the count of records here: no field has one.)
-            #expect(text.hasSuffix("\r\n"))
+            // Every record, the last included, ends with LF, and no line with CR (no field has one).
+            #expect(text.hasSuffix("\n") && !text.contains("\r"))
         }
     }
 }
@@ -93,10 +92,10 @@ struct CSVValueTests {
 
     @Test func aDayWithoutDataHasEmptyCellsExceptItsDateAndWorkoutCounts() {
         let text = ReportWriter().dailyCSV(makeResult(days: [DailyMetrics(date: date("2025-03-30"))]))
-        let lines = text.split(separator: "\r\n")
+        let lines = text.split(separator: "\n")
         #expect(lines.count == 2)
         // workouts and workout_min are not optional: 0 workouts is a fact, not missing data.
-        #expect(lines[1] == "2025-03-30,,,,,,,,,,,,,,0,0,,,,,,,,,,,,")
+        #expect(lines[1] == "2025-03-30,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,")
     }
 
     @Test func dailyRowsCarryTheirValuesInHeaderOrder() throws {
@@ -166,7 +165,7 @@ struct CSVValueTests {
             "date,hour,stood", "2025-01-05,8,true", "2025-01-05,9,false", "2025-01-05,10,true",
             "2025-01-06,8,true", "2025-01-06,9,true", "2025-01-06,23,false",
         ]
-        #expect(text == rows.map { $0 + "\r\n" }.joined())
+        #expect(text == rows.map { $0 + "\n" }.joined())
     }
 }
 
@@ -180,7 +179,9 @@ struct CSVHeaderTests {
         let firstLine = ReportWriter().dailyCSV(makeEmptyResult())
         #expect(
             firstLine == contract
-                + ",move_min,move_goal_min,heart_rate_min_bpm,heart_rate_max_bpm,summary_move_min,basal_energy_kcal,walking_heart_rate_avg_bpm,vo2_max_ml_min_kg,body_mass_kg\r\n"
+                + ",move_min,move_goal_min,heart_rate_min_bpm,heart_rate_max_bpm,summary_move_min,basal_energy_kcal,walking_heart_rate_avg_bpm,vo2_max_ml_min_kg,body_mass_kg"
+                + ",hrv_sdnn_ms,respiratory_rate_per_min,blood_oxygen_pct,wrist_temperature_c,"
+                + "blood_pressure_systolic_mmhg,blood_pressure_diastolic_mmhg,sleep_min\n"
         )
     }
 
@@ -191,26 +192,27 @@ struct CSVHeaderTests {
                 + "steps_per_day,active_energy_kcal_per_day,exercise_min_per_day,move_ring_closed_days,"
                 + "exercise_ring_closed_days,stand_ring_closed_days,all_rings_closed_days,workouts,workout_min,"
                 + "resting_heart_rate_avg_bpm,steps_change_pct,active_energy_change_pct,exercise_change_pct,"
-                + "steps_per_day_rolling_4w\r\n")
+                + "steps_per_day_rolling_4w,"
+                + "move_kcal,move_kcal_per_day,sleep_min_per_night,body_mass_kg,workouts_by_activity\n")
     }
 
     @Test func standHoursHeaderIsExact() {
-        #expect(ReportWriter().standHoursCSV(makeEmptyResult()) == "date,hour,stood\r\n")
+        #expect(ReportWriter().standHoursCSV(makeEmptyResult()) == "date,hour,stood\n")
     }
 
     @Test func sourcesHeaderIsExact() {
         #expect(
             ReportWriter().sourcesCSV(makeEmptyResult())
-                == "type,source,source_class,samples,raw_total,counted_total,unit\r\n")
+                == "type,source,source_class,samples,raw_total,counted_total,unit\n")
     }
 
     @Test func headerPropertiesMatchTheFiles() {
         let writer = ReportWriter()
         let empty = makeEmptyResult()
-        #expect(ReportWriter.dailyCSVHeader.joined(separator: ",") + "\r\n" == writer.dailyCSV(empty))
-        #expect(ReportWriter.weeklyCSVHeader.joined(separator: ",") + "\r\n" == writer.weeklyCSV(empty))
-        #expect(ReportWriter.dailyCSVHeader.count == 28)
-        #expect(ReportWriter.weeklyCSVHeader.count == 23)
+        #expect(ReportWriter.dailyCSVHeader.joined(separator: ",") + "\n" == writer.dailyCSV(empty))
+        #expect(ReportWriter.weeklyCSVHeader.joined(separator: ",") + "\n" == writer.weeklyCSV(empty))
+        #expect(ReportWriter.dailyCSVHeader.count == 35)
+        #expect(ReportWriter.weeklyCSVHeader.count == 28)
     }
 }
 

@@ -88,8 +88,8 @@ struct MarkdownReportTests {
         let rows = tableRows(after: "## Recent weeks", in: text)
         #expect(text.contains("## Recent weeks\n\nThe last 8 of 10 weeks:\n"))
         #expect(rows.count == 8)
-        #expect(rows.first?.hasPrefix("| 2025-W03 | 7/7 | 3,000 |") == true)
-        #expect(rows.last?.hasPrefix("| 2025-W10 | 7/7 | 10,000 |") == true)
+        #expect(rows.first?.hasPrefix("| 2025-W03 | 7/7 | 3,000 (n/a) |") == true)
+        #expect(rows.last?.hasPrefix("| 2025-W10 | 7/7 | 10,000 (n/a) |") == true)
         #expect(tableRows(after: "## Recent weeks", in: report(result, options: .init(weeksInReport: 3))).count == 3)
     }
 
@@ -97,9 +97,11 @@ struct MarkdownReportTests {
         let rows = tableRows(after: "## Recent weeks", in: report(makeSampleResult()))
         #expect(
             rows == [
-                "| 2025-W01 | 3/7 | 5,941 | n/a | 475 | n/a | 29 | n/a | 1 / 1 / 1 / 1 | 1 |",
-                "| 2025-W02 | 4/7 | 6,938 | +55.7% | 439 | +84.8% | 25 | +70.4% | 2 / 2 / 3 / 2 | 2 |",
-                "| 2025-W03 (partial) | 1/7 | 3,000 | — | — | — | — | — | 0 / 0 / 0 / 0 | 0 |",
+                // The change in the value's cell (no three columns named "Change"): 7 columns fit
+                // GitHub's width.
+                "| 2025-W01 | 3/7 | 5,941 (n/a) | 475 (n/a) | 29 (n/a) | 1 / 1 / 1 / 1 | 1 |",
+                "| 2025-W02 | 4/7 | 6,938 (+55.7%) | 439 (+84.8%) | 25 (+70.4%) | 2 / 2 / 3 / 2 | 2 |",
+                "| 2025-W03 (partial) | 1/7 | 3,000 | — | — | 0 / 0 / 0 / 0 | 0 |",
             ])
     }
 

@@ -12,7 +12,9 @@ import Testing
 struct ParallelPipelineTests {
     static let export: String = {
         let (bytes, _) = SyntheticExport.makeExport(
-            SyntheticExportConfiguration(firstDay: "2025-10-22", days: 9, timeZoneIdentifier: "Europe/Berlin", seed: 5))
+            SyntheticExportConfiguration(
+                firstDay: "2025-10-22", days: 9, timeZoneIdentifier: "Europe/Berlin", seed: 5, extendedHealthData: true)
+        )
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString).xml")
         try! Data(bytes).write(to: file)
         return file.path

@@ -22,6 +22,7 @@ struct RecordOrderTests {
         var configuration = SyntheticExportConfiguration(
             firstDay: "2025-10-20", days: 12, timeZoneIdentifier: "Europe/Berlin", seed: 3)
         configuration.recordOrder = order
+        configuration.extendedHealthData = true  // sleep from two sources, naps, vitals, duplicated workouts
         makeDirectory(dir)
         let path = dir + "/export.xml"
         let file = fopen(path, "wb")!
@@ -59,7 +60,13 @@ struct RecordOrderTests {
             try Self.report(byDay, into: tmp.appending("out-2"), scratch: scratch, bufferLimit: 500),
             try Self.report(byDay, into: tmp.appending("out-3"), scratch: scratch, bufferLimit: 1 << 20),
         ]
-        #expect(reference.keys.sorted() == ["daily.csv", "report.md", "sources.csv", "stand_hours.csv", "weekly.csv"])
+        let charts = ["heart", "rings", "sleep", "stand_hours", "steps", "workouts"].map { "chart_\($0).svg" }
+        #expect(
+            reference.keys.sorted()
+                == charts + [
+                    "daily.csv", "monthly.csv", "report.json", "report.md", "schema.sql", "sleep.csv", "sources.csv",
+                    "stand_hours.csv", "weekly.csv", "workouts.csv",
+                ])
         #expect(reference["daily.csv"]!.utf8.filter { $0 == 0x0A }.count == 13)  // header + 12 days
         for files in runs {
             #expect(files == reference)

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "CHealthGPX.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -39,6 +39,13 @@ extension ReportWriter {
         CSVColumn("walking_heart_rate_avg_bpm") { .number($0.walkingHeartRateAvgBpm, decimals: 1) },
         CSVColumn("vo2_max_ml_min_kg") { .number($0.vo2MaxMlPerMinKg, decimals: 2) },
         CSVColumn("body_mass_kg") { .number($0.bodyMassKg, decimals: 2) },
+        CSVColumn("hrv_sdnn_ms") { .number($0.hrvSdnnMs, decimals: 1) },
+        CSVColumn("respiratory_rate_per_min") { .number($0.respiratoryRateBreathsPerMin, decimals: 1) },
+        CSVColumn("blood_oxygen_pct") { .number($0.oxygenSaturationPercent, decimals: 1) },
+        CSVColumn("wrist_temperature_c") { .number($0.wristTemperatureC, decimals: 2) },
+        CSVColumn("blood_pressure_systolic_mmhg") { .number($0.bloodPressureSystolicMmHg, decimals: 0) },
+        CSVColumn("blood_pressure_diastolic_mmhg") { .number($0.bloodPressureDiastolicMmHg, decimals: 0) },
+        CSVColumn("sleep_min") { .number($0.sleepMinutes, decimals: 1) },
     ]
 
     /// The header row of `daily.csv`, as column names.

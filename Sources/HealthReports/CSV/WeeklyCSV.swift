@@ -36,7 +36,19 @@ extension ReportWriter {
         CSVColumn("active_energy_change_pct") { .number($0.activeEnergyChangePercent, decimals: 1) },
         CSVColumn("exercise_change_pct") { .number($0.exerciseChangePercent, decimals: 1) },
         CSVColumn("steps_per_day_rolling_4w") { .number($0.stepsPerDayRolling4Weeks, decimals: 0) },
+        // Extras: the Move ring, sleep, workouts by activity, body mass.
+        CSVColumn("move_kcal") { .number($0.moveKcal, decimals: 1) },
+        CSVColumn("move_kcal_per_day") { .number($0.moveKcalPerDay, decimals: 1) },
+        CSVColumn("sleep_min_per_night") { .number($0.sleepMinutesPerNight, decimals: 1) },
+        CSVColumn("body_mass_kg") { .number($0.bodyMassKg, decimals: 2) },
+        CSVColumn("workouts_by_activity") { .text(activityList($0.workoutsByActivity)) },
     ]
+
+    /// `Running 2; Walking 1`: most first, then by name; empty for none.
+    static func activityList(_ counts: [String: Int]) -> String {
+        counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }.joined(
+            separator: "; ")
+    }
 
     /// The header row of `weekly.csv`, as column names.
     public static var weeklyCSVHeader: [String] { weeklyColumns.map(\.name) }

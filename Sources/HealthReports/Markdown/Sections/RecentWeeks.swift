@@ -17,10 +17,12 @@ extension MarkdownReport {
             : "The last \(grouped(shown.count)) of \(grouped(result.weeks.count)) weeks:\n\n"
         var rows: [[String]] = []
         for week in shown {
-            func change(_ percent: Double?) -> String {
-                if week.partial { return none }
-                return percent.flatMap { DecimalFormat(decimals: 1, showsPlusSign: true).string($0) }.map { $0 + "%" }
-                    ?? "n/a"
+            /// The value with its change in one cell, so that the table fits GitHub's width.
+            func withChange(_ value: Double?, _ percent: Double?) -> String {
+                let v = number(value, 0)
+                if week.partial || value == nil { return v }
+                let c = percent.flatMap { DecimalFormat(decimals: 1, showsPlusSign: true).string($0) }.map { $0 + "%" }
+                return v + " (" + (c ?? "n/a") + ")"
             }
             let rings = [
                 week.moveRingClosedDays, week.exerciseRingClosedDays, week.standRingClosedDays,
@@ -29,23 +31,21 @@ extension MarkdownReport {
             rows.append([
                 Markdown.escape(week.week) + (week.partial ? " (partial)" : ""),
                 "\(week.days)/7",
-                number(week.stepsPerDay, 0), change(week.stepsChangePercent),
-                number(week.activeEnergyKcalPerDay, 0), change(week.activeEnergyChangePercent),
-                number(week.exerciseMinutesPerDay, 0), change(week.exerciseChangePercent),
+                withChange(week.stepsPerDay, week.stepsChangePercent),
+                withChange(week.activeEnergyKcalPerDay, week.activeEnergyChangePercent),
+                withChange(week.exerciseMinutesPerDay, week.exerciseChangePercent),
                 rings,
                 grouped(week.workouts),
             ])
         }
         text += Markdown.table(
-            [
-                "Week", "Days", "Steps per day", "Change", "Active energy (kcal per day)", "Change",
-                "Exercise (min per day)", "Change", "Rings closed: move / exercise / stand / all", "Workouts",
-            ],
-            [.left, .right, .right, .right, .right, .right, .right, .right, .right, .right], rows)
+            ["Week", "Days", "Steps/day", "Active kcal/day", "Exercise min/day", "Rings M/E/S/all", "Workouts"],
+            [.left, .right, .right, .right, .right, .right, .right], rows)
         text +=
-            "\nPer-day values are means over the days with data. Change is against the previous "
-            + "week; it is not shown (—) for partial weeks, which are not fully inside the data period, "
-            + "and is n/a when the previous week is partial or its value is 0. All weeks are in "
+            "\nPer-day values are means over the days with data; in parentheses the change against the "
+            + "previous week. The change is not shown for partial weeks, which are not fully inside the "
+            + "data period, and is n/a when the previous week is partial or its value is 0. Rings: the days "
+            + "the Move, Exercise and Stand rings, and all three, were closed. All weeks are in "
             + "[weekly.csv](weekly.csv).\n\n"
     }
 }

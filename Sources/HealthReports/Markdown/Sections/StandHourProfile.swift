@@ -39,5 +39,6 @@ extension MarkdownReport {
         text += Markdown.table(
             ["Hour", "Stood", "Days with record", "Share", "Profile"], [.left, .right, .right, .right, .left], rows)
         text += "\n"
+        text += chart("chart_stand_hours.svg")
     }
 }

@@ -1,0 +1,128 @@
+import HealthExport
+
+/// One calendar month of the report window: the same measures as a week (reference §6.2),
+/// over local days.
+public struct MonthlyMetrics: Hashable, Sendable {
+    /// `2025-10`.
+    public var month: String
+    /// Days of the month in the report window with any data.
+    public var days: Int
+    /// True when the window does not cover the whole month.
+    public var partial: Bool
+    public var steps: Double?
+    public var stepsPerDay: Double?
+    public var distanceKm: Double?
+    public var activeEnergyKcalPerDay: Double?
+    public var moveKcalPerDay: Double?
+    public var exerciseMinutesPerDay: Double?
+    public var standHoursPerDay: Double?
+    public var moveRingClosedDays: Int
+    public var exerciseRingClosedDays: Int
+    public var standRingClosedDays: Int
+    public var allRingsClosedDays: Int
+    public var workouts: Int
+    public var workoutMinutes: Double
+    public var workoutsByActivity: [String: Int]
+    public var restingHeartRateAvgBpm: Double?
+    public var hrvSdnnAvgMs: Double?
+    public var sleepMinutesPerNight: Double?
+    public var bodyMassKg: Double?
+
+    public init(month: String) {
+        self.month = month
+        self.days = 0
+        self.partial = false
+        self.moveRingClosedDays = 0
+        self.exerciseRingClosedDays = 0
+        self.standRingClosedDays = 0
+        self.allRingsClosedDays = 0
+        self.workouts = 0
+        self.workoutMinutes = 0
+        self.workoutsByActivity = [:]
+    }
+}
+
+/// Calendar months from the reported local-day rows: totals sum the days, per-day values are
+/// means over the days with a value for that measure, and a month not fully inside the rows is
+/// partial (reference §6.3, as for weeks).
+struct MonthlyBuilder {
+    var rows: [DailyMetrics]
+    var rings: [RingsClosed]
+    var workouts: [WorkoutRow]
+
+    func build() -> [MonthlyMetrics] {
+        guard let first = rows.first?.date, let last = rows.last?.date else { return [] }
+        var months: [MonthlyMetrics] = []
+        var index: [String: Int] = [:]
+        struct Sums {
+            var values: [String: (sum: Double, count: Int)] = [:]
+            mutating func add(_ key: String, _ v: Double?) {
+                guard let v else { return }
+                values[key, default: (0, 0)].sum += v
+                values[key, default: (0, 0)].count += 1
+            }
+            func mean(_ key: String) -> Double? { values[key].map { $0.sum / Double($0.count) } }
+            func total(_ key: String) -> Double? { values[key]?.sum }
+        }
+        var sums: [Sums] = []
+        func label(_ d: CivilDate) -> String { String(d.description.prefix(7)) }
+        for (i, d) in rows.enumerated() {
+            let key = label(d.date)
+            if index[key] == nil {
+                index[key] = months.count
+                months.append(MonthlyMetrics(month: key))
+                sums.append(Sums())
+            }
+            let k = index[key]!
+            let hasData =
+                d.steps != nil || d.activeEnergyKcal != nil || d.moveKcal != nil || d.exerciseMinutes != nil
+                || d.standHours != nil || d.restingHeartRateBpm != nil || d.heartRateAvgBpm != nil || d.workouts > 0
+                || d.sleepMinutes != nil || d.bodyMassKg != nil
+            if hasData { months[k].days += 1 }
+            sums[k].add("steps", d.steps)
+            sums[k].add("distance", d.distanceKm)
+            sums[k].add("active", d.activeEnergyKcal)
+            sums[k].add("move", d.moveKcal)
+            sums[k].add("exercise", d.exerciseMinutes)
+            sums[k].add("stand", d.standHours.map(Double.init))
+            sums[k].add("resting", d.restingHeartRateBpm)
+            sums[k].add("hrv", d.hrvSdnnMs)
+            sums[k].add("sleep", d.sleepMinutes)
+            sums[k].add("mass", d.bodyMassKg)
+            let r = rings[i]
+            if r.move { months[k].moveRingClosedDays += 1 }
+            if r.exercise { months[k].exerciseRingClosedDays += 1 }
+            if r.stand { months[k].standRingClosedDays += 1 }
+            if r.all { months[k].allRingsClosedDays += 1 }
+            months[k].workouts += d.workouts
+            months[k].workoutMinutes += d.workoutMinutes
+        }
+        for w in workouts where !w.isDuplicate {
+            let day = Int(floorDiv(w.start.secondsSince1970 + Int64(w.start.utcOffsetSeconds), 86_400))
+            if let k = index[label(CivilDate(daysSince1970: day))] {
+                months[k].workoutsByActivity[w.activity, default: 0] += 1
+            }
+        }
+        for k in months.indices {
+            let s = sums[k]
+            months[k].steps = s.total("steps")
+            months[k].stepsPerDay = s.mean("steps")
+            months[k].distanceKm = s.total("distance")
+            months[k].activeEnergyKcalPerDay = s.mean("active")
+            months[k].moveKcalPerDay = s.mean("move")
+            months[k].exerciseMinutesPerDay = s.mean("exercise")
+            months[k].standHoursPerDay = s.mean("stand")
+            months[k].restingHeartRateAvgBpm = s.mean("resting")
+            months[k].hrvSdnnAvgMs = s.mean("hrv")
+            months[k].sleepMinutesPerNight = s.mean("sleep")
+            months[k].bodyMassKg = s.mean("mass")
+        }
+        // Partial: the rows do not start on the 1st or do not reach the month's last day.
+        if first.day != 1 { months[0].partial = true }
+        if !months.isEmpty {
+            let next = CivilDate(daysSince1970: last.daysSince1970 + 1)
+            if next.day != 1 { months[months.count - 1].partial = true }
+        }
+        return months
+    }
+}

@@ -1,0 +1,200 @@
+import CHealthSAX
+import CLibArchive
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What one GPX route file (`workout-routes/route_….gpx`, reference §1.1) holds, read with
+/// libxml2 (through CHealthSAX's `hgpx_summarize`).
+public struct RouteSummary: Hashable, Sendable {
+    /// `<trkpt>` elements with a valid latitude and longitude.
+    public var pointCount: Int
+    /// Great-circle (haversine) distance along the points of each `<trkseg>`, in km.
+    public var distanceKm: Double
+    /// Sum of the rises between consecutive points with an `<ele>` (raw GPS elevation, no
+    /// smoothing), in metres; nil when no point has an elevation.
+    public var elevationGainM: Double?
+
+    public init(pointCount: Int, distanceKm: Double, elevationGainM: Double?) {
+        self.pointCount = pointCount
+        self.distanceKm = distanceKm
+        self.elevationGainM = elevationGainM
+    }
+
+    /// Summarizes GPX bytes.
+    /// - Throws: `RouteFileError.notWellFormed` (with the line) when the bytes are not XML.
+    public static func read(gpx bytes: [UInt8], name: String) throws(RouteFileError) -> RouteSummary {
+        guard !bytes.isEmpty else { throw .notWellFormed(file: name, line: 1, message: "the file is empty") }
+        var out = hgpx_summary()
+        let rc = bytes.withUnsafeBufferPointer { b in
+            b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(b.count, 1)) {
+                hgpx_summarize($0, b.count, &out)
+            }
+        }
+        if rc != 0 {
+            let message = withUnsafeBytes(of: &out.error_message) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            throw .notWellFormed(file: name, line: Int(out.error_line), message: rc == -2 ? "out of memory" : message)
+        }
+        return RouteSummary(
+            pointCount: Int(out.point_count), distanceKm: out.distance_m / 1000,
+            elevationGainM: out.elevation_point_count > 0 ? out.elevation_gain_m : nil)
+    }
+}
+
+/// Why a route file could not be summarized (a warning for the report, never a failed read).
+public enum RouteFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    case notWellFormed(file: String, line: Int, message: String)
+    case unreadable(file: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notWellFormed(let file, let line, let message):
+            return "\(file): line \(line): not well-formed GPX: \(message)"
+        case .unreadable(let file, let reason): return "\(file): cannot read: \(reason)"
+        }
+    }
+}
+
+/// The route files of an export, keyed as workouts reference them
+/// (`<FileReference path="/workout-routes/route_2025-10-01_6.15pm.gpx"/>`: a leading slash,
+/// relative to `apple_health_export/`).
+///
+/// Built from the zip (entries `…/workout-routes/*.gpx`, read in place with libarchive, one
+/// entry in memory at a time, at most 64 MiB each), from the unzipped folder, or from the folder
+/// beside a bare `export.xml`. Standard input has none.
+public struct RouteFileIndex: Hashable, Sendable {
+    /// Per referenced path, the summary or why it could not be read.
+    public var files: [String: Result<RouteSummary, RouteFileError>] = [:]
+    /// Where the routes were looked for (the zip or folder), for messages.
+    public var location: String?
+
+    public init(files: [String: Result<RouteSummary, RouteFileError>] = [:], location: String? = nil) {
+        self.files = files
+        self.location = location
+    }
+
+    static let maxEntryBytes = 64 << 20
+
+    /// The route files of `input`, or nil when there is nowhere to look: standard input, or an
+    /// `export.xml` (or unzipped folder) without a `workout-routes` folder beside it. Never
+    /// throws: a zip that cannot be read gives an empty index, so that every referenced route is
+    /// reported missing (a warning).
+    public static func read(_ input: ExportInput) -> RouteFileIndex? {
+        guard case .path(let path) = input else { return nil }
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        func folder(_ candidate: String) -> RouteFileIndex? {
+            var d = stat()
+            guard stat(candidate, &d) == 0, (d.st_mode & S_IFMT) == S_IFDIR else { return nil }
+            return readFolder(candidate)
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            // The unzipped folder: `apple_health_export/` itself or the folder holding it.
+            return folder(path + "/workout-routes") ?? folder(path + "/apple_health_export/workout-routes")
+        }
+        if isZip(path) { return readZip(path) }
+        let parent = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        return folder(parent + "/workout-routes")
+    }
+
+    /// `/workout-routes/<name>` for an entry path whose last folder is `workout-routes`.
+    static func key(forEntry name: String) -> String? {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count >= 2, parts[parts.count - 2] == "workout-routes", !parts.contains("__MACOSX"),
+            let base = parts.last, !base.hasPrefix("._"), base.lowercased().hasSuffix(".gpx")
+        else { return nil }
+        return "/workout-routes/" + base
+    }
+
+    static func isZip(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        return pread(fd, &magic, 4, 0) == 4 && magic[0] == 0x50 && magic[1] == 0x4B
+    }
+
+    static func readFolder(_ folder: String) -> RouteFileIndex {
+        var index = RouteFileIndex(location: folder)
+        guard let dir = opendir(folder) else { return index }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let key = key(forEntry: "workout-routes/" + name) else { continue }
+            let file = folder + "/" + name
+            index.files[key] = Result { () throws(RouteFileError) -> RouteSummary in
+                try RouteSummary.read(gpx: try readWhole(file), name: file)
+            }
+        }
+        return index
+    }
+
+    static func readWhole(_ file: String) throws(RouteFileError) -> [UInt8] {
+        let fd = open(file, O_RDONLY)
+        guard fd >= 0 else { throw .unreadable(file: file, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { throw .unreadable(file: file, reason: String(cString: strerror(errno))) }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > maxEntryBytes { throw .unreadable(file: file, reason: "larger than 64 MiB") }
+        }
+    }
+
+    static func readZip(_ path: String) -> RouteFileIndex {
+        var index = RouteFileIndex(location: path)
+        guard let a = archive_read_new() else { return index }
+        defer { archive_read_free(a) }
+        archive_read_support_format_zip(a)
+        archive_read_support_filter_none(a)
+        guard archive_read_open_filename(a, path, 1 << 20) == ARCHIVE_OK else { return index }
+        var entry: OpaquePointer?
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let rc = archive_read_next_header(a, &entry)
+            guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else { break }
+            guard let p = archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry),
+                archive_entry_filetype(entry) == S_IFREG
+            else { continue }
+            let name = String(cString: p)
+            guard let key = key(forEntry: name) else { continue }
+            let label = "\(path):\(name)"
+            var bytes: [UInt8] = []
+            var failure: RouteFileError?
+            while true {
+                let n = chunk.withUnsafeMutableBytes { archive_read_data(a, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    failure = .unreadable(file: label, reason: String(cString: archive_error_string(a)))
+                    break
+                }
+                if n == 0 { break }
+                bytes.append(contentsOf: chunk[0..<n])
+                if bytes.count > maxEntryBytes {
+                    failure = .unreadable(file: label, reason: "larger than 64 MiB")
+                    break
+                }
+            }
+            if let failure {
+                index.files[key] = .failure(failure)
+                if case .unreadable(_, let reason) = failure, reason != "larger than 64 MiB" { break }
+                continue
+            }
+            index.files[key] = Result { () throws(RouteFileError) -> RouteSummary in
+                try RouteSummary.read(gpx: bytes, name: label)
+            }
+        }
+        return index
+    }
+}

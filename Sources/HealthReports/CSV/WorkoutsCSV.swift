@@ -1,0 +1,83 @@
+import HealthAnalysis
+import HealthExport
+
+// `workouts.csv`: one row per workout (reference §2.5), duplicates included and marked
+// (`counted` false, `duplicate_of` the start of the workout they repeat). Unmeasured values are
+// empty cells. The route columns say which GPX file the workout names, whether the export holds
+// it, and what it holds (read with libxml2).
+
+/// A workout row with what the export's route files say about it.
+struct WorkoutCSVRow: Sendable {
+    var row: WorkoutRow
+    var duplicateOfStart: LocalTime?
+    /// The first referenced route: nil (none referenced), or its summary / why it is missing.
+    var route: Result<RouteSummary, RouteFileError>?
+    var routeInExport: Bool
+}
+
+extension ReportWriter {
+    /// The columns of `workouts.csv`, in order.
+    static let workoutColumns: [CSVColumn<WorkoutCSVRow>] = [
+        CSVColumn("start") { .text($0.row.start.description) },
+        CSVColumn("end") { .text($0.row.end.description) },
+        CSVColumn("activity") { .text($0.row.activity) },
+        CSVColumn("source") { .text($0.row.source) },
+        CSVColumn("duration_min") { .number($0.row.durationMinutes, decimals: 2) },
+        CSVColumn("elapsed_min") { .number($0.row.elapsedMinutes, decimals: 2) },
+        CSVColumn("distance_km") { .number($0.row.distanceKm, decimals: 3) },
+        CSVColumn("active_energy_kcal") { .number($0.row.activeEnergyKcal, decimals: 1) },
+        CSVColumn("heart_rate_avg_bpm") { .number($0.row.heartRateAvgBpm, decimals: 1) },
+        CSVColumn("heart_rate_max_bpm") { .number($0.row.heartRateMaxBpm, decimals: 1) },
+        CSVColumn("route") { .text($0.row.routeFiles.first.map(routeName) ?? "") },
+        CSVColumn("route_in_export") { $0.row.routeFiles.isEmpty ? .text("") : .boolean($0.routeInExport) },
+        CSVColumn("route_points") { .integer(try? $0.route?.get().pointCount) },
+        CSVColumn("route_distance_km") { .number(try? $0.route?.get().distanceKm, decimals: 3) },
+        CSVColumn("route_elevation_gain_m") { .number((try? $0.route?.get())?.elevationGainM, decimals: 1) },
+        CSVColumn("legs") { .integer($0.row.legs) },
+        CSVColumn("counted") { .boolean(!$0.row.isDuplicate) },
+        CSVColumn("duplicate_of") { .text($0.duplicateOfStart?.description ?? "") },
+        CSVColumn("activity_type") { .text($0.row.activityType) },
+    ]
+
+    /// `route_2025-10-01_6.15pm.gpx` for `/workout-routes/route_2025-10-01_6.15pm.gpx`.
+    static func routeName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// The rows with their route facts from `routes` (nil: route files were not looked for).
+    static func workoutCSVRows(_ result: AnalysisResult, routes: RouteFileIndex?) -> [WorkoutCSVRow] {
+        result.workouts.map { w in
+            let route = w.routeFiles.first.flatMap { routes?.files[$0] }
+            return WorkoutCSVRow(
+                row: w, duplicateOfStart: w.duplicateOf.map { result.workouts[$0].start }, route: route,
+                routeInExport: route != nil)
+        }
+    }
+
+    /// The warning for route files that workouts name but the export does not hold (or that could
+    /// not be read), e.g. `4 of 26 route files named by workouts are not in the export (first:
+    /// route_2025-10-10_7.25pm.gpx)`; nil when all are there or routes were not looked for.
+    /// A missing route file is a warning, never an error: its workout row is complete without it.
+    public static func routeWarning(_ result: AnalysisResult, routes: RouteFileIndex?) -> String? {
+        guard let routes else { return nil }
+        let named = result.workouts.compactMap(\.routeFiles.first)
+        let missing = named.filter { routes.files[$0] == nil }
+        let broken = named.compactMap { path -> String? in
+            if case .failure(let e) = routes.files[path] { return e.description }
+            return nil
+        }
+        var parts: [String] = []
+        if let first = missing.first {
+            parts.append(
+                "\(missing.count) of \(named.count) route files named by workouts are not in the export (first: \(routeName(first)))"
+            )
+        }
+        if let first = broken.first { parts.append("\(broken.count) could not be read (first: \(first))") }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// The text of `workouts.csv`: one row per workout of `result.workouts`, by start.
+    public func workoutsCSV(_ result: AnalysisResult, routes: RouteFileIndex? = nil) -> String {
+        CSV.table(Self.workoutColumns, rows: Self.workoutCSVRows(result, routes: routes))
+    }
+}

@@ -1,0 +1,71 @@
+import HealthAnalysis
+import HealthExport
+
+// `report.json`: how the report was made, for programs and for a file read much later: the
+// tool and its version, the input, the zone and why, the source order, the de-duplication mode,
+// the period, and the files written.
+
+extension ReportWriter {
+    /// The text of `report.json` (UTF-8, keys in a fixed order, two-space indentation).
+    public func reportJSON(_ result: AnalysisResult, context: ReportContext) -> String {
+        func string(_ s: String?) -> String {
+            guard let s else { return "null" }
+            var out = "\""
+            for u in s.unicodeScalars {
+                switch u {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                default:
+                    if u.value < 0x20 {
+                        let hex = String(u.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out.unicodeScalars.append(u)
+                    }
+                }
+            }
+            return out + "\""
+        }
+        let parts = context.generator.split(separator: " ", maxSplits: 1).map(String.init)
+        let reason: String
+        switch result.timeZone.reason {
+        case .option: reason = "option --tz"
+        case .mostFrequentHKTimeZone: reason = "most frequent HKTimeZone"
+        case .environment: reason = "environment TZ"
+        case .exportOffset: reason = "export-time UTC offset"
+        }
+        let days = result.firstDay.flatMap { f in result.lastDay.map { $0.daysSince1970 - f.daysSince1970 + 1 } }
+        let files = ReportFile.allCases.map(\.fileName) + charts(result).map(\.fileName)
+        var lines: [String] = []
+        lines.append("  \"tool\": \(string(parts.first))")
+        lines.append("  \"version\": \(string(parts.count > 1 ? parts[1] : nil))")
+        lines.append("  \"input\": \(string(context.inputFileName))")
+        lines.append("  \"export_date\": \(string(context.exportDate.map { String(describing: $0) }))")
+        lines.append("  \"export_version\": \(string(context.exportVersion))")
+        lines.append(
+            "  \"time_zone\": {\"identifier\": \(string(result.timeZone.identifier)), \"reason\": \(string(reason))}")
+        lines.append("  \"zones\": [\(string(result.timeZone.identifier))]")
+        lines.append(
+            "  \"source_order\": [\n"
+                + result.sourceOrder.map {
+                    "    {\"rank\": \($0.rank), \"name\": \(string($0.name)), \"class\": \(string($0.sourceClass.rawValue))}"
+                }.joined(separator: ",\n") + (result.sourceOrder.isEmpty ? "]" : "\n  ]"))
+        lines.append(
+            "  \"deduplication\": \(string(result.deduplicated ? "priority coverage with time proration (reference §5.4)" : "off (plain sums over all sources)"))"
+        )
+        lines.append("  \"week_start\": \(string(result.weekStart == .iso8601 ? "ISO 8601 (Monday)" : "Sunday"))")
+        lines.append(
+            "  \"period\": {\"first_day\": \(string(result.firstDay?.description)), \"last_day\": \(string(result.lastDay?.description)), \"days\": \(days.map(String.init) ?? "null")}"
+        )
+        lines.append(
+            "  \"heart_rate_average\": \"time-weighted, each sample weighs the time to the next, at most 600 s (reference §5.6)\""
+        )
+        lines.append(
+            "  \"sleep\": \"nights by wake-up date; the highest-priority source with asleep samples (reference §3.3)\"")
+        lines.append("  \"files\": [" + files.map(string).joined(separator: ", ") + "]")
+        return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+    }
+}

@@ -1,0 +1,62 @@
+import HealthAnalysis
+import HealthExport
+
+// report.md: sleep per night (reference §3.3), from sleep.csv's rows.
+
+extension MarkdownReport {
+    mutating func sleepSection() {
+        text += "## Sleep\n\n"
+        let nights = result.sleep.filter { !$0.isNap && $0.asleepMinutes != nil }
+        guard !nights.isEmpty else {
+            text += "No sleep records.\n\n"
+            return
+        }
+        let naps = result.sleep.filter(\.isNap)
+        func mean(_ values: [Double?]) -> Double? {
+            let v = values.compactMap { $0 }
+            return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count)
+        }
+        func hours(_ minutes: Double?) -> String {
+            guard let minutes else { return none }
+            let m = Int((minutes).rounded())
+            return "\(m / 60) h \(m % 60 < 10 ? "0" : "")\(m % 60) min"
+        }
+        let staged = nights.filter { $0.coreMinutes != nil }
+        text +=
+            "Each night is filed under the date you woke up. Asleep time comes from one source per night, "
+            + "the highest-priority one that recorded sleep (sources are never added); time in bed and awake "
+            + "are not sleep. Naps (asleep after 10:00 and awake by 20:00) are counted apart.\n\n"
+        text += Markdown.table(
+            ["", "Per night"], [.left, .right],
+            [
+                ["Nights", grouped(nights.count)],
+                ["Asleep", hours(mean(nights.map(\.asleepMinutes)))],
+                ["Deep", hours(mean(staged.map(\.deepMinutes)))],
+                ["Core", hours(mean(staged.map(\.coreMinutes)))],
+                ["REM", hours(mean(staged.map(\.remMinutes)))],
+                ["Awake", hours(mean(staged.map(\.awakeMinutes)))],
+                ["In bed", hours(mean(nights.map(\.inBedMinutes)))],
+            ])
+        text += "\n"
+        var notes: [String] = []
+        if staged.count < nights.count {
+            notes.append(
+                "\(nights.count - staged.count) of \(nights.count) nights come from a source without sleep stages; "
+                    + "their stage columns in sleep.csv are empty and they are left out of the stage averages.")
+        }
+        let bySource = Dictionary(grouping: nights, by: { $0.source ?? "" }).mapValues(\.count)
+        if bySource.count > 1 {
+            notes.append(
+                "Nights by source: "
+                    + bySource.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
+                    .joined(separator: ", ") + ".")
+        }
+        if !naps.isEmpty {
+            notes.append(
+                "\(naps.count) \(naps.count == 1 ? "day" : "days") with naps, \(hours(mean(naps.map(\.asleepMinutes)))) "
+                    + "asleep on average (not added to the nights).")
+        }
+        text += bullets(notes)
+        text += chart("chart_sleep.svg")
+    }
+}

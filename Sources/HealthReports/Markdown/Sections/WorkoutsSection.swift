@@ -1,0 +1,72 @@
+import HealthAnalysis
+import HealthExport
+
+// report.md: workouts by activity (reference §2.5), duplicates counted once.
+
+extension MarkdownReport {
+    mutating func workoutsSection() {
+        text += "## Workouts\n\n"
+        guard !result.workouts.isEmpty else {
+            text += "No workouts.\n\n"
+            return
+        }
+        let counted = result.workouts.filter { !$0.isDuplicate }
+        let duplicates = result.workouts.count - counted.count
+        struct Totals {
+            var count = 0
+            var minutes = 0.0
+            var distance: Double?
+            var energy: Double?
+        }
+        var byActivity: [String: Totals] = [:]
+        for w in counted {
+            var t = byActivity[w.activity] ?? Totals()
+            t.count += 1
+            t.minutes += w.durationMinutes ?? w.elapsedMinutes
+            if let d = w.distanceKm { t.distance = (t.distance ?? 0) + d }
+            if let e = w.activeEnergyKcal { t.energy = (t.energy ?? 0) + e }
+            byActivity[w.activity] = t
+        }
+        let rows = byActivity.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }.map { name, t in
+            [
+                Markdown.escape(name), grouped(t.count), number(t.minutes / 60, 1), number(t.distance, 1),
+                number(t.energy, 0),
+            ]
+        }
+        text += Markdown.table(
+            ["Activity", "Workouts", "Hours", "Distance (km)", "Active energy (kcal)"],
+            [.left, .right, .right, .right, .right], rows)
+        text += "\n"
+        var notes: [String] = []
+        if duplicates > 0 {
+            notes.append(
+                "\(duplicates) \(duplicates == 1 ? "workout was" : "workouts were") recorded twice (the same session "
+                    + "from a second source, e.g. a phone app): counted once, from the higher-priority source, and "
+                    + "listed in workouts.csv with counted = false.")
+        }
+        let routes = result.workouts.filter { !$0.routeFiles.isEmpty }
+        if !routes.isEmpty {
+            if let index = context.routes {
+                let missing = routes.filter { index.files[$0.routeFiles[0]] == nil }.count
+                let broken = routes.filter {
+                    if case .failure = index.files[$0.routeFiles[0]] { return true } else { return false }
+                }.count
+                var line =
+                    "\(routes.count) workouts name a route file; \(routes.count - missing) of them are in the export"
+                line += missing > 0 ? " (\(missing) missing: a warning, their route columns are empty)" : ""
+                line += broken > 0 ? "; \(broken) could not be read" : ""
+                notes.append(line + ".")
+            } else {
+                notes.append("\(routes.count) workouts name a route file (route files were not read).")
+            }
+        }
+        let multisport = counted.filter { $0.legs > 0 }.count
+        if multisport > 0 {
+            notes.append(
+                "\(multisport) \(multisport == 1 ? "workout has" : "workouts have") legs (multisport or intervals): "
+                    + "their totals are the workout's own, the legs are not added again.")
+        }
+        text += bullets(notes)
+        text += chart("chart_workouts.svg")
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+@testable import HealthReports
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// What an SVG file holds, read back with FoundationXML's `XMLParser` (fine for small files).
+final class SVGInspection: NSObject, XMLParserDelegate {
+    var rootName: String?
+    var rootAttributes: [String: String] = [:]
+    var marks = 0
+    var marksByElement: [String: Int] = [:]
+    var texts: [String] = []
+    var title = ""
+    var desc = ""
+    private var current = ""
+    private var stack: [String] = []
+    private(set) var wellFormed = false
+    private(set) var error: String?
+
+    init(_ svg: String) {
+        super.init()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = self
+        wellFormed = parser.parse()
+        if !wellFormed { error = parser.parserError.map { "\($0)" } ?? "unknown" }
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        if rootName == nil {
+            rootName = name
+            rootAttributes = attributes
+        }
+        if attributes["class"] == "mark" {
+            marks += 1
+            marksByElement[name, default: 0] += 1
+        }
+        stack.append(name)
+        current = ""
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { current += string }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        stack.removeLast()
+        if name == "text" { texts.append(current) }
+        if name == "title" && stack == ["svg"] { title = current }
+        if name == "desc" && stack == ["svg"] { desc = current }
+        current = ""
+    }
+}
+
+@Suite("Charts")
+struct ChartTests {
+    /// 14 days: steps on all but day 3; resting heart rate on 12 days, HRV on 10.
+    static func makeInputs() -> ChartInputs {
+        var input = ChartInputs()
+        for d in 1...14 {
+            let date = d < 10 ? "2025-10-0\(d)" : "2025-10-\(d)"
+            let steps: Double? = d == 3 ? nil : Double(6000 + 250 * d)
+            let resting: Double? = d <= 12 ? Double(55 + d % 4) : nil
+            let hrv: Double? = d > 4 ? Double(40 + d) : nil
+            input.days.append(.init(date: date, steps: steps, restingHeartRateBpm: resting, hrvMs: hrv))
+        }
+        input.weeks = [
+            .init(
+                label: "2025-W41", days: 7, moveClosedDays: 5, exerciseClosedDays: 0, standClosedDays: 7,
+                workoutsByActivity: ["Running": 2, "Walking": 1]),
+            .init(
+                label: "2025-W42", days: 7, moveClosedDays: 3, exerciseClosedDays: 2, standClosedDays: 6,
+                workoutsByActivity: ["Running": 1, "Swim Bike Run": 1]),
+        ]
+        input.nights = [
+            .init(night: "2025-10-02", coreMinutes: 240, deepMinutes: 60, remMinutes: 90, unspecifiedMinutes: nil),
+            .init(night: "2025-10-03", coreMinutes: nil, deepMinutes: nil, remMinutes: nil, unspecifiedMinutes: 420),
+            .init(night: "2025-10-04", coreMinutes: 200, deepMinutes: 0, remMinutes: 80, unspecifiedMinutes: nil),
+        ]
+        input.standHourPercent = (0..<24).map { (h: Int) -> Double? in
+            if h < 7 { return nil }
+            return h == 23 ? 0 : Double(50 + h)
+        }
+        return input
+    }
+
+    func check(_ file: ChartFile, marks: Int, unit: String) {
+        let svg = SVGInspection(file.svg)
+        #expect(svg.wellFormed, "\(file.fileName): \(svg.error ?? "")")
+        #expect(svg.rootName == "svg")
+        #expect(svg.rootAttributes["width"] == "880")
+        #expect(svg.rootAttributes["role"] == "img")
+        #expect(svg.rootAttributes["aria-label"] == file.altText)
+        #expect(svg.title == file.title)
+        #expect(svg.desc == file.altText)
+        #expect(svg.marks == marks, "\(file.fileName)")
+        #expect(file.markCount == marks)
+        #expect(svg.texts.contains { $0.contains(unit) }, "\(file.fileName) has no axis title with \(unit)")
+    }
+
+    @Test func dailyStepsHasOneBarPerDayWithDataAndAnAverageLine() throws {
+        let file = try #require(ReportCharts.dailySteps(Self.makeInputs()))
+        // 14 days, day 3 without steps: 13 bars.
+        check(file, marks: 13, unit: "steps")
+        #expect(file.svg.contains("<polyline class=\"line\""))
+        #expect(file.altText.contains("13 days with data"))
+    }
+
+    @Test func sevenDayAverageNeedsFourDaysAndSkipsMissingOnes() {
+        // Day 1-3: fewer than 4 values → nil. Day 4 (values 10, 20, nil, 40 → only 3) → nil.
+        // Day 5: 10, 20, 40, 50 → 30. Day 8: window days 2-8 = 20, 40, 50, 60, 70, 80 (day 3 nil) → 320 / 6.
+        let v: [Double?] = [10, 20, nil, 40, 50, 60, 70, 80]
+        let avg = ReportCharts.sevenDayAverage(v)
+        #expect(avg[0] == nil && avg[1] == nil && avg[2] == nil && avg[3] == nil)
+        #expect(avg[4] == 30)
+        #expect(avg[7] == 320.0 / 6)
+    }
+
+    @Test func ringClosuresHasThreeBarsPerWeekWithClosures() throws {
+        let file = try #require(ReportCharts.ringClosures(Self.makeInputs()))
+        // W41: Move 5, Exercise 0 (no bar), Stand 7; W42: 3, 2, 6 → 5 bars.
+        check(file, marks: 5, unit: "days")
+        #expect(file.altText.contains("Move 8, Exercise 2, Stand 13 of 14 days"))
+    }
+
+    @Test func standHourProfileHasABarPerHourStood() throws {
+        let file = try #require(ReportCharts.standHourProfile(Self.makeInputs()))
+        // Hours 07-22 have a share above 0 (16 bars); 00-06 have none and 23 has 0 %.
+        check(file, marks: 16, unit: "%")
+        #expect(file.altText.contains("highest at 22:00 with 72 %"))
+    }
+
+    @Test func sleepStagesStacksEachNonZeroStage() throws {
+        let file = try #require(ReportCharts.sleepStages(Self.makeInputs()))
+        // Night 1: core, deep, REM (3); night 2: unspecified only (1); night 3: core and REM, deep 0 (2) → 6.
+        check(file, marks: 6, unit: "hours")
+        // Mean asleep: (390 + 420 + 280) / 3 = 363.3 min = 6.06 h → "6.1 hours".
+        #expect(file.altText.contains("mean 6.1 hours"))
+    }
+
+    @Test func heartTrendsHasAPanelPerMeasureAndAPointPerValue() throws {
+        let file = try #require(ReportCharts.heartTrends(Self.makeInputs()))
+        // 12 resting heart-rate points + 10 HRV points.
+        check(file, marks: 22, unit: "bpm")
+        #expect(SVGInspection(file.svg).texts.contains("HRV SDNN (ms)"))
+        #expect(file.altText.contains("55 to 58 bpm"))
+    }
+
+    @Test func workoutsPerWeekStacksActivities() throws {
+        let file = try #require(ReportCharts.workoutsPerWeek(Self.makeInputs()))
+        // W41: Running, Walking; W42: Running, Swim Bike Run → 4 segments.
+        check(file, marks: 4, unit: "workouts")
+        #expect(file.altText.contains("5 workouts (Running 3, Swim Bike Run 1, Walking 1)"))
+    }
+
+    @Test func chartsWithoutDataAreNotDrawn() {
+        #expect(ReportCharts.all(ChartInputs()).isEmpty)
+        #expect(ReportCharts.all(Self.makeInputs()).count == 6)
+    }
+
+    @Test func textIsEscaped() throws {
+        var input = Self.makeInputs()
+        input.weeks[0].workoutsByActivity = ["Rock & <Roll>": 1]
+        let file = try #require(ReportCharts.workoutsPerWeek(input))
+        #expect(SVGInspection(file.svg).wellFormed)
+        #expect(file.svg.contains("Rock &amp; &lt;Roll&gt;"))
+    }
+
+    @Test func scaleTicksAreNice() {
+        let s = LinearScale(minimum: 0, maximum: 11_873, includeZero: true, pixelLow: 200, pixelHigh: 0)
+        // Raw step 11873 / 5 = 2374.6 → 2500; ticks 0 … 12500.
+        #expect(s.ticks == [0, 2500, 5000, 7500, 10_000, 12_500])
+        #expect(s.pixel(0) == 200 && s.pixel(12_500) == 0)
+        #expect(s.label(10_000) == "10,000")
+    }
+}
