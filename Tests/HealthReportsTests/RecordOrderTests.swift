@@ -34,10 +34,12 @@ struct RecordOrderTests {
     }
 
     /// Runs the report pipeline and writer; returns each output file's name and contents.
-    static func report(_ export: String, into out: String, scratch: String, bufferLimit: Int) throws -> [String: String]
-    {
+    static func report(
+        _ export: String, into out: String, scratch: String, bufferLimit: Int, threads: Int = 1
+    ) throws -> [String: String] {
         let run = try ReportPipeline.run(
             .path(export), options: AnalysisOptions(), environmentTimeZone: nil,
+            readerOptions: ReaderOptions(segmentSize: 64 * 1024), threads: threads,
             scratch: try TemporaryScratchFile(directory: scratch), sampleBufferLimit: bufferLimit)
         _ = try ReportWriter().write(run.result, context: run.context, to: out)
         var files: [String: String] = [:]
@@ -59,6 +61,9 @@ struct RecordOrderTests {
             try Self.report(byType, into: tmp.appending("out-1"), scratch: scratch, bufferLimit: 500),
             try Self.report(byDay, into: tmp.appending("out-2"), scratch: scratch, bufferLimit: 500),
             try Self.report(byDay, into: tmp.appending("out-3"), scratch: scratch, bufferLimit: 1 << 20),
+            // Parser threads, each analyzer spilling into the shared file, then merged.
+            try Self.report(byType, into: tmp.appending("out-4"), scratch: scratch, bufferLimit: 300, threads: 3),
+            try Self.report(byDay, into: tmp.appending("out-5"), scratch: scratch, bufferLimit: 300, threads: 2),
         ]
         let charts = ["heart", "rings", "sleep", "stand_hours", "steps", "workouts"].map { "chart_\($0).svg" }
         #expect(
