@@ -348,7 +348,7 @@ struct RSSGrowth {
             let verdict = r.isTarget ? (r.growthMB * 1e6 <= RSSGrowth.limitBytes ? "PASS" : "FAIL") : "info"
             lines.append(
                 "  \(verdict)  " + pad(r.phase.title, width, right: false) + pad(fixed(r.smallMB, 1), 8) + " -> "
-                    + pad(fixed(r.largeMB, 1), 8) + " MB  (+\(fixed(r.growthMB, 1)) MB)")
+                    + pad(fixed(r.largeMB, 1), 8) + " MB  (\(r.growthMB < 0 ? "" : "+")\(fixed(r.growthMB, 1)) MB)")
         }
         let skipped = Phase.allCases.filter { p in p.isReport && !rows.contains { $0.phase == p } }
             .filter { p in reports.contains { $0.summary(p) != nil } }

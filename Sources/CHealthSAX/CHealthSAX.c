@@ -354,6 +354,8 @@ hsax_parser *hsax_parser_create(void *context, hsax_start_fn on_start, hsax_end_
     return p;
 }
 
+void hsax_init(void) { xmlInitParser(); }
+
 hsax_parser *hsax_filter_create(void *sink_context, hsax_sink_fn sink) {
     hsax_parser *p = calloc(1, sizeof *p);
     if (!p) return NULL;

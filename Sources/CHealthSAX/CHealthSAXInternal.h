@@ -18,4 +18,8 @@ typedef struct {
 /// filtered bytes to `sink` (in blocks of up to 1 MiB, or the caller's chunk unchanged).
 hsax_parser *hsax_filter_create(void *sink_context, hsax_sink_fn sink);
 
+/// libxml2's global initialization (xmlInitParser), which must happen on one thread before
+/// parsers are created on several.
+void hsax_init(void);
+
 #endif

@@ -304,6 +304,7 @@ static int split_sink(void *context, const uint8_t *bytes, size_t n, int is_last
 }
 
 hsax_splitter *hsax_splitter_create(void *context, hsax_piece_fn on_piece, size_t segment_size) {
+    hsax_init(); /* before the worker threads create their parsers */
     hsax_splitter *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->context = context;

@@ -247,7 +247,8 @@ typedef int (*hsax_piece_fn)(void *context, uint8_t *bytes, size_t length, const
 
 typedef struct hsax_splitter hsax_splitter;
 
-/// Creates a splitter; NULL when memory is exhausted.
+/// Creates a splitter; NULL when memory is exhausted. Also initializes libxml2 once, so that
+/// parsers may then be created on other threads.
 hsax_splitter *hsax_splitter_create(void *context, hsax_piece_fn on_piece, size_t segment_size);
 void hsax_splitter_free(hsax_splitter *splitter);
 
