@@ -17,7 +17,7 @@ struct MergeTests {
         let configuration = SyntheticExportConfiguration(
             firstDay: "2025-10-22", days: 6, timeZoneIdentifier: "Europe/Berlin", seed: 11, extendedHealthData: true)
         var xml: [UInt8] = []
-        _ = try! SyntheticExport.write(configuration) { xml.append(contentsOf: $0) }
+        _ = SyntheticExport.write(configuration) { xml.append(contentsOf: $0) }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID().uuidString).xml")
         try! Data(xml).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
