@@ -43,6 +43,14 @@ public enum ReportPipeline {
         }
         let analyzer = analyzers[0]
         for other in analyzers.dropFirst() { analyzer.merge(other) }
+        return try finish(analyzer, summary: summary, environmentTimeZone: environmentTimeZone)
+    }
+
+    /// The end of every pipeline (an export's or an archive's replay): finish the analysis and
+    /// make the report context from the summary.
+    static func finish(_ analyzer: Analyzer, summary: ExportSummary, environmentTimeZone: String?) throws
+        -> ReportRun
+    {
         let result = try analyzer.finish(
             exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
             environmentTimeZone: environmentTimeZone)
