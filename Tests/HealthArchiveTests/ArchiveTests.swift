@@ -1,0 +1,258 @@
+import CSQLite
+import Foundation
+import HealthAnalysis
+import HealthArchive
+import HealthExport
+import HealthReports
+import SyntheticExport
+import Testing
+
+/// 21 days over the Europe/Berlin autumn change, exported in winter (printed offset +0100).
+let winter = SyntheticExportConfiguration(
+    firstDay: "2025-10-13", days: 21, timeZoneIdentifier: "Europe/Berlin", seed: 7,
+    exportDate: "2025-11-10 12:00")
+/// The same person and days, exported in summer (every timestamp printed in +0200).
+let summer = SyntheticExportConfiguration(
+    firstDay: "2025-10-13", days: 21, timeZoneIdentifier: "Europe/Berlin", seed: 7,
+    exportDate: "2026-06-01 12:00")
+
+@Suite("Archive")
+struct ArchiveTests {
+    @Test func reportFromTheArchiveIsByteIdenticalToReportOnTheExport() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = try writeExport(winter, to: dir, name: "export.xml")
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        _ = try archive.importExport(.path(export))
+        let direct = try ReportPipeline.run(.path(export), options: AnalysisOptions(), environmentTimeZone: nil)
+        let replayed = try ReportPipeline.run(
+            reading: { try archive.read(consume: $0) }, options: AnalysisOptions(), environmentTimeZone: nil)
+        let writer = ReportWriter()
+        for file in ReportFile.allCases {
+            let a = writer.text(of: file, for: direct.result, context: direct.context)
+            let b = writer.text(of: file, for: replayed.result, context: replayed.context)
+            #expect(a == b, "\(file.fileName) differs")
+            #expect(a.count > 200, "\(file.fileName) is not a real report")
+        }
+        // The options are honoured the same way: a period and a plain sum.
+        var options = AnalysisOptions()
+        options.from = CivilDate(year: 2025, month: 10, day: 20)
+        options.to = CivilDate(year: 2025, month: 10, day: 27)
+        options.deduplicate = false
+        let directPart = try ReportPipeline.run(.path(export), options: options, environmentTimeZone: nil)
+        let replayedPart = try ReportPipeline.run(
+            reading: { try archive.read(consume: $0) }, options: options, environmentTimeZone: nil)
+        #expect(
+            writer.text(of: .daily, for: directPart.result, context: directPart.context)
+                == writer.text(of: .daily, for: replayedPart.result, context: replayedPart.context))
+    }
+
+    @Test func reimportingAnExportAddsNothing() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = try writeExport(winter, to: dir, name: "export.xml")
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        let first = try archive.importExport(.path(export))
+        let counts = try archive.rowCounts()
+        let again = try archive.importExport(.path(export))
+        #expect(first.recordsRead > 30_000)
+        #expect(first.recordsNew == first.recordsRead)
+        #expect(first.exportWasKnown == false)
+        #expect(again.recordsRead == first.recordsRead)
+        #expect(again.recordsNew == 0)
+        #expect(again.recordsPresent == first.recordsRead)
+        #expect(again.workoutsNew == 0 && again.workoutsRead == first.workoutsRead && first.workoutsRead > 0)
+        #expect(again.correlationsNew == 0 && first.correlationsNew > 0)
+        #expect(again.summariesNew == 0 && again.summariesReplaced == 0 && first.summariesNew == 21)
+        #expect(again.exportWasKnown)
+        #expect(try archive.rowCounts() == counts, "not one row added, the exports table included")
+        #expect(counts["records"] == first.recordsRead)
+        #expect(counts["exports"] == 1)
+    }
+
+    /// Two overlapping exports of one person, the second printed in another offset, give the
+    /// archive of one export holding both periods.
+    ///
+    /// The winter export (+0100) is cut to its records starting before day 14 (2025-10-27); the
+    /// summer export of the same data (+0200: every printed text differs) to those from day 7
+    /// (2025-10-20). Days 7 to 13 are in both, printed differently: the archive must hold them
+    /// once. The winter export's last ActivitySummary day is altered as an incomplete day
+    /// would be (half the Move value); the summer export is later, so its value replaces it,
+    /// whichever is imported first.
+    @Test func overlappingExportsInDifferentOffsetsEqualOneExportOfBothPeriods() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let winterFile = try writeExport(winter, to: dir, name: "winter.xml")
+        let summerFile = try writeExport(summer, to: dir, name: "summer.xml")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: winterFile))
+                != Data(contentsOf: URL(fileURLWithPath: summerFile)))
+        let day7 = Int64(1_760_911_200)  // 2025-10-20 00:00 +0200 (Berlin, summer time)
+        let day14 = Int64(1_761_519_600)  // 2025-10-27 00:00 +0100 (after the change on 10-26)
+        let lastWinterDay = CivilDate(year: 2025, month: 10, day: 26)
+
+        let whole = try Archive(path: dir.appendingPathComponent("whole.sqlite").path)
+        _ = try whole.importExport(.path(winterFile))
+
+        for order in [["winter", "summer"], ["summer", "winter"]] {
+            let union = try Archive(path: dir.appendingPathComponent("union-\(order[0]).sqlite").path)
+            var outcomes: [String: ImportOutcome] = [:]
+            for part in order {
+                outcomes[part] =
+                    part == "winter"
+                    ? try union.importBatches(
+                        reading: filtered(winterFile, from: nil, before: day14, incomplete: lastWinterDay))
+                    : try union.importBatches(reading: filtered(summerFile, from: day7, before: nil, incomplete: nil))
+            }
+            let w = try #require(outcomes["winter"])
+            let s = try #require(outcomes["summer"])
+            // The second import found the overlap already there.
+            let second = order[1] == "winter" ? w : s
+            #expect(second.recordsPresent > 10_000, "\(order): the 7 shared days are found, not added")
+            #expect(w.recordsRead + s.recordsRead - second.recordsPresent == (try whole.rowCounts()["records"]))
+            #expect(try dump(union) == dump(whole), "\(order)")
+            #expect(try union.integrityCheck() == "ok")
+            // And the analysis of the union is the analysis of the one export.
+            let a = try ReportPipeline.run(
+                reading: { try union.read(consume: $0) }, options: AnalysisOptions(), environmentTimeZone: nil)
+            let b = try ReportPipeline.run(
+                reading: { try whole.read(consume: $0) }, options: AnalysisOptions(), environmentTimeZone: nil)
+            let writer = ReportWriter()
+            for file in [ReportFile.daily, .standHours, .sources] {
+                #expect(
+                    writer.text(of: file, for: a.result, context: a.context)
+                        == writer.text(of: file, for: b.result, context: b.context), "\(order) \(file.fileName)")
+            }
+        }
+    }
+
+    @Test func aFileThatIsNotOursIsRefusedAndLeftAlone() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Not SQLite at all.
+        let text = dir.appendingPathComponent("notes.txt")
+        try Data("my notes, not a database\n".utf8).write(to: text)
+        #expect(throws: ArchiveError.notSQLite(path: text.path)) { try Archive(path: text.path) }
+        #expect(try Data(contentsOf: text) == Data("my notes, not a database\n".utf8))
+        // Another application's SQLite database.
+        let other = dir.appendingPathComponent("other.sqlite")
+        try makeDatabase(other.path, ["CREATE TABLE contacts (name TEXT)", "INSERT INTO contacts VALUES ('x')"])
+        let before = try Data(contentsOf: other)
+        #expect(throws: ArchiveError.notAnArchive(path: other.path, reason: "it has 1 tables or indexes of its own")) {
+            try Archive(path: other.path)
+        }
+        #expect(try Data(contentsOf: other) == before)
+        #expect(!FileManager.default.fileExists(atPath: other.path + "-wal"))
+        // An archive of a newer schema.
+        let newer = dir.appendingPathComponent("newer.sqlite")
+        _ = try Archive(path: newer.path)
+        try makeDatabase(newer.path, ["PRAGMA journal_mode = DELETE", "PRAGMA user_version = 2"])
+        let newerBytes = try Data(contentsOf: newer)
+        #expect(throws: ArchiveError.newerSchema(path: newer.path, version: 2, supported: 1)) {
+            try Archive(path: newer.path)
+        }
+        #expect(try Data(contentsOf: newer) == newerBytes)
+        // inspect --db on a missing file does not create it.
+        let missing = dir.appendingPathComponent("missing.sqlite").path
+        #expect(throws: ArchiveError.missing(path: missing)) { try Archive(path: missing, readOnly: true) }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    @Test func aReadFailureRollsBackEverythingOfThatInput() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = try writeExport(winter, to: dir, name: "export.xml")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: export))
+        let truncated = dir.appendingPathComponent("truncated.xml")
+        try bytes.prefix(bytes.count / 2).write(to: truncated)
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        #expect(throws: ExportReadError.self) { try archive.importExport(.path(truncated.path)) }
+        #expect(try archive.rowCounts().filter { $0.value > 0 }.isEmpty, "half an export is not imported")
+        let outcome = try archive.importExport(.path(export))
+        #expect(outcome.recordsNew == outcome.recordsRead && outcome.recordsRead > 0)
+    }
+}
+
+// MARK: Helpers
+
+func temporaryFolder() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ha-archive-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+func writeExport(_ configuration: SyntheticExportConfiguration, to dir: URL, name: String) throws -> String {
+    let url = dir.appendingPathComponent(name)
+    try Data(SyntheticExport.makeExport(configuration).bytes).write(to: url)
+    return url.path
+}
+
+/// Reads `file` and keeps what starts in [from, before); with `incomplete`, that day's
+/// ActivitySummary is handed on with half its Move value.
+func filtered(_ file: String, from: Int64?, before: Int64?, incomplete: CivilDate?)
+    -> ((ExportBatch) throws -> Void) throws -> ExportSummary
+{
+    { consume in
+        try ExportReader().read(.path(file)) { batch in
+            func keep(_ t: Timestamp) -> Bool {
+                (from.map { t.secondsSince1970 >= $0 } ?? true) && (before.map { t.secondsSince1970 < $0 } ?? true)
+            }
+            var b = ExportBatch()
+            b.records = batch.records.filter { keep($0.startDate) }
+            b.correlations = batch.correlations.filter { keep($0.startDate) }
+            b.workouts = batch.workouts.filter { keep($0.startDate) }
+            b.activitySummaries = batch.activitySummaries.compactMap { s in
+                let start = Int64(s.date.daysSince1970) * 86_400
+                guard (from.map { start + 86_400 > $0 } ?? true) && (before.map { start < $0 } ?? true) else {
+                    return nil
+                }
+                var s = s
+                if s.date == incomplete { s.activeEnergyBurnedKcal = (s.activeEnergyBurnedKcal ?? 0) / 2 }
+                return s
+            }
+            try consume(b)
+        }
+    }
+}
+
+/// Everything the archive holds about the person, as sorted text lines, without what only
+/// says where it came from (export ids, printed offsets, row ids).
+func dump(_ archive: Archive) throws -> [String] {
+    var lines: [String] = []
+    _ = try archive.read { batch in
+        for r in batch.records {
+            lines.append("R \(describe(r))")
+        }
+        for c in batch.correlations {
+            lines.append(
+                "C \(c.type) \(c.sourceName) \(c.startDate.secondsSince1970) \(c.endDate.secondsSince1970) "
+                    + "\(c.metadata) [\(c.records.map(describe).joined(separator: "; "))]")
+        }
+        for w in batch.workouts {
+            lines.append(
+                "W \(w.activityType) \(w.sourceName) \(w.startDate.secondsSince1970) \(w.endDate.secondsSince1970) "
+                    + "\(String(describing: w.durationMinutes)) \(w.metadata) events \(w.events.map { "\($0.type)@\($0.date.secondsSince1970)" }) "
+                    + "stats \(w.statistics.map { "\($0.type) \(String(describing: $0.sum)) \(String(describing: $0.average))" }) "
+                    + "activities \(w.activities.count) routes \(w.routes.map(\.filePaths))")
+        }
+        for s in batch.activitySummaries { lines.append("S \(s)") }
+    }
+    return lines.sorted()
+}
+
+func describe(_ r: Record) -> String {
+    "\(r.type) \(r.sourceName) \(r.sourceVersion ?? "-") \(r.device?.description ?? "-") "
+        + "\(r.startDate.secondsSince1970) \(r.endDate.secondsSince1970) "
+        + "\(r.creationDate?.secondsSince1970 ?? -1) \(r.value) \(r.metadata) \(r.heartbeats.count) "
+        + "\(r.isNestedInCorrelation)"
+}
+
+/// A plain SQLite database made with `statements`, as another application would.
+func makeDatabase(_ path: String, _ statements: [String]) throws {
+    var db: OpaquePointer?
+    guard sqlite3_open(path, &db) == SQLITE_OK else { throw CocoaError(.fileWriteUnknown) }
+    defer { sqlite3_close(db) }
+    for s in statements {
+        guard sqlite3_exec(db, s, nil, nil, nil) == SQLITE_OK else { throw CocoaError(.fileWriteUnknown) }
+    }
+}
