@@ -66,6 +66,7 @@ let package = Package(
         ),
         // Runs the built health-analyzer binary: exit codes, messages, files written, and the
         // committed reports/ being current.
-        .testTarget(name: "CLITests", dependencies: ["health-analyzer", "SyntheticExport", "HealthExport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["health-analyzer", "SyntheticExport", "HealthExport", "HealthArchive"]),
     ]
 )
