@@ -25,6 +25,10 @@ public struct ImportOutcome: Sendable, Equatable {
     public var summariesNew = 0
     /// Days whose ActivitySummary this (later) export changed.
     public var summariesReplaced = 0
+    /// Records not stored because their start is outside 1902 to 2242 (or of a 512th type).
+    public var recordsSkipped = 0
+    /// The line of the first of them.
+    public var firstSkippedLine = 0
     /// True when the archive already held this export (same `ExportDate` and size).
     public var exportWasKnown = false
 
@@ -128,15 +132,16 @@ final class ImportSession {
             "type_id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc, printed_offset_min,"
             + " value, unit_id, original_value, value_text_id"
         insertRecord = try db.prepare(
-            "INSERT INTO records (\(recordColumns), export_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+            """
+            INSERT INTO records (id, source_id, source_version_id, device_id, duration_s, creation_delay_s,
+              printed_offset_min, value, unit_id, original_value, value_text_id, export_id)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+            """)
         insertMetadata = try db.prepare(
             "INSERT INTO metadata (owner_kind, owner_id, position, key_id, value) VALUES (?,?,?,?,?)")
         insertHeartbeat = try db.prepare("INSERT INTO heartbeats (record_id, position, bpm, time) VALUES (?,?,?,?)")
         window = try db.prepare(
-            """
-            SELECT source_id, start_utc, end_utc, value, unit_id, value_text_id FROM records
-            WHERE type_id = ? AND start_utc BETWEEN ? AND ?
-            """)
+            "SELECT id, source_id, duration_s, value, unit_id, value_text_id FROM records WHERE id BETWEEN ? AND ?")
         insertDevice = try db.prepare(
             """
             INSERT INTO devices (name, manufacturer, model, hardware, software, creation_date, other_fields)
@@ -313,7 +318,7 @@ final class ImportSession {
         if keys.isEmpty { return }
         keys.sort { ($0.type, $0.start) < ($1.type, $1.start) }
         var windowOf = [Int](repeating: -1, count: records.count)
-        var known: [Set<RecordIdentity>] = []
+        var known: [Window] = []
         var first = 0
         while first < keys.count {
             var last = first
@@ -322,7 +327,7 @@ final class ImportSession {
             {
                 last += 1
             }
-            known.append(try existing(type: keys[first].type, from: keys[first].start, to: keys[last].start))
+            known.append(try Window(self, type: keys[first].type, from: keys[first].start, to: keys[last].start))
             for k in first...last { windowOf[keys[k].index] = known.count - 1 }
             first = last + 1
         }
@@ -334,22 +339,27 @@ final class ImportSession {
             let identity = RecordIdentity(
                 source: source, start: r.startDate.secondsSince1970, end: r.endDate.secondsSince1970,
                 value: RecordIdentity.valueKey(value), unit: unit ?? 0, text: text ?? 0)
-            guard known[windowOf[i]].insert(identity).inserted else { continue }
+            guard known[windowOf[i]].identities.insert(identity).inserted else { continue }
+            let n = known[windowOf[i]].nextN[identity.start, default: 0]
+            guard let id = Schema.recordID(type: types[i], start: identity.start, n: n) else {
+                outcome.recordsSkipped += 1
+                if outcome.firstSkippedLine == 0 { outcome.firstSkippedLine = r.line }
+                continue
+            }
+            known[windowOf[i]].nextN[identity.start] = n + 1
             let s = insertRecord
-            s.bind(1, types[i])
+            s.bind(1, id)
             s.bind(2, source)
             try bindProvenance(s, from: 3, version: r.sourceVersion, device: r.device)
-            s.bind(5, r.startDate.secondsSince1970)
-            s.bind(6, r.endDate.secondsSince1970)
-            s.bind(7, r.creationDate?.secondsSince1970)
-            s.bind(8, Int64(r.startDate.printedOffsetSeconds / 60))
-            s.bind(9, value)
-            s.bind(10, unit)
-            s.bind(11, original)
-            s.bind(12, text)
-            s.bind(13, exportID)
+            s.bind(5, identity.end - identity.start)
+            s.bind(6, r.creationDate.map { $0.secondsSince1970 - identity.end })
+            s.bind(7, Int64(r.startDate.printedOffsetSeconds / 60))
+            s.bind(8, value)
+            s.bind(9, unit)
+            s.bind(10, original)
+            s.bind(11, text)
+            s.bind(12, exportID)
             try s.run()
-            let id = db.lastInsertRowID
             outcome.recordsNew += 1
             try insertMetadata(r.metadata, kind: .record, owner: id)
             for (n, beat) in r.heartbeats.enumerated() {
@@ -362,22 +372,29 @@ final class ImportSession {
         }
     }
 
-    /// The identities of the records of `type` starting between `from` and `to` (inclusive).
-    func existing(type: Int64, from: Int64, to: Int64) throws -> Set<RecordIdentity> {
-        let s = window
-        defer { s.reset() }
-        s.bind(1, type)
-        s.bind(2, from)
-        s.bind(3, to)
-        var set = Set<RecordIdentity>()
-        while try s.step() {
-            set.insert(
-                RecordIdentity(
-                    source: s.int64(0), start: s.int64(1), end: s.int64(2),
-                    value: RecordIdentity.valueKey(s.doubleOrNil(3)), unit: s.int64OrNil(4) ?? 0,
-                    text: s.int64OrNil(5) ?? 0))
+    /// The identities of the records of one type the archive holds with starts in one stretch,
+    /// and the next free `n` of each start second (see `Schema.recordID`).
+    struct Window {
+        var identities = Set<RecordIdentity>()
+        var nextN: [Int64: Int64] = [:]
+
+        init(_ session: ImportSession, type: Int64, from: Int64, to: Int64) throws {
+            guard let range = Schema.recordIDs(type: type, from: from, to: to) else { return }
+            let s = session.window
+            defer { s.reset() }
+            s.bind(1, range.lowerBound)
+            s.bind(2, range.upperBound)
+            while try s.step() {
+                let id = s.int64(0)
+                let start = Schema.start(ofRecord: id)
+                identities.insert(
+                    RecordIdentity(
+                        source: s.int64(1), start: start, end: start + s.int64(2),
+                        value: RecordIdentity.valueKey(s.doubleOrNil(3)), unit: s.int64OrNil(4) ?? 0,
+                        text: s.int64OrNil(5) ?? 0))
+                nextN[start] = max(nextN[start] ?? 0, (id & ((1 << 21) - 1)) + 1)
+            }
         }
-        return set
     }
 
     func bindProvenance(_ s: Statement, from p: Int32, version: String?, device: Device?) throws {

@@ -113,7 +113,7 @@ final class Replay {
     /// Top-level records in id order, with metadata and heartbeats merged in from their own
     /// tables (both ordered by record id, so each is one forward scan).
     func records(batchSize: Int, _ consume: (ExportBatch) throws -> Void) throws {
-        let rows = try db.prepare("SELECT id, \(Self.recordColumns) FROM records ORDER BY id")
+        let rows = try db.prepare("SELECT id, \(Self.recordColumns) FROM records ORDER BY id")  // computed columns
         let metadata = try db.prepare(
             "SELECT owner_id, key_id, value FROM metadata WHERE owner_kind = 1 ORDER BY owner_id, position")
         let beats = try db.prepare("SELECT record_id, bpm, time FROM heartbeats ORDER BY record_id, position")

@@ -8,6 +8,24 @@
 enum Schema {
     /// `PRAGMA user_version` of archives this code writes. A newer archive is refused.
     static let version: Int64 = 1
+    /// The id of a top-level record: type, then start (biased by 2^31 so 1902 to 2242 fit in 33
+    /// bits), then `n`, a counter among records of one type starting in the same second.
+    static func recordID(type: Int64, start: Int64, n: Int64) -> Int64? {
+        let biased = start + (1 << 31)
+        guard type > 0, type < 512, biased >= 0, biased < (1 << 33), n >= 0, n < (1 << 21) else { return nil }
+        return type << 54 | biased << 21 | n
+    }
+
+    /// The ids of records of `type` starting from `from` to `to` (inclusive).
+    static func recordIDs(type: Int64, from: Int64, to: Int64) -> ClosedRange<Int64>? {
+        guard let lo = recordID(type: type, start: from, n: 0), let hi = recordID(type: type, start: to, n: 0) else {
+            return nil
+        }
+        return lo...(hi | ((1 << 21) - 1))
+    }
+
+    static func start(ofRecord id: Int64) -> Int64 { ((id >> 21) & ((1 << 33) - 1)) - (1 << 31) }
+
     /// `PRAGMA application_id`: "HAAR" (health-analyzer archive), so that `file(1)` and this
     /// code tell the archive from other SQLite files.
     static let applicationID: Int64 = 0x4841_4152
@@ -51,17 +69,21 @@ enum Schema {
               first_line INTEGER NOT NULL, PRIMARY KEY (export_id, position)) WITHOUT ROWID
             """,
 
-            // Top-level records. Identity: type, source, start, end, value and unit (checked on import).
+            // Top-level records. Identity: type, source, start, end, value and unit (checked on
+            // import). The id is the key `(type_id << 54) | ((start_utc + 2^31) << 21) | n`, so the
+            // table itself is ordered by type and start (no separate index); type_id, start_utc,
+            // end_utc and creation_utc are computed columns (stored: durations only).
             """
-            CREATE TABLE records (id INTEGER PRIMARY KEY, type_id INTEGER NOT NULL REFERENCES types(id),
-              source_id INTEGER NOT NULL REFERENCES sources(id),
+            CREATE TABLE records (id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL REFERENCES sources(id),
               source_version_id INTEGER REFERENCES source_versions(id), device_id INTEGER REFERENCES devices(id),
-              start_utc INTEGER NOT NULL, end_utc INTEGER NOT NULL, creation_utc INTEGER,
-              printed_offset_min INTEGER NOT NULL, value REAL, unit_id INTEGER REFERENCES units(id),
-              original_value REAL, value_text_id INTEGER REFERENCES value_texts(id),
-              export_id INTEGER NOT NULL REFERENCES exports(id))
+              duration_s INTEGER NOT NULL, creation_delay_s INTEGER, printed_offset_min INTEGER NOT NULL,
+              value REAL, unit_id INTEGER REFERENCES units(id), original_value REAL,
+              value_text_id INTEGER REFERENCES value_texts(id), export_id INTEGER NOT NULL REFERENCES exports(id),
+              type_id INTEGER GENERATED ALWAYS AS (id >> 54) VIRTUAL,
+              start_utc INTEGER GENERATED ALWAYS AS (((id >> 21) & 8589934591) - 2147483648) VIRTUAL,
+              end_utc INTEGER GENERATED ALWAYS AS (start_utc + duration_s) VIRTUAL,
+              creation_utc INTEGER GENERATED ALWAYS AS (start_utc + duration_s + creation_delay_s) VIRTUAL)
             """,
-            "CREATE INDEX records_by_type_start ON records (type_id, start_utc)",
             """
             CREATE TABLE heartbeats (record_id INTEGER NOT NULL REFERENCES records(id), position INTEGER NOT NULL,
               bpm REAL NOT NULL, time TEXT NOT NULL, PRIMARY KEY (record_id, position)) WITHOUT ROWID
@@ -217,7 +239,8 @@ enum Schema {
             s.name AS source, coalesce(r.value, vt.text) AS value, u.canonical_unit AS unit
           FROM records r JOIN sources s ON s.id = r.source_id LEFT JOIN units u ON u.id = r.unit_id
             LEFT JOIN value_texts vt ON vt.id = r.value_text_id
-          WHERE r.type_id = (SELECT id FROM types WHERE identifier = '\(view.type)')
+          WHERE r.id BETWEEN (SELECT id << 54 FROM types WHERE identifier = '\(view.type)')
+            AND (SELECT ((id + 1) << 54) - 1 FROM types WHERE identifier = '\(view.type)')
         """
     }
 }

@@ -70,6 +70,11 @@ enum ImportCommand {
             "\(o.inputName): \(group(o.recordsRead)) records read, \(group(o.recordsNew)) new, "
             + "\(group(o.recordsPresent)) already present"
         var extras: [String] = []
+        if o.recordsSkipped > 0 {
+            extras.append(
+                "\(group(o.recordsSkipped)) records skipped: start outside 1902 to 2242 (first at line \(o.firstSkippedLine))"
+            )
+        }
         if o.workoutsRead > 0 { extras.append("workouts \(group(o.workoutsNew)) new of \(group(o.workoutsRead))") }
         if o.correlationsRead > 0 {
             extras.append("correlations \(group(o.correlationsNew)) new of \(group(o.correlationsRead))")
