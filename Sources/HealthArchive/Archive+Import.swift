@@ -14,6 +14,8 @@ public struct ImportOutcome: Sendable, Equatable {
     /// The input as the reader names it (`export.zip:apple_health_export/export.xml`).
     public var inputName: String
     public var exportDate: Timestamp?
+    /// Bytes of XML read.
+    public var bytesRead: Int64 = 0
     /// Top-level records read (records inside correlations are counted with their correlation).
     public var recordsRead = 0
     public var recordsNew = 0
@@ -571,6 +573,7 @@ final class ImportSession {
     func finish(_ summary: ExportSummary) throws -> ImportOutcome {
         outcome.inputName = summary.inputName
         outcome.exportDate = summary.exportDate
+        outcome.bytesRead = summary.bytesRead
         let exportUTC = summary.exportDate?.secondsSince1970
         var effectiveExport = exportID
         let find = try db.prepare("SELECT id FROM exports WHERE export_utc IS ? AND bytes_read = ? AND id <> ?")
