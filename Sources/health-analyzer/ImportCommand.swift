@@ -52,14 +52,16 @@ enum ImportCommand {
             if progress.isEnabled {
                 readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }
             }
+            let outcome: ImportOutcome
             do {
-                defer { progress.finish() }
-                let outcome = try archive.importExport(input, readerOptions: readerOptions)
-                if !quiet { print(line(outcome)) }
+                defer { progress.finish() }  // cleared before the result or the error is printed
+                outcome = try archive.importExport(input, readerOptions: readerOptions)
             } catch {
                 failures += 1
                 printError("error: \(error) (nothing of it was imported)")
+                continue
             }
+            if !quiet { print(line(outcome)) }
         }
         return failures == 0 ? ExitCode.success : ExitCode.failure
     }
