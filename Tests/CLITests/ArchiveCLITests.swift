@@ -164,4 +164,23 @@ struct ArchiveCLITests {
         #expect(try run(["report", a.path, "--db", db, "--out", fromDB.path]).status == 64)
         #expect(try run(["import", a.path]).status == 64)
     }
+
+    @Test func aFolderOfExportsImportsEachOfThem() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let exports = dir.appendingPathComponent("exports")
+        for (name, day) in [("2025-06", "2025-06-02"), ("2025-07", "2025-07-07")] {
+            let folder = exports.appendingPathComponent("\(name)/apple_health_export")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            _ = try Self.export(folder, "export.xml", firstDay: day, days: 1)
+        }
+        let db = dir.appendingPathComponent("h.sqlite").path
+        let r = try run(["import", exports.path, "--db", db])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix(exports.path + "/2025-06/apple_health_export/export.xml: ") == true)
+        #expect(lines.last?.hasPrefix(exports.path + "/2025-07/apple_health_export/export.xml: ") == true)
+        #expect(try Archive(path: db).rowCounts()["exports"] == 2)
+    }
 }

@@ -256,3 +256,29 @@ func makeDatabase(_ path: String, _ statements: [String]) throws {
         guard sqlite3_exec(db, s, nil, nil, nil) == SQLITE_OK else { throw CocoaError(.fileWriteUnknown) }
     }
 }
+
+@Suite("Import inputs")
+struct ImportInputsTests {
+    @Test func aFolderOfExportsIsOneInputPerExport() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        // exports/2025-06/apple_health_export/export.xml, exports/2025-07.zip, exports/notes.txt
+        let exports = dir.appendingPathComponent("exports")
+        let june = exports.appendingPathComponent("2025-06/apple_health_export")
+        try fm.createDirectory(at: june, withIntermediateDirectories: true)
+        try Data("<HealthData/>".utf8).write(to: june.appendingPathComponent("export.xml"))
+        try Data("PK".utf8).write(to: exports.appendingPathComponent("2025-07.zip"))
+        try Data("x".utf8).write(to: exports.appendingPathComponent("notes.txt"))
+        try fm.createDirectory(at: exports.appendingPathComponent("__MACOSX"), withIntermediateDirectories: true)
+        #expect(
+            ImportInputs.expand(exports.path) == [
+                .path(exports.path + "/2025-06"), .path(exports.path + "/2025-07.zip"),
+            ])
+        // An unzipped export (its XML two levels down, or beside export_cda.xml) is one input.
+        #expect(ImportInputs.expand(exports.path + "/2025-06") == [.path(exports.path + "/2025-06")])
+        #expect(ImportInputs.expand(june.path) == [.path(june.path)])
+        #expect(ImportInputs.expand("-") == [.standardInput])
+        #expect(ImportInputs.expand("x.zip") == [.path("x.zip")])
+    }
+}
