@@ -63,18 +63,21 @@ public final class Archive {
     /// transaction do not exist).
     var lookups = Lookups()
 
-    /// Opens (and with `create`, creates) the archive at `path`.
+    /// Opens the archive at `path`, creating it when it does not exist and `create` is true.
     ///
     /// - Parameters:
     ///   - readOnly: open for reading only (`inspect --db`); the file must exist.
+    ///   - create: create a missing archive (`import`); `report --db` does not.
     ///   - busyTimeoutSeconds: how long to wait for another writer's lock.
     /// - Throws: `ArchiveError`.
-    public init(path: String, readOnly: Bool = false, busyTimeoutSeconds: Int = 600) throws(ArchiveError) {
+    public init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeoutSeconds: Int = 600)
+        throws(ArchiveError)
+    {
         self.path = path
         self.busyTimeoutSeconds = busyTimeoutSeconds
         var st = stat()
         let exists = stat(path, &st) == 0
-        if !exists && readOnly { throw .missing(path: path) }
+        if !exists && (readOnly || !create) { throw .missing(path: path) }
         if exists {
             if (st.st_mode & S_IFMT) == S_IFDIR { throw .notSQLite(path: path) }
             if st.st_size > 0 { try Archive.checkHeader(path) }

@@ -8,7 +8,7 @@ import HealthReports
 enum ArchiveCommands {
     /// Replays the archive through the same pipeline as `report` (with a progress line).
     static func report(db: String, options: AnalysisOptions) throws -> ReportRun {
-        let archive = try Archive(path: db)
+        let archive = try Archive(path: db, create: false)
         let progress = ProgressLine(label: "Reading \((db as NSString).lastPathComponent)", unit: .records)
         defer { progress.finish() }
         let total = progress.isEnabled ? try archive.rowCounts()["records"].map { Int64($0) } : nil
@@ -25,7 +25,7 @@ enum ArchiveCommands {
     }
 
     static func storeResults(_ run: ReportRun, db: String) throws {
-        try Archive(path: db).storeResults(run.result, context: run.context)
+        try Archive(path: db, create: false).storeResults(run.result, context: run.context)
     }
 
     /// `inspect --db <file>`: exports imported, date range, counts per type and source.

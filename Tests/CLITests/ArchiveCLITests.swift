@@ -163,6 +163,11 @@ struct ArchiveCLITests {
         #expect(try Data(contentsOf: notes) == Data("hello\n".utf8))
         #expect(try run(["report", a.path, "--db", db, "--out", fromDB.path]).status == 64)
         #expect(try run(["import", a.path]).status == 64)
+        let missing = dir.appendingPathComponent("missing.sqlite").path
+        let noArchive = try run(["report", "--db", missing, "--out", fromDB.path])
+        #expect(noArchive.status == 1)
+        #expect(noArchive.stderr.hasPrefix("error: \(missing): no such archive"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
     @Test func aFolderOfExportsImportsEachOfThem() throws {

@@ -282,3 +282,82 @@ struct ImportInputsTests {
         #expect(ImportInputs.expand("x.zip") == [.path("x.zip")])
     }
 }
+
+@Suite("Archive fidelity")
+struct ArchiveFidelityTests {
+    /// Every element kind the reader models, through the archive and back: the replay hands
+    /// the analysis the same values the reader does (Record.line and the per-read symbols aside).
+    @Test func everyElementKindRoundTrips() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("HealthExportTests/Fixtures/all-elements.xml").path
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var direct: [String] = []
+        let summary = try ExportReader().read(.path(fixture)) { direct += full($0) }
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        let outcome = try archive.importExport(.path(fixture))
+        var replayed: [String] = []
+        let replayedSummary = try archive.read { replayed += full($0) }
+        #expect(outcome.workoutsNew == 1 && outcome.correlationsNew == 1 && outcome.summariesNew == 2)
+        #expect(direct.count > 20)
+        #expect(replayed.sorted() == direct.sorted())
+        #expect(replayedSummary.me == summary.me && summary.me != nil)
+        #expect(replayedSummary.exportDate == summary.exportDate)
+        #expect(replayedSummary.exportDate?.printedOffsetSeconds == summary.exportDate?.printedOffsetSeconds)
+        #expect(replayedSummary.timeZoneCounts == summary.timeZoneCounts)
+        #expect(replayedSummary.exportVersion == summary.exportVersion)
+        #expect(replayedSummary.locale == summary.locale)
+        #expect(replayedSummary.diagnostics == summary.diagnostics)
+    }
+}
+
+/// One line per element with every field the archive keeps (printed offsets included).
+func full(_ batch: ExportBatch) -> [String] {
+    func t(_ x: Timestamp?) -> String { x.map { "\($0)" } ?? "-" }
+    func record(_ r: Record) -> String {
+        "\(r.type)|\(r.value)|\(r.sourceName)|\(r.sourceVersion ?? "-")|\(r.device.map(device) ?? "-")|"
+            + "\(t(r.creationDate))|\(t(r.startDate))|\(t(r.endDate))|\(r.metadata)|\(r.heartbeats)|"
+            + "\(r.isNestedInCorrelation)"
+    }
+    func device(_ d: Device) -> String {
+        "\(d.name ?? "-")/\(d.manufacturer ?? "-")/\(d.model ?? "-")/\(d.hardware ?? "-")/\(d.software ?? "-")/"
+            + "\(d.creationDate ?? "-")/\(d.otherFields)"
+    }
+    func statistics(_ s: [WorkoutStatistics]) -> String {
+        s.map {
+            "\($0.type) \(t($0.startDate)) \(t($0.endDate)) \(String(describing: $0.sum)) "
+                + "\(String(describing: $0.average)) \(String(describing: $0.minimum)) "
+                + "\(String(describing: $0.maximum)) \(String(describing: $0.unit)) \($0.originalUnit ?? "-")"
+        }.joined(separator: "; ")
+    }
+    func events(_ e: [WorkoutEvent]) -> String {
+        e.map { "\($0.type) \(t($0.date)) \(String(describing: $0.durationMinutes)) \($0.metadata)" }
+            .joined(separator: "; ")
+    }
+    var out = batch.records.map { "R " + record($0) }
+    out += batch.correlations.map { c in
+        "C \(c.type)|\(c.sourceName)|\(c.sourceVersion ?? "-")|\(c.device.map(device) ?? "-")|\(t(c.creationDate))|"
+            + "\(t(c.startDate))|\(t(c.endDate))|\(c.metadata)|\(c.records.map(record))"
+    }
+    out += batch.workouts.map { w in
+        let activities = w.activities.map { a in
+            "\(a.uuid ?? "-") \(t(a.startDate)) \(t(a.endDate)) \(String(describing: a.durationMinutes)) "
+                + "\(a.metadata) [\(events(a.events))] [\(statistics(a.statistics))]"
+        }
+        let routes = w.routes.map { r in
+            "\(r.sourceName) \(r.sourceVersion ?? "-") \(r.device.map(device) ?? "-") \(t(r.creationDate)) "
+                + "\(t(r.startDate)) \(t(r.endDate)) \(r.metadata) \(r.filePaths) "
+                + "\(r.locations.map { "\(t($0.date)) \($0.latitude) \($0.longitude) \(String(describing: $0.altitude))" })"
+        }
+        return "W \(w.activityType)|\(String(describing: w.durationMinutes))|\(String(describing: w.totalDistanceKm))|"
+            + "\(String(describing: w.totalEnergyBurnedKcal))|\(w.sourceName)|\(w.sourceVersion ?? "-")|"
+            + "\(w.device.map(device) ?? "-")|\(t(w.creationDate))|\(t(w.startDate))|\(t(w.endDate))|\(w.metadata)|"
+            + "[\(events(w.events))]|[\(statistics(w.statistics))]|\(activities)|\(routes)"
+    }
+    out += batch.activitySummaries.map { s in
+        var s = s
+        s.line = 0
+        return "S \(s)"
+    }
+    return out
+}
