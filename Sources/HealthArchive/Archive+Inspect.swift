@@ -32,8 +32,11 @@ public struct ArchiveInspection: Sendable {
 }
 
 extension Archive {
-    /// Counts for `inspect --db`, in one read snapshot.
-    public func inspect() throws(ArchiveError) -> ArchiveInspection {
+    /// Counts for `inspect --db`, in one read snapshot. `progress` is called every 65,536
+    /// records with the records counted so far and the total.
+    public func inspect(progress: ((_ done: Int64, _ total: Int64) -> Void)? = nil) throws(ArchiveError)
+        -> ArchiveInspection
+    {
         try wrap {
             try db.execute("BEGIN")
             defer { try? db.execute("COMMIT") }
@@ -51,35 +54,50 @@ extension Archive {
                             Timestamp(secondsSince1970: $0, printedOffsetSeconds: Int32((e.int64OrNil(2) ?? 0) * 60))
                         }, recordsRead: Int(e.int64(3)), recordsNew: Int(e.int64(4)), firstImported: e.int64(5)))
             }
-            let span = try db.prepare("SELECT min(start_utc), max(end_utc), count(*) FROM records")
-            if try span.step() {
-                out.firstStart = span.int64OrNil(0)
-                out.lastEnd = span.int64OrNil(1)
-                out.records = Int(span.int64(2))
-            }
+            // One pass over the records (in id order: type, then start), counted here rather
+            // than with GROUP BYs that would each sort the whole table.
             out.nestedRecords = Int(try db.integer("SELECT count(*) FROM correlation_records") ?? 0)
             out.summaryDays = Int(try db.integer("SELECT count(*) FROM activity_summaries") ?? 0)
-            let types = try db.prepare(
-                """
-                SELECT t.identifier, count(*), group_concat(DISTINCT coalesce(u.unit, '(category)'))
-                FROM records r JOIN types t ON t.id = r.type_id LEFT JOIN units u ON u.id = r.unit_id
-                GROUP BY r.type_id ORDER BY count(*) DESC, t.identifier
-                """)
-            while try types.step() {
-                out.types.append(.init(name: types.text(0), count: Int(types.int64(1)), detail: types.text(2)))
+            let total = try db.integer("SELECT count(*) FROM records") ?? 0
+            var names: [String: [Int64: String]] = [:]
+            for (table, column) in [("types", "identifier"), ("sources", "name"), ("units", "unit")] {
+                let s = try db.prepare("SELECT id, \(column) FROM \(table)")
+                while try s.step() { names[table, default: [:]][s.int64(0)] = s.text(1) }
             }
-            let sources = try db.prepare(
-                """
-                SELECT s.name, count(*),
-                  (SELECT coalesce(d.name || ' ' || d.hardware, d.name, '-') FROM records r2
-                   LEFT JOIN devices d ON d.id = r2.device_id WHERE r2.source_id = r.source_id
-                   GROUP BY r2.device_id ORDER BY count(*) DESC LIMIT 1)
-                FROM records r JOIN sources s ON s.id = r.source_id GROUP BY r.source_id ORDER BY count(*) DESC, s.name
-                """)
-            while try sources.step() {
-                out.sources.append(
-                    .init(name: sources.text(0), count: Int(sources.int64(1)), detail: sources.textOrNil(2) ?? "-"))
+            var deviceNames: [Int64: String] = [:]
+            let d = try db.prepare("SELECT id, coalesce(name || ' ' || hardware, name, model, '-') FROM devices")
+            while try d.step() { deviceNames[d.int64(0)] = d.text(1) }
+            var perType: [Int64: (count: Int, units: [Int64: Int])] = [:]
+            var perSource: [Int64: (count: Int, devices: [Int64: Int])] = [:]
+            let rows = try db.prepare("SELECT id, source_id, device_id, unit_id, duration_s FROM records")
+            var done: Int64 = 0
+            while try rows.step() {
+                let id = rows.int64(0)
+                let type = id >> 54
+                let start = Schema.start(ofRecord: id)
+                let end = start + rows.int64(4)
+                out.firstStart = min(out.firstStart ?? start, start)
+                out.lastEnd = max(out.lastEnd ?? end, end)
+                perType[type, default: (0, [:])].count += 1
+                perType[type]!.units[rows.int64OrNil(3) ?? 0, default: 0] += 1
+                let source = rows.int64(1)
+                perSource[source, default: (0, [:])].count += 1
+                perSource[source]!.devices[rows.int64OrNil(2) ?? 0, default: 0] += 1
+                done += 1
+                if done % 65_536 == 0 { progress?(done, total) }
             }
+            out.records = Int(done)
+            out.types = perType.map { type, v in
+                let units = v.units.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+                    $0.key == 0 ? "(category)" : names["units"]?[$0.key] ?? "?"
+                }
+                return .init(name: names["types"]?[type] ?? "?", count: v.count, detail: units.joined(separator: ", "))
+            }.sorted { ($1.count, $0.name) < ($0.count, $1.name) }
+            out.sources = perSource.map { source, v in
+                let top = v.devices.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? 0
+                return .init(
+                    name: names["sources"]?[source] ?? "?", count: v.count, detail: deviceNames[top] ?? "-")
+            }.sorted { ($1.count, $0.name) < ($0.count, $1.name) }
             let workouts = try db.prepare(
                 """
                 SELECT t.identifier, count(*) FROM workouts w JOIN types t ON t.id = w.activity_type_id

@@ -30,7 +30,13 @@ enum ArchiveCommands {
 
     /// `inspect --db <file>`: exports imported, date range, counts per type and source.
     static func inspect(db: String) throws -> String {
-        let i = try Archive(path: db, readOnly: true).inspect()
+        let progress = ProgressLine(label: "Reading \((db as NSString).lastPathComponent)", unit: .records)
+        let i: ArchiveInspection
+        do {
+            defer { progress.finish() }
+            i = try Archive(path: db, readOnly: true).inspect(
+                progress: progress.isEnabled ? { done, total in progress.update(done, total) } : nil)
+        }
         var out = ""
         func line(_ label: String, _ value: String) { out += label.padding(13) + value + "\n" }
         line("Archive", "\(db) (\(formatBytes(i.fileBytes)), schema version 1)")
