@@ -311,6 +311,36 @@ struct ArchiveFidelityTests {
     }
 }
 
+extension ArchiveFidelityTests {
+    /// `Me` is the latest export's (by ExportDate), whichever is imported last.
+    @Test func meIsTheLatestExports() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = try writeExport(
+            SyntheticExportConfiguration(firstDay: "2025-06-02", days: 1, exportDate: "2025-06-03 12:00"), to: dir,
+            name: "a.xml")
+        func export(me: Me, exportedAt seconds: Int64) -> ((ExportBatch) throws -> Void) throws -> ExportSummary {
+            { consume in
+                var summary = try ExportReader().read(.path(file), consume: consume)
+                summary.me = me
+                summary.exportDate = Timestamp(secondsSince1970: seconds, printedOffsetSeconds: 7200)
+                return summary
+            }
+        }
+        let older = Me(dateOfBirth: "1990-01-01", biologicalSex: "HKBiologicalSexFemale")
+        let newer = Me(
+            dateOfBirth: "1990-01-01", biologicalSex: "HKBiologicalSexFemale", bloodType: "HKBloodTypeAPositive")
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        _ = try archive.importBatches(reading: export(me: newer, exportedAt: 1_750_000_000))
+        _ = try archive.importBatches(reading: export(me: older, exportedAt: 1_740_000_000))
+        #expect(try archive.read { _ in }.me == newer, "an older export imported later does not replace Me")
+        let newest = Me(dateOfBirth: "1990-01-01", bloodType: "HKBloodTypeAPositive")
+        _ = try archive.importBatches(reading: export(me: newest, exportedAt: 1_760_000_000))
+        #expect(try archive.read { _ in }.me == newest)
+        #expect(try archive.rowCounts()["exports"] == 3)
+    }
+}
+
 /// One line per element with every field the archive keeps (printed offsets included).
 func full(_ batch: ExportBatch) -> [String] {
     func t(_ x: Timestamp?) -> String { x.map { "\($0)" } ?? "-" }
