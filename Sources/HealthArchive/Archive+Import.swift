@@ -27,7 +27,7 @@ public struct ImportOutcome: Sendable, Equatable {
     public var summariesNew = 0
     /// Days whose ActivitySummary this (later) export changed.
     public var summariesReplaced = 0
-    /// Records not stored because their start is outside 1902 to 2242 (or of a 512th type).
+    /// Records not stored because their start is outside 1901-12-13 to 2174-02-25 (or of a 512th type).
     public var recordsSkipped = 0
     /// The line of the first of them.
     public var firstSkippedLine = 0

@@ -8,7 +8,7 @@
 enum Schema {
     /// `PRAGMA user_version` of archives this code writes. A newer archive is refused.
     static let version: Int64 = 1
-    /// The id of a top-level record: type, then start (biased by 2^31 so 1902 to 2242 fit in 33
+    /// The id of a top-level record: type, then start (biased by 2^31 so 1901-12-13 to 2174-02-25 fit in 33
     /// bits), then `n`, a counter among records of one type starting in the same second.
     static func recordID(type: Int64, start: Int64, n: Int64) -> Int64? {
         let biased = start + (1 << 31)
@@ -16,11 +16,15 @@ enum Schema {
         return type << 54 | biased << 21 | n
     }
 
-    /// The ids of records of `type` starting from `from` to `to` (inclusive).
+    /// The ids of records of `type` starting from `from` to `to` (inclusive; starts outside
+    /// what an id can hold are clamped: no record has them).
     static func recordIDs(type: Int64, from: Int64, to: Int64) -> ClosedRange<Int64>? {
-        guard let lo = recordID(type: type, start: from, n: 0), let hi = recordID(type: type, start: to, n: 0) else {
-            return nil
-        }
+        let first = -(Int64(1) << 31)
+        let last = (Int64(1) << 33) - (Int64(1) << 31) - 1
+        guard from <= last, to >= first,
+            let lo = recordID(type: type, start: max(from, first), n: 0),
+            let hi = recordID(type: type, start: min(to, last), n: 0)
+        else { return nil }
         return lo...(hi | ((1 << 21) - 1))
     }
 

@@ -74,7 +74,7 @@ enum ImportCommand {
         var extras: [String] = []
         if o.recordsSkipped > 0 {
             extras.append(
-                "\(group(o.recordsSkipped)) records skipped: start outside 1902 to 2242 (first at line \(o.firstSkippedLine))"
+                "\(group(o.recordsSkipped)) records skipped: start outside 1901-12-13 to 2174-02-25 (first at line \(o.firstSkippedLine))"
             )
         }
         if o.workoutsRead > 0 { extras.append("workouts \(group(o.workoutsNew)) new of \(group(o.workoutsRead))") }

@@ -1,11 +1,12 @@
 import CSQLite
 import Foundation
 import HealthAnalysis
-import HealthArchive
 import HealthExport
 import HealthReports
 import SyntheticExport
 import Testing
+
+@testable import HealthArchive
 
 /// 21 days over the Europe/Berlin autumn change, exported in winter (printed offset +0100).
 let winter = SyntheticExportConfiguration(
@@ -390,4 +391,56 @@ func full(_ batch: ExportBatch) -> [String] {
         return "S \(s)"
     }
     return out
+}
+
+@Suite("Record ids")
+struct RecordIDTests {
+    /// The id is `type << 54 | (start + 2^31) << 21 | n`: 2025-01-01 00:00 UTC is 1,735,689,600 s,
+    /// biased 3,883,173,248; type 3, n 5 → 3 × 2^54 + 3,883,173,248 × 2^21 + 5.
+    @Test func anIdHoldsTypeStartAndCounter() throws {
+        let id = try #require(Schema.recordID(type: 3, start: 1_735_689_600, n: 5))
+        #expect(id == 3 * (1 << 54) + 3_883_173_248 * (1 << 21) + 5)
+        #expect(Schema.start(ofRecord: id) == 1_735_689_600)
+        #expect(id >> 54 == 3)
+        #expect(Schema.recordID(type: 3, start: -(1 << 31) - 1, n: 0) == nil, "before 1901-12-13")
+        #expect(Schema.recordID(type: 3, start: (1 << 33) - (1 << 31), n: 0) == nil, "after 2174-02-25")
+        #expect(Schema.recordID(type: 512, start: 0, n: 0) == nil)
+        // A range reaching past the ends is clamped to what ids can hold.
+        let range = try #require(Schema.recordIDs(type: 3, from: -10_000_000_000, to: 1_735_689_600))
+        #expect(range.lowerBound == 3 << 54)
+        #expect(range.upperBound == id | ((1 << 21) - 1))
+    }
+
+    @Test func outOfRangeRecordsAreSkippedAndCountedAndDuplicatesInOneExportStoredOnce() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        func steps(_ start: Int64, _ value: Double, line: Int) -> Record {
+            Record(
+                type: "HKQuantityTypeIdentifierStepCount",
+                value: .quantity(Quantity(value: value, unit: .count, originalValue: value, originalUnit: "count")),
+                sourceName: "Phone", startDate: Timestamp(secondsSince1970: start, printedOffsetSeconds: 3600),
+                endDate: Timestamp(secondsSince1970: start + 60, printedOffsetSeconds: 3600), line: line)
+        }
+        let read: ((ExportBatch) throws -> Void) throws -> ExportSummary = { consume in
+            var batch = ExportBatch()
+            batch.records = [
+                steps(1_735_689_600, 10, line: 3), steps(-3_786_825_600, 5, line: 4),  // 1850
+                steps(1_735_689_600, 10, line: 5), steps(1_735_689_600, 11, line: 6),
+            ]
+            try consume(batch)
+            return ExportSummary(
+                replaying: "made.xml", exportDate: Timestamp(secondsSince1970: 1_735_700_000), exportVersion: nil,
+                locale: nil, me: nil, bytesRead: 100, timeZoneCounts: [:], diagnostics: [])
+        }
+        let first = try archive.importBatches(reading: read)
+        #expect(first.recordsRead == 4)
+        #expect(first.recordsSkipped == 1 && first.firstSkippedLine == 4)
+        #expect(first.recordsNew == 2, "the second 10 steps is the first again; 11 steps is another record")
+        let again = try archive.importBatches(reading: read)
+        #expect(again.recordsNew == 0 && again.recordsSkipped == 1)
+        var values: [Double] = []
+        _ = try archive.read { batch in values += batch.records.compactMap(\.quantity?.value) }
+        #expect(values == [10, 11])
+    }
 }
