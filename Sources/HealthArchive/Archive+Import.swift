@@ -65,7 +65,8 @@ extension Archive {
         do {
             return try writeTransaction {
                 let session = try ImportSession(archive: self)
-                let summary = try read { batch in try session.consume(batch) }
+                // Parsing on a thread of its own, inserting here: the two overlap.
+                let summary = try BatchPipe.run(reading: read) { batch in try session.consume(batch) }
                 return try session.finish(summary)
             }
         } catch let e as SQLiteError {
