@@ -51,10 +51,18 @@ extension Archive {
     ///
     /// - Throws: `ExportReadError` when the input cannot be read, `ArchiveError` when the
     ///   archive cannot be written. Either way the archive is as it was before.
-    public func importExport(_ input: ExportInput, readerOptions: ReaderOptions = ReaderOptions()) throws
-        -> ImportOutcome
-    {
-        try importBatches { consume in try ExportReader(options: readerOptions).read(input, consume: consume) }
+    ///
+    /// - Parameter threads: parser threads (`ExportReader.read(_:threads:makeConsumer:)`); the
+    ///   archive is the same for any number (only the order of rows within one second of one
+    ///   type can differ).
+    public func importExport(
+        _ input: ExportInput, readerOptions: ReaderOptions = ReaderOptions(), threads: Int = 1
+    ) throws -> ImportOutcome {
+        try importWorkers { put in
+            try ExportReader(options: readerOptions).read(input, threads: threads) { worker in
+                { batch in try put(worker, batch) }
+            }
+        }
     }
 
     /// `importExport` over batches from anywhere: `read` hands every batch of one export to the
@@ -62,11 +70,22 @@ extension Archive {
     public func importBatches(reading read: ((ExportBatch) throws -> Void) throws -> ExportSummary) throws
         -> ImportOutcome
     {
+        try withoutActuallyEscaping(read) { read in
+            try importWorkers { put in try read { batch in try put(0, batch) } }
+        }
+    }
+
+    /// The import of batches from one or more reader workers (`put(worker, batch)`).
+    func importWorkers(reading read: (_ put: @escaping (Int, ExportBatch) throws -> Void) throws -> ExportSummary)
+        throws -> ImportOutcome
+    {
         do {
             return try writeTransaction {
                 let session = try ImportSession(archive: self)
                 // Parsing on a thread of its own, inserting here: the two overlap.
-                let summary = try BatchPipe.run(reading: read) { batch in try session.consume(batch) }
+                let summary = try BatchPipe.run(reading: read) { worker, batch in
+                    try session.consume(batch, worker: worker)
+                }
                 return try session.finish(summary)
             }
         } catch let e as SQLiteError {
@@ -99,9 +118,13 @@ final class ImportSession {
     /// ActivitySummary values, applied at the end, when the export's date is known.
     var summaries: [ActivitySummary] = []
 
-    // Per-read caches: the reader's symbols are only valid within one read.
+    // Per-read caches: the reader's symbols are only valid within one read, and with parser
+    // threads within one worker: these are the current worker's, the others' wait in
+    // `otherWorkers` (swapped, not copied).
     var typeBySymbol: [Int64] = []
     var sourceBySymbol: [Int64] = []
+    var currentWorker = 0
+    var otherWorkers: [Int: (types: [Int64], sources: [Int64])] = [:]
     var deviceByObject: [ObjectIdentifier: Int64] = [:]
     var retainedDevices: [Device] = []
 
@@ -298,7 +321,12 @@ final class ImportSession {
         }
     }
 
-    func consume(_ batch: ExportBatch) throws {
+    func consume(_ batch: ExportBatch, worker: Int) throws {
+        if worker != currentWorker {
+            otherWorkers[currentWorker] = (typeBySymbol, sourceBySymbol)
+            (typeBySymbol, sourceBySymbol) = otherWorkers.removeValue(forKey: worker) ?? ([], [])
+            currentWorker = worker
+        }
         try consumeRecords(batch.records)
         for c in batch.correlations { try consumeCorrelation(c) }
         for w in batch.workouts { try consumeWorkout(w) }

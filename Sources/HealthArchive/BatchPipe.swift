@@ -1,15 +1,17 @@
 import Foundation
 import HealthExport
 
-/// Runs an export's reader on a thread of its own while the caller writes its batches into
-/// SQLite: parsing and inserting overlap (two cores), in the same order as one thread would.
+/// Runs an export's reader (serial or with parser threads) on a thread of its own while the
+/// caller writes its batches into SQLite: parsing and inserting overlap. Each batch comes with
+/// the reader's worker index (its symbols are only valid with that worker's other batches);
+/// the batches of one worker arrive in its order.
 ///
 /// At most `capacity` batches wait between the two, so memory stays a few batches. When the
 /// consumer fails, the reader is stopped at its next batch; when the reader fails, the consumer
 /// sees the end and the reader's error is rethrown.
 final class BatchPipe: @unchecked Sendable {
     private let condition = NSCondition()
-    private var queue: [ExportBatch] = []
+    private var queue: [(worker: Int, batch: ExportBatch)] = []
     private var finished = false
     private var cancelled = false
     private let capacity: Int
@@ -18,18 +20,18 @@ final class BatchPipe: @unchecked Sendable {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    /// Called on the reading thread for every batch.
-    func put(_ batch: ExportBatch) throws {
+    /// Called on a reading thread for every batch.
+    func put(_ worker: Int, _ batch: ExportBatch) throws {
         condition.lock()
         defer { condition.unlock() }
         while queue.count >= capacity && !cancelled { condition.wait() }
         if cancelled { throw Cancelled() }
-        queue.append(batch)
+        queue.append((worker, batch))
         condition.broadcast()
     }
 
     /// The next batch, or nil when the reader is done (or failed).
-    func take() -> ExportBatch? {
+    func take() -> (worker: Int, batch: ExportBatch)? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !finished { condition.wait() }
@@ -57,8 +59,8 @@ final class BatchPipe: @unchecked Sendable {
     /// Reads with `read` on a new thread and hands every batch to `consume` on this one.
     /// - Returns: what `read` returned. Throws what `consume` or `read` threw (the consumer's first).
     static func run(
-        reading read: ((ExportBatch) throws -> Void) throws -> ExportSummary, capacity: Int = 3,
-        consume: (ExportBatch) throws -> Void
+        reading read: (_ put: @escaping (Int, ExportBatch) throws -> Void) throws -> ExportSummary,
+        capacity: Int = 4, consume: (_ worker: Int, _ batch: ExportBatch) throws -> Void
     ) throws -> ExportSummary {
         try withoutActuallyEscaping(read) { read in
             let pipe = BatchPipe(capacity: capacity)
@@ -66,7 +68,7 @@ final class BatchPipe: @unchecked Sendable {
             let done = DispatchSemaphore(value: 0)
             let thread = Thread {
                 do {
-                    box.summary = try box.read! { batch in try pipe.put(batch) }
+                    box.summary = try box.read! { worker, batch in try pipe.put(worker, batch) }
                 } catch {
                     box.error = error
                 }
@@ -77,9 +79,9 @@ final class BatchPipe: @unchecked Sendable {
             thread.stackSize = 8 << 20
             thread.start()
             var consumerError: Error?
-            while let batch = pipe.take() {
+            while let next = pipe.take() {
                 do {
-                    try consume(batch)
+                    try consume(next.worker, next.batch)
                 } catch {
                     consumerError = error
                     pipe.cancel()
@@ -96,8 +98,9 @@ final class BatchPipe: @unchecked Sendable {
 
 /// The reader's closure and outcome, shared with its thread (which is joined before use).
 private final class ReaderBox: @unchecked Sendable {
-    var read: (((ExportBatch) throws -> Void) throws -> ExportSummary)?
+    typealias Read = (_ put: @escaping (Int, ExportBatch) throws -> Void) throws -> ExportSummary
+    var read: Read?
     var summary: ExportSummary?
     var error: Error?
-    init(read: @escaping ((ExportBatch) throws -> Void) throws -> ExportSummary) { self.read = read }
+    init(read: @escaping Read) { self.read = read }
 }

@@ -21,6 +21,8 @@ enum ImportCommand {
         Options:
           --db <file>  The archive (SQLite). Required.
           --quiet      Print only errors (for cron).
+          --threads N  Parser threads (default: the online cores, here \(ExportReader.onlineCores));
+                       the archive is the same for any N.
           -h, --help   Show this help.
 
         Exit codes: 0 all inputs imported, 1 any input or the archive failed (the other
@@ -31,7 +33,8 @@ enum ImportCommand {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentScanner(arguments, command: "import", valued: ["--db"], flagNames: ["--quiet"])
+        let args = try ArgumentScanner(
+            arguments, command: "import", valued: ["--db", "--threads"], flagNames: ["--quiet"])
         if args.flags.contains("--help") {
             print(help)
             return ExitCode.success
@@ -44,6 +47,7 @@ enum ImportCommand {
                 message: "missing <input> (export.zip, export.xml, a folder, or -)", command: "import")
         }
         let quiet = args.flags.contains("--quiet")
+        let threads = try args.threads()
         let archive = try Archive(path: db)
         var failures = 0
         for input in args.positionals.flatMap(ImportInputs.expand) {
@@ -55,7 +59,7 @@ enum ImportCommand {
             let outcome: ImportOutcome
             do {
                 defer { progress.finish() }  // cleared before the result or the error is printed
-                outcome = try archive.importExport(input, readerOptions: readerOptions)
+                outcome = try archive.importExport(input, readerOptions: readerOptions, threads: threads)
             } catch {
                 failures += 1
                 printError("error: \(error) (nothing of it was imported)")

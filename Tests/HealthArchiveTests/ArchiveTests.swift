@@ -48,6 +48,33 @@ struct ArchiveTests {
                 == writer.text(of: .daily, for: replayedPart.result, context: replayedPart.context))
     }
 
+    @Test func parserThreadsGiveTheSameArchive() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = try writeExport(winter, to: dir, name: "export.xml")
+        let serial = try Archive(path: dir.appendingPathComponent("serial.sqlite").path)
+        let parallel = try Archive(path: dir.appendingPathComponent("parallel.sqlite").path)
+        let a = try serial.importExport(.path(export))
+        var options = ReaderOptions()
+        options.segmentSize = 64 * 1024  // many segments for the 3 workers
+        let b = try parallel.importExport(.path(export), readerOptions: options, threads: 3)
+        #expect(a.recordsNew == b.recordsNew && a.recordsNew > 30_000)
+        #expect(try dump(serial) == dump(parallel))
+        #expect(try serial.rowCounts() == parallel.rowCounts())
+        let again = try parallel.importExport(.path(export), readerOptions: options, threads: 3)
+        #expect(again.recordsNew == 0 && again.recordsPresent == a.recordsRead)
+        let writer = ReportWriter()
+        let x = try ReportPipeline.run(
+            reading: { try serial.read(consume: $0) }, options: AnalysisOptions(), environmentTimeZone: nil)
+        let y = try ReportPipeline.run(
+            reading: { try parallel.read(consume: $0) }, options: AnalysisOptions(), environmentTimeZone: nil)
+        for file in ReportFile.allCases {
+            #expect(
+                writer.text(of: file, for: x.result, context: x.context)
+                    == writer.text(of: file, for: y.result, context: y.context))
+        }
+    }
+
     @Test func reimportingAnExportAddsNothing() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
