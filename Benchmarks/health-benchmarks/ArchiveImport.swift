@@ -22,7 +22,7 @@ func removeBenchmarkArchive() {
 /// - Returns: the bytes read, the records read, the rows the import added (new records,
 ///   workouts, correlations, ActivitySummary days and the export's own row), and the archive's
 ///   size on disk after a checkpoint (indexes and every table included; no WAL left).
-func runArchiveImport(file: String, first: Bool) throws -> PhaseOutcome {
+func runArchiveImport(file: String, first: Bool, threads: Int) throws -> PhaseOutcome {
     let path = benchmarkArchivePath()
     if first {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
@@ -30,7 +30,7 @@ func runArchiveImport(file: String, first: Bool) throws -> PhaseOutcome {
         throw PhaseError(description: "\(path): no archive from a first import to import into again")
     }
     let archive = try Archive(path: path)
-    let outcome = try archive.importExport(.path(file))
+    let outcome = try archive.importExport(.path(file), threads: threads)
     try archive.checkpoint()
     var st = stat()
     let size = stat(path, &st) == 0 ? Int64(st.st_size) : 0
@@ -48,8 +48,8 @@ extension Report {
         guard let first = summary(.importFirst), first.measured, let again = summary(.reimport), again.measured
         else { return [] }
         var out: [Target] = []
-        // Against `report` with one parser thread (the import parses with one) and with N.
-        for reportPhase in [Phase.report, .reportThreads] {
+        // Against `report` with N parser threads (as the import) and with one.
+        for reportPhase in [Phase.reportThreads, .report] {
             guard let r = summary(reportPhase), r.measured else { continue }
             let over = first.bestSeconds / r.bestSeconds
             out.append(

@@ -30,8 +30,8 @@ let helpText = """
                                                     ReportPipeline.run takes threads:)
       ... from zip (N threads)                      with --zip: the reader and the report from a zip
                                                     of the input (made once beside it as <input>.zip)
-      Archive import (new SQLite archive)           health-analyzer import into a new archive in /tmp
-      Archive re-import (the same export again)     the same export into that archive: adds 0 rows
+      Archive import, new archive (N threads)       health-analyzer import into a new archive in /tmp
+      Archive re-import, same export (N threads)    the same export into that archive: adds 0 rows
 
     Input:
       --input <file>          An export.xml. It must be well-formed, without control characters,

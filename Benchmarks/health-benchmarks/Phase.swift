@@ -28,8 +28,8 @@ enum Phase: String, CaseIterable {
         case .reportThreads: return "Report end-to-end (\(n))"
         case .readerZipThreads: return "HealthExport read from zip (\(n))"
         case .reportZipThreads: return "Report end-to-end from zip (\(n))"
-        case .importFirst: return "Archive import (new SQLite archive)"
-        case .reimport: return "Archive re-import (the same export again)"
+        case .importFirst: return "Archive import, new archive (\(n))"
+        case .reimport: return "Archive re-import, same export (\(n))"
         }
     }
 
@@ -44,8 +44,9 @@ enum Phase: String, CaseIterable {
     /// Parser threads the phase uses.
     var threads: Int {
         switch self {
-        case .bare, .reader, .report, .importFirst, .reimport: return 1
-        case .readerThreads, .reportThreads, .readerZipThreads, .reportZipThreads: return benchmarkThreads
+        case .bare, .reader, .report: return 1
+        case .readerThreads, .reportThreads, .readerZipThreads, .reportZipThreads, .importFirst, .reimport:
+            return benchmarkThreads
         }
     }
 
@@ -64,8 +65,8 @@ enum Phase: String, CaseIterable {
         case .bare: return try runBareCount(file: file)
         case .reader, .readerThreads, .readerZipThreads: return try runReaderRead(file: file, threads: threads)
         case .report, .reportThreads, .reportZipThreads: return try runReportEndToEnd(file: file, threads: threads)
-        case .importFirst: return try runArchiveImport(file: file, first: true)
-        case .reimport: return try runArchiveImport(file: file, first: false)
+        case .importFirst: return try runArchiveImport(file: file, first: true, threads: threads)
+        case .reimport: return try runArchiveImport(file: file, first: false, threads: threads)
         }
     }
 }
