@@ -8,7 +8,8 @@ let package = Package(
     name: "health-analyzer",
     products: [
         .executable(name: "health-analyzer", targets: ["health-analyzer"]),
-        .library(name: "HealthAnalyzer", targets: ["HealthExport", "HealthAnalysis", "HealthReports"]),
+        .library(
+            name: "HealthAnalyzer", targets: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive"]),
     ],
     targets: [
         // C libraries. Only CHealthSAX's .c file includes libxml2; no Swift module imports it,
@@ -19,14 +20,20 @@ let package = Package(
         .systemLibrary(
             name: "CLibArchive", pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CHealthSAX", dependencies: ["CLibXML2"]),
 
         // The library.
         .target(name: "HealthExport", dependencies: ["CHealthSAX", "CLibArchive"]),
         .target(name: "HealthAnalysis", dependencies: ["HealthExport"]),
         .target(name: "HealthReports", dependencies: ["HealthExport", "HealthAnalysis"]),
+        // The SQLite archive of a person's history across exports (import, read back, results).
+        .target(name: "HealthArchive", dependencies: ["CSQLite", "HealthExport", "HealthAnalysis", "HealthReports"]),
         .executableTarget(
-            name: "health-analyzer", dependencies: ["HealthExport", "HealthAnalysis", "HealthReports"]),
+            name: "health-analyzer",
+            dependencies: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive"]),
 
         // Synthetic exports with known true values, for tests, samples and benchmarks (not a product).
         .target(name: "SyntheticExport"),
@@ -37,7 +44,8 @@ let package = Package(
         .executableTarget(
             name: "health-benchmarks",
             dependencies: [
-                "CBareSAX", "CLibArchive", "HealthExport", "HealthAnalysis", "HealthReports", "SyntheticExport",
+                "CBareSAX", "CLibArchive", "HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive",
+                "SyntheticExport",
             ],
             path: "Benchmarks/health-benchmarks"),
 
@@ -50,8 +58,15 @@ let package = Package(
             dependencies: ["HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport"],
             exclude: ["Golden"]),
         .testTarget(name: "SyntheticExportTests", dependencies: ["SyntheticExport"]),
+        .testTarget(
+            name: "HealthArchiveTests",
+            dependencies: [
+                "HealthArchive", "HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport", "CSQLite",
+            ]
+        ),
         // Runs the built health-analyzer binary: exit codes, messages, files written, and the
         // committed reports/ being current.
-        .testTarget(name: "CLITests", dependencies: ["health-analyzer", "SyntheticExport", "HealthExport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["health-analyzer", "SyntheticExport", "HealthExport", "HealthArchive"]),
     ]
 )

@@ -65,6 +65,7 @@ struct BenchmarkRun {
                 }
             }
         }
+        removeBenchmarkArchive()
         report.loadAfter = loadAverage()
         report.phases = phases.map { phase in
             PhaseSummary(phase: phase, runs: runs[phase] ?? [], skippedBecause: skipped[phase])

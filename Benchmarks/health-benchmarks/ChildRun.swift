@@ -26,6 +26,9 @@ struct RunResult {
     var bytes: Int64 = 0
     var items: Int64 = 0
     var elements: Int64?
+    var archiveBytes: Int64?
+    var rowsAdded: Int64?
+    var archiveRecords: Int64?
     /// Peak RSS of the child process (KiB, VmHWM), measured after the phase.
     var peakRSSKiB: Int64 = 0
     /// Peak RSS of the child before the phase started (the process's own floor; VmHWM).
@@ -48,6 +51,9 @@ struct RunResult {
             "maxrss_kib=\(ruMaxRSSKiB)",
         ]
         if let elements { fields.append("elements=\(elements)") }
+        if let archiveBytes { fields.append("archive_bytes=\(archiveBytes)") }
+        if let rowsAdded { fields.append("rows_added=\(rowsAdded)") }
+        if let archiveRecords { fields.append("archive_records=\(archiveRecords)") }
         if let message { fields.append("message=\(percentEncoded(message))") }
         return ([RunResult.marker] + fields).joined(separator: " ")
     }
@@ -72,6 +78,9 @@ struct RunResult {
         bytes = values["bytes"].flatMap { Int64($0) } ?? 0
         items = values["items"].flatMap { Int64($0) } ?? 0
         elements = values["elements"].flatMap { Int64($0) }
+        archiveBytes = values["archive_bytes"].flatMap { Int64($0) }
+        rowsAdded = values["rows_added"].flatMap { Int64($0) }
+        archiveRecords = values["archive_records"].flatMap { Int64($0) }
         peakRSSKiB = values["hwm_kib"].flatMap { Int64($0) } ?? 0
         startPeakRSSKiB = values["start_hwm_kib"].flatMap { Int64($0) } ?? 0
         ruMaxRSSKiB = values["maxrss_kib"].flatMap { Int64($0) } ?? 0
@@ -125,6 +134,9 @@ func runPhaseInThisProcess(_ phase: Phase, file: String) -> Int32 {
             result.bytes = outcome.bytes
             result.items = outcome.items
             result.elements = outcome.elements
+            result.archiveBytes = outcome.archiveBytes
+            result.rowsAdded = outcome.rowsAdded
+            result.archiveRecords = outcome.archiveRecords
         } else {
             result.status = .skipped
             result.message = "not implemented yet"

@@ -13,6 +13,9 @@ enum Phase: String, CaseIterable {
     /// From a zip of the input (`--zip`): inflating is serial work of its own.
     case readerZipThreads = "reader-zip-threads"
     case reportZipThreads = "report-zip-threads"
+    /// `health-analyzer import` into a new archive, then the same export again (issue 7).
+    case importFirst = "import"
+    case reimport
 
     /// The benchmark's name, "Subject operation (variant)".
     var title: String {
@@ -25,6 +28,8 @@ enum Phase: String, CaseIterable {
         case .reportThreads: return "Report end-to-end (\(n))"
         case .readerZipThreads: return "HealthExport read from zip (\(n))"
         case .reportZipThreads: return "Report end-to-end from zip (\(n))"
+        case .importFirst: return "Archive import, new archive (\(n))"
+        case .reimport: return "Archive re-import, same export (\(n))"
         }
     }
 
@@ -40,7 +45,8 @@ enum Phase: String, CaseIterable {
     var threads: Int {
         switch self {
         case .bare, .reader, .report: return 1
-        case .readerThreads, .reportThreads, .readerZipThreads, .reportZipThreads: return benchmarkThreads
+        case .readerThreads, .reportThreads, .readerZipThreads, .reportZipThreads, .importFirst, .reimport:
+            return benchmarkThreads
         }
     }
 
@@ -59,6 +65,8 @@ enum Phase: String, CaseIterable {
         case .bare: return try runBareCount(file: file)
         case .reader, .readerThreads, .readerZipThreads: return try runReaderRead(file: file, threads: threads)
         case .report, .reportThreads, .reportZipThreads: return try runReportEndToEnd(file: file, threads: threads)
+        case .importFirst: return try runArchiveImport(file: file, first: true, threads: threads)
+        case .reimport: return try runArchiveImport(file: file, first: false, threads: threads)
         }
     }
 }
@@ -86,6 +94,12 @@ struct PhaseOutcome {
     /// Every element the parser saw, the root included, when the phase knows it. The bare pass
     /// and the reader must agree: that is the check that both parsed the same document.
     var elements: Int64?
+    /// The archive's size on disk after the import (import phases only).
+    var archiveBytes: Int64? = nil
+    /// Rows the import added to the archive (import phases only).
+    var rowsAdded: Int64? = nil
+    /// Records in the archive after the import (import phases only).
+    var archiveRecords: Int64? = nil
 }
 
 /// A phase that failed.

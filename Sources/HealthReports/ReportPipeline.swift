@@ -43,6 +43,15 @@ public enum ReportPipeline {
         }
         let analyzer = analyzers[0]
         for other in analyzers.dropFirst() { analyzer.merge(other) }
+        return try finish(analyzer, summary: summary, environmentTimeZone: environmentTimeZone, routes: input)
+    }
+
+    /// The end of every pipeline (an export's or an archive's replay): finish the analysis and
+    /// make the report context from the summary. `routes`: the export whose GPX route files the
+    /// report may read (nil for a replay, which has the references only).
+    static func finish(
+        _ analyzer: Analyzer, summary: ExportSummary, environmentTimeZone: String?, routes: ExportInput?
+    ) throws -> ReportRun {
         let result = try analyzer.finish(
             exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
             environmentTimeZone: environmentTimeZone)
@@ -52,7 +61,9 @@ public enum ReportPipeline {
             diagnostics: summary.diagnostics.map(\.description))
         // Route files are read only when a reported workout names one (a second, short pass over
         // the zip's `workout-routes/` entries or the folder beside the XML).
-        if result.workouts.contains(where: { !$0.routeFiles.isEmpty }) { context.routes = RouteFileIndex.read(input) }
+        if let routes, result.workouts.contains(where: { !$0.routeFiles.isEmpty }) {
+            context.routes = RouteFileIndex.read(routes)
+        }
         return ReportRun(summary: summary, result: result, context: context)
     }
 

@@ -28,6 +28,9 @@ let rootHelp = """
       report <input> --out <dir>  Write daily, weekly, monthly, sleep and workout CSV
                                   files, report.md with its SVG charts, schema.sql and
                                   report.json into <dir>.
+      import <input>... --db <f>  Add exports to a SQLite archive of the whole history.
+      report --db <f> --out <dir> The reports over everything the archive holds.
+      inspect --db <f>            Summarise the archive.
 
     <input> is export.zip (read in place), export.xml, the unzipped folder, or - for XML
     on standard input.
@@ -57,6 +60,8 @@ extension CommandLine {
                 return try InspectCommand.run(Array(arguments.dropFirst()))
             case "report":
                 return try ReportCommand.run(Array(arguments.dropFirst()))
+            case "import":
+                return try ImportCommand.run(Array(arguments.dropFirst()))
             default:
                 throw UsageError(
                     message: first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'")

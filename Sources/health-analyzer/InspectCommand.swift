@@ -4,6 +4,7 @@ import HealthExport
 enum InspectCommand {
     static let help = """
         Usage: health-analyzer inspect <input>
+               health-analyzer inspect --db <archive>
 
         Show what an Apple Health export contains: export date and version, locale, the date
         range, records per type (with units) and per source (with the device model), workouts
@@ -16,6 +17,8 @@ enum InspectCommand {
         Options:
           --threads N  Parser threads (default: the online cores, here \(ExportReader.onlineCores)).
                        Every output is the same for any N.
+          --db <file>  Summarise a SQLite archive made by 'import' instead: the exports
+                       imported with their dates, the date range, counts per type and source.
           -h, --help   Show this help.
 
         Example:
@@ -23,18 +26,34 @@ enum InspectCommand {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentScanner(arguments, command: "inspect", valued: ["--threads"], flagNames: [])
+        let args = try ArgumentScanner(arguments, command: "inspect", valued: ["--threads", "--db"], flagNames: [])
         if args.flags.contains("--help") {
             print(help)
+            return ExitCode.success
+        }
+        if let db = args.values["--db"] {
+            if let extra = args.positionals.first {
+                throw UsageError(message: "--db reads the archive: leave out '\(extra)'", command: "inspect")
+            }
+            print(try ArchiveCommands.inspect(db: db), terminator: "")
             return ExitCode.success
         }
         let input = try args.input()
         let threads = try args.threads()
         // One tally per parser thread, merged at the end (each is touched by its thread only).
         let tallies = (0..<threads).map { _ in InspectTallyBox() }
-        let summary = try ExportReader().read(input, threads: threads) { worker in
-            let box = tallies[worker]
-            return { batch in box.tally.add(batch) }
+        let progress = ProgressLine(label: "Reading " + ImportCommand.label(input))
+        var readerOptions = ReaderOptions()
+        if progress.isEnabled {
+            readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }
+        }
+        let summary: ExportSummary
+        do {
+            defer { progress.finish() }
+            summary = try ExportReader(options: readerOptions).read(input, threads: threads) { worker in
+                let box = tallies[worker]
+                return { batch in box.tally.add(batch) }
+            }
         }
         var tally = tallies[0].tally
         for box in tallies.dropFirst() { tally.merge(box.tally) }

@@ -8,6 +8,7 @@ import HealthReports
 enum ReportCommand {
     static let help = """
         Usage: health-analyzer report <input> --out <dir> [options]
+               health-analyzer report --db <archive> --out <dir> [options]
 
         Read an Apple Health export once, streaming, and write into <dir>:
           daily.csv        one row per local day: steps, distance_km, active_energy_kcal,
@@ -48,6 +49,10 @@ enum ReportCommand {
           --week last                Only the last complete week (for cron jobs).
           --threads N                Parser threads (default: the online cores, here
                                      \(ExportReader.onlineCores)). Every output is the same for any N.
+          --db <file>                Report over a SQLite archive made by 'import' instead of
+                                     an export (no <input>); also writes daily_results and
+                                     weekly_results tables into the archive.
+          --quiet                    Print only errors and warnings (for cron).
           -h, --help                 Show this help.
 
         Example:
@@ -57,14 +62,21 @@ enum ReportCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ArgumentScanner(
             arguments, command: "report",
-            valued: ["--out", "--tz", "--source-order", "--week-start", "--from", "--to", "--week", "--threads"],
-            flagNames: ["--no-dedup"])
+            valued: [
+                "--out", "--tz", "--source-order", "--week-start", "--from", "--to", "--week", "--threads", "--db",
+            ],
+            flagNames: ["--no-dedup", "--quiet"])
         if args.flags.contains("--help") {
             print(help)
             return ExitCode.success
         }
         // validate()
-        let input = try args.input()
+        let db = args.values["--db"]
+        if db != nil, let extra = args.positionals.first {
+            throw UsageError(message: "--db reads the archive: leave out '\(extra)'", command: "report")
+        }
+        let input = db == nil ? try args.input() : .path(db!)
+        let quiet = args.flags.contains("--quiet")
         guard let out = args.values["--out"], !out.isEmpty else {
             throw UsageError(message: "missing --out <dir>", command: "report")
         }
@@ -118,13 +130,15 @@ enum ReportCommand {
         let threads = try args.threads()
 
         // run()
-        let progress = ProgressLine(label: inputLabel(input))
-        var readerOptions = ReaderOptions()
-        if progress.isEnabled {
-            readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }
-        }
         let run: ReportRun
-        do {
+        if let db {
+            run = try ArchiveCommands.report(db: db, options: options)
+        } else {
+            let progress = ProgressLine(label: "Reading " + inputLabel(input))
+            var readerOptions = ReaderOptions()
+            if progress.isEnabled {
+                readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }
+            }
             defer { progress.finish() }  // clear the progress line before anything else is printed
             run = try ReportPipeline.run(
                 input, options: options,
@@ -141,9 +155,11 @@ enum ReportCommand {
         }
         if let warning = ReportWriter.routeWarning(result, routes: context.routes) { printError("warning: " + warning) }
         let written = try ReportWriter().write(result, context: context, to: out)
+        if let db { try ArchiveCommands.storeResults(run, db: db) }
+        if quiet { return ExitCode.success }
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
         print(
-            "Read \(summary.inputName): \(result.days.count) days (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)"
+            "Read \(db.map { "archive \($0)" } ?? summary.inputName): \(result.days.count) days (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)"
         )
         for path in written { print("wrote \(path)") }
         return ExitCode.success
@@ -165,42 +181,4 @@ func sourceHint(_ name: String, _ sources: [String]) -> String {
     }
     if let match = sources.first(where: { fold($0) == fold(name) }) { return " Did you mean '\(match)'?" }
     return sources.isEmpty ? "" : " Sources: " + sources.map { "'\($0)'" }.joined(separator: ", ") + "."
-}
-
-/// A progress indicator on standard error, shown only when standard error is a terminal
-/// (silent in cron jobs and pipes). Redraws at most every 0.2 s.
-final class ProgressLine: @unchecked Sendable {
-    let label: String
-    let isEnabled: Bool
-    private var last = Date.distantPast
-    private var drawn = false
-    private let lock = NSLock()
-
-    init(label: String) {
-        self.label = label
-        isEnabled = isatty(2) != 0
-    }
-
-    func update(_ consumed: Int64, _ total: Int64?) {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard now.timeIntervalSince(last) >= 0.2 else { return }
-        last = now
-        let mb = Double(consumed) / 1_000_000
-        var text = "\rReading \(label): \(String(format: "%.0f", mb)) MB"
-        if let total, total > 0 {
-            text += String(
-                format: " of %.0f MB (%.0f%%)", Double(total) / 1_000_000, 100 * Double(consumed) / Double(total))
-        }
-        FileHandle.standardError.write(Data((text + "   ").utf8))
-        drawn = true
-    }
-
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        drawn = false
-    }
 }

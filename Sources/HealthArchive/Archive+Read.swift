@@ -1,0 +1,391 @@
+import HealthExport
+
+extension Archive {
+    /// Replays the archive as the reader would deliver one export holding all of it: records in
+    /// archive order (the first export's document order, then what later exports added), in
+    /// batches of `batchSize`, then the records inside correlations (marked
+    /// `isNestedInCorrelation`, as the reader marks them) with their correlations, the workouts
+    /// and the ActivitySummary days.
+    ///
+    /// The returned summary is the latest export's (by `ExportDate`): its name, date, version,
+    /// locale and diagnostics, the archive's `Me`, and `timeZoneCounts` over every stored
+    /// `HKTimeZone` metadata entry. Record line numbers are not stored: `Record.line` is 0.
+    ///
+    /// - Throws: `ArchiveError`, or what `consume` throws.
+    public func read(batchSize: Int = 4096, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {
+        do {
+            try db.execute("BEGIN")  // one snapshot for the whole replay
+            defer { try? db.execute("COMMIT") }
+            let replay = try Replay(db)
+            try replay.records(batchSize: max(1, batchSize), consume)
+            var batch = ExportBatch()
+            let correlations = try replay.correlations()
+            for c in correlations { batch.records.append(contentsOf: c.records) }
+            batch.correlations = correlations
+            batch.workouts = try replay.workouts()
+            batch.activitySummaries = try replay.summaries()
+            if batch.count > 0 { try consume(batch) }
+            return try replay.summary(archivePath: path)
+        } catch let e as SQLiteError {
+            throw classify(e)
+        }
+    }
+}
+
+/// The lookup tables by id and the queries of one replay.
+final class Replay {
+    let db: Connection
+    var types: [Int64: String] = [:]
+    var sources: [Int64: String] = [:]
+    var versions: [Int64: String] = [:]
+    var units: [Int64: (unit: String, canonical: CanonicalUnit?)] = [:]
+    var valueTexts: [Int64: String] = [:]
+    var keys: [Int64: String] = [:]
+    var devices: [Int64: Device] = [:]
+    /// Categories by value-text id (one `CategoryValue` per distinct string).
+    var categories: [Int64: CategoryValue] = [:]
+
+    init(_ db: Connection) throws {
+        self.db = db
+        func load(_ sql: String, _ into: (Statement) -> Void) throws {
+            let s = try db.prepare(sql)
+            while try s.step() { into(s) }
+        }
+        try load("SELECT id, identifier FROM types") { types[$0.int64(0)] = $0.text(1) }
+        try load("SELECT id, name FROM sources") { sources[$0.int64(0)] = $0.text(1) }
+        try load("SELECT id, version FROM source_versions") { versions[$0.int64(0)] = $0.text(1) }
+        try load("SELECT id, unit, canonical_unit FROM units") {
+            units[$0.int64(0)] = ($0.text(1), $0.textOrNil(2).flatMap(CanonicalUnit.init(rawValue:)))
+        }
+        try load("SELECT id, text FROM value_texts") { valueTexts[$0.int64(0)] = $0.text(1) }
+        try load("SELECT id, key FROM metadata_keys") { keys[$0.int64(0)] = $0.text(1) }
+        try load(
+            "SELECT id, name, manufacturer, model, hardware, software, creation_date, other_fields FROM devices"
+        ) { devices[$0.int64(0)] = Lookups.device($0, from: 1) }
+    }
+
+    func timestamp(_ s: Statement, _ c: Int32, offsetMinutes: Int64) -> Timestamp? {
+        s.int64OrNil(c).map { Timestamp(secondsSince1970: $0, printedOffsetSeconds: Int32(offsetMinutes * 60)) }
+    }
+
+    /// A record from the 12 record columns starting at `c` (type_id … value_text_id).
+    func record(_ s: Statement, from c: Int32, nested: Bool) -> Record {
+        let typeID = s.int64(c)
+        let type = types[typeID] ?? ""
+        let offset = s.int64(c + 7)
+        let value: RecordValue
+        if let v = s.doubleOrNil(c + 8), let unitID = s.int64OrNil(c + 9), let unit = units[unitID],
+            let canonical = unit.canonical
+        {
+            value = .quantity(
+                Quantity(value: v, unit: canonical, originalValue: s.doubleOrNil(c + 10) ?? v, originalUnit: unit.unit))
+        } else if let textID = s.int64OrNil(c + 11) {
+            if type.hasPrefix("HKCategoryTypeIdentifier") {
+                if let known = categories[textID] {
+                    value = .category(known)
+                } else {
+                    let category = CategoryValue(exportText: valueTexts[textID] ?? "")
+                    categories[textID] = category
+                    value = .category(category)
+                }
+            } else {
+                value = .none(valueTexts[textID])
+            }
+        } else {
+            value = .none(nil)
+        }
+        let sourceID = s.int64(c + 1)
+        return Record(
+            type: type, typeSymbol: Int32(truncatingIfNeeded: typeID), value: value,
+            sourceName: sources[sourceID] ?? "", sourceSymbol: Int32(truncatingIfNeeded: sourceID),
+            sourceVersion: s.int64OrNil(c + 2).flatMap { versions[$0] },
+            device: s.int64OrNil(c + 3).flatMap { devices[$0] },
+            creationDate: timestamp(s, c + 6, offsetMinutes: offset),
+            startDate: timestamp(s, c + 4, offsetMinutes: offset)!,
+            endDate: timestamp(s, c + 5, offsetMinutes: offset)!,
+            isNestedInCorrelation: nested)
+    }
+
+    static let recordColumns =
+        "type_id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc, printed_offset_min,"
+        + " value, unit_id, original_value, value_text_id"
+
+    /// Top-level records in id order, with metadata and heartbeats merged in from their own
+    /// tables (both ordered by record id, so each is one forward scan).
+    func records(batchSize: Int, _ consume: (ExportBatch) throws -> Void) throws {
+        let rows = try db.prepare("SELECT id, \(Self.recordColumns) FROM records ORDER BY id")  // computed columns
+        let metadata = try db.prepare(
+            "SELECT owner_id, key_id, value FROM metadata WHERE owner_kind = 1 ORDER BY owner_id, position")
+        let beats = try db.prepare("SELECT record_id, bpm, time FROM heartbeats ORDER BY record_id, position")
+        var metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
+        var beatOwner = try beats.step() ? beats.int64(0) : Int64.max
+        var batch = ExportBatch()
+        batch.records.reserveCapacity(batchSize)
+        while try rows.step() {
+            let id = rows.int64(0)
+            var r = record(rows, from: 1, nested: false)
+            while metadataOwner < id { metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max }
+            while metadataOwner == id {
+                r.metadata.append(MetadataEntry(key: keys[metadata.int64(1)] ?? "", value: metadata.text(2)))
+                metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
+            }
+            while beatOwner < id { beatOwner = try beats.step() ? beats.int64(0) : Int64.max }
+            while beatOwner == id {
+                r.heartbeats.append(InstantaneousBeatsPerMinute(bpm: beats.double(1), time: beats.text(2)))
+                beatOwner = try beats.step() ? beats.int64(0) : Int64.max
+            }
+            batch.records.append(r)
+            if batch.records.count >= batchSize {
+                try consume(batch)
+                batch.records.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.records.isEmpty { try consume(batch) }
+    }
+
+    /// The metadata of one owner, in order.
+    func metadata(_ kind: Schema.OwnerKind, _ owner: Int64, _ s: Statement) throws -> [MetadataEntry] {
+        defer { s.reset() }
+        s.bind(1, kind.rawValue)
+        s.bind(2, owner)
+        var entries: [MetadataEntry] = []
+        while try s.step() { entries.append(MetadataEntry(key: keys[s.int64(0)] ?? "", value: s.text(1))) }
+        return entries
+    }
+
+    func metadataStatement() throws -> Statement {
+        try db.prepare("SELECT key_id, value FROM metadata WHERE owner_kind = ? AND owner_id = ? ORDER BY position")
+    }
+
+    func correlations() throws -> [Correlation] {
+        let md = try metadataStatement()
+        let rows = try db.prepare(
+            """
+            SELECT id, type_id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc,
+              printed_offset_min FROM correlations ORDER BY id
+            """)
+        let children = try db.prepare(
+            "SELECT id, \(Self.recordColumns) FROM correlation_records WHERE correlation_id = ? ORDER BY position")
+        var out: [Correlation] = []
+        while try rows.step() {
+            let id = rows.int64(0)
+            let offset = rows.int64(8)
+            var c = Correlation(
+                type: types[rows.int64(1)] ?? "", sourceName: sources[rows.int64(2)] ?? "",
+                sourceVersion: rows.int64OrNil(3).flatMap { versions[$0] },
+                device: rows.int64OrNil(4).flatMap { devices[$0] },
+                creationDate: timestamp(rows, 7, offsetMinutes: offset),
+                startDate: timestamp(rows, 5, offsetMinutes: offset)!,
+                endDate: timestamp(rows, 6, offsetMinutes: offset)!,
+                metadata: try metadata(.correlation, id, md))
+            children.bind(1, id)
+            while try children.step() {
+                var r = record(children, from: 1, nested: true)
+                r.metadata = try metadata(.correlationRecord, children.int64(0), md)
+                c.records.append(r)
+            }
+            children.reset()
+            out.append(c)
+        }
+        return out
+    }
+
+    func workouts() throws -> [Workout] {
+        let md = try metadataStatement()
+        let rows = try db.prepare(
+            """
+            SELECT id, activity_type_id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc,
+              printed_offset_min, duration_min, total_distance_km, total_energy_kcal FROM workouts ORDER BY id
+            """)
+        let activities = try db.prepare(
+            """
+            SELECT id, uuid, start_utc, end_utc, printed_offset_min, duration_min FROM workout_activities
+            WHERE workout_id = ? ORDER BY position
+            """)
+        let events = try db.prepare(
+            """
+            SELECT id, activity_id, type_id, date_utc, printed_offset_min, duration_min FROM workout_events
+            WHERE workout_id = ? ORDER BY position
+            """)
+        let statistics = try db.prepare(
+            """
+            SELECT activity_id, type_id, start_utc, end_utc, printed_offset_min, sum, average, minimum, maximum, unit_id
+            FROM workout_statistics WHERE workout_id = ? ORDER BY position
+            """)
+        let routes = try db.prepare(
+            """
+            SELECT id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc, printed_offset_min
+            FROM workout_routes WHERE workout_id = ? ORDER BY position
+            """)
+        let files = try db.prepare("SELECT path FROM workout_route_files WHERE route_id = ? ORDER BY position")
+        let locations = try db.prepare(
+            """
+            SELECT date_utc, printed_offset_min, latitude, longitude, altitude, horizontal_accuracy, vertical_accuracy,
+              course, speed FROM route_locations WHERE route_id = ? ORDER BY position
+            """)
+        var out: [Workout] = []
+        while try rows.step() {
+            let id = rows.int64(0)
+            let offset = rows.int64(8)
+            var w = Workout(
+                activityType: types[rows.int64(1)] ?? "", durationMinutes: rows.doubleOrNil(9),
+                totalDistanceKm: rows.doubleOrNil(10), totalEnergyBurnedKcal: rows.doubleOrNil(11),
+                sourceName: sources[rows.int64(2)] ?? "", sourceVersion: rows.int64OrNil(3).flatMap { versions[$0] },
+                device: rows.int64OrNil(4).flatMap { devices[$0] },
+                creationDate: timestamp(rows, 7, offsetMinutes: offset),
+                startDate: timestamp(rows, 5, offsetMinutes: offset)!,
+                endDate: timestamp(rows, 6, offsetMinutes: offset)!,
+                metadata: try metadata(.workout, id, md))
+            // Activities first: their events and statistics are attached to them by id.
+            var activityIndex: [Int64: Int] = [:]
+            activities.bind(1, id)
+            while try activities.step() {
+                let o = activities.int64(4)
+                activityIndex[activities.int64(0)] = w.activities.count
+                w.activities.append(
+                    WorkoutActivity(
+                        uuid: activities.textOrNil(1), startDate: timestamp(activities, 2, offsetMinutes: o)!,
+                        endDate: timestamp(activities, 3, offsetMinutes: o), durationMinutes: activities.doubleOrNil(5),
+                        metadata: try metadata(.workoutActivity, activities.int64(0), md)))
+            }
+            activities.reset()
+            events.bind(1, id)
+            while try events.step() {
+                let e = WorkoutEvent(
+                    type: types[events.int64(2)] ?? "",
+                    date: timestamp(events, 3, offsetMinutes: events.int64(4))!,
+                    durationMinutes: events.doubleOrNil(5), metadata: try metadata(.workoutEvent, events.int64(0), md))
+                if let a = events.int64OrNil(1).flatMap({ activityIndex[$0] }) {
+                    w.activities[a].events.append(e)
+                } else {
+                    w.events.append(e)
+                }
+            }
+            events.reset()
+            statistics.bind(1, id)
+            while try statistics.step() {
+                let o = statistics.int64(4)
+                let unit = statistics.int64OrNil(9).flatMap { units[$0] }
+                let st = WorkoutStatistics(
+                    type: types[statistics.int64(1)] ?? "", startDate: timestamp(statistics, 2, offsetMinutes: o)!,
+                    endDate: timestamp(statistics, 3, offsetMinutes: o)!, sum: statistics.doubleOrNil(5),
+                    average: statistics.doubleOrNil(6), minimum: statistics.doubleOrNil(7),
+                    maximum: statistics.doubleOrNil(8), unit: unit?.canonical, originalUnit: unit?.unit)
+                if let a = statistics.int64OrNil(0).flatMap({ activityIndex[$0] }) {
+                    w.activities[a].statistics.append(st)
+                } else {
+                    w.statistics.append(st)
+                }
+            }
+            statistics.reset()
+            routes.bind(1, id)
+            while try routes.step() {
+                let routeID = routes.int64(0)
+                let o = routes.int64(7)
+                var route = WorkoutRoute(
+                    sourceName: sources[routes.int64(1)] ?? "",
+                    sourceVersion: routes.int64OrNil(2).flatMap { versions[$0] },
+                    device: routes.int64OrNil(3).flatMap { devices[$0] },
+                    creationDate: timestamp(routes, 6, offsetMinutes: o),
+                    startDate: timestamp(routes, 4, offsetMinutes: o)!,
+                    endDate: timestamp(routes, 5, offsetMinutes: o)!,
+                    metadata: try metadata(.workoutRoute, routeID, md))
+                files.bind(1, routeID)
+                while try files.step() { route.filePaths.append(files.text(0)) }
+                files.reset()
+                locations.bind(1, routeID)
+                while try locations.step() {
+                    route.locations.append(
+                        RouteLocation(
+                            date: timestamp(locations, 0, offsetMinutes: locations.int64(1))!,
+                            latitude: locations.double(2), longitude: locations.double(3),
+                            altitude: locations.doubleOrNil(4), horizontalAccuracy: locations.doubleOrNil(5),
+                            verticalAccuracy: locations.doubleOrNil(6), course: locations.doubleOrNil(7),
+                            speed: locations.doubleOrNil(8)))
+                }
+                locations.reset()
+                w.routes.append(route)
+            }
+            routes.reset()
+            out.append(w)
+        }
+        return out
+    }
+
+    func summaries() throws -> [ActivitySummary] {
+        let rows = try db.prepare(
+            """
+            SELECT date, active_energy_kcal, active_energy_goal_kcal, active_energy_unit, move_time_min,
+              move_time_goal_min, exercise_time_min, exercise_time_goal_min, stand_hours, stand_hours_goal
+            FROM activity_summaries ORDER BY date
+            """)
+        var out: [ActivitySummary] = []
+        while try rows.step() {
+            guard let date = CivilDate(rows.text(0)) else { continue }
+            out.append(
+                ActivitySummary(
+                    date: date, activeEnergyBurnedKcal: rows.doubleOrNil(1),
+                    activeEnergyBurnedGoalKcal: rows.doubleOrNil(2),
+                    activeEnergyBurnedUnit: rows.textOrNil(3), appleMoveTimeMinutes: rows.doubleOrNil(4),
+                    appleMoveTimeGoalMinutes: rows.doubleOrNil(5), appleExerciseTimeMinutes: rows.doubleOrNil(6),
+                    appleExerciseTimeGoalMinutes: rows.doubleOrNil(7), appleStandHours: rows.doubleOrNil(8),
+                    appleStandHoursGoal: rows.doubleOrNil(9)))
+        }
+        return out
+    }
+
+    /// The latest export's header and diagnostics, the archive's `Me`, and HKTimeZone counts.
+    func summary(archivePath: String) throws -> ExportSummary {
+        let latest = try db.prepare(
+            """
+            SELECT id, input_name, export_utc, printed_offset_min, export_version, locale, bytes_read FROM exports
+            ORDER BY export_utc IS NULL, export_utc DESC, id DESC LIMIT 1
+            """)
+        var name = archivePath
+        var exportDate: Timestamp?
+        var version: Int?
+        var locale: String?
+        var bytes: Int64 = 0
+        var diagnostics: [Diagnostic] = []
+        if try latest.step() {
+            let id = latest.int64(0)
+            name = latest.text(1)
+            exportDate = latest.int64OrNil(2).map {
+                Timestamp(secondsSince1970: $0, printedOffsetSeconds: Int32((latest.int64OrNil(3) ?? 0) * 60))
+            }
+            version = latest.intOrNil(4)
+            locale = latest.textOrNil(5)
+            bytes = latest.int64(6)
+            let d = try db.prepare(
+                "SELECT kind, detail, count, first_line FROM export_diagnostics WHERE export_id = ? ORDER BY position")
+            d.bind(1, id)
+            while try d.step() {
+                guard let kind = Diagnostic.Kind(rawValue: d.text(0)) else { continue }
+                diagnostics.append(
+                    Diagnostic(kind: kind, detail: d.text(1), count: Int(d.int64(2)), firstLine: Int(d.int64(3))))
+            }
+        }
+        var me: Me?
+        let m = try db.prepare(
+            """
+            SELECT date_of_birth, biological_sex, blood_type, fitzpatrick_skin_type, cardio_fitness_medications_use
+            FROM me
+            """)
+        if try m.step() {
+            me = Me(
+                dateOfBirth: m.textOrNil(0), biologicalSex: m.textOrNil(1), bloodType: m.textOrNil(2),
+                fitzpatrickSkinType: m.textOrNil(3), cardioFitnessMedicationsUse: m.textOrNil(4))
+        }
+        var zones: [String: Int] = [:]
+        let z = try db.prepare(
+            """
+            SELECT value, count(*) FROM metadata
+            WHERE key_id = (SELECT id FROM metadata_keys WHERE key = ?) GROUP BY value
+            """)
+        z.bind(1, MetadataKey.timeZone)
+        while try z.step() { zones[z.text(0)] = Int(z.int64(1)) }
+        return ExportSummary(
+            replaying: name, exportDate: exportDate, exportVersion: version, locale: locale, me: me, bytesRead: bytes,
+            timeZoneCounts: zones, droppedDoctype: false, diagnostics: diagnostics)
+    }
+}

@@ -1,0 +1,166 @@
+import CSQLite
+
+// A thin layer over the SQLite C API: one connection, prepared statements with bound values
+// (never SQL text with values in it), and errors that carry SQLite's own message.
+
+/// An error from SQLite: the result code and message of the failed call, with what was being done.
+public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The primary or extended result code (`SQLITE_BUSY` is 5, `SQLITE_CORRUPT` 11, …).
+    public var code: Int32
+    public var message: String
+    public var description: String { message }
+}
+
+/// SQLite's `SQLITE_TRANSIENT`: bound text and blobs are copied before the call returns.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One SQLite connection. Not thread-safe: use it from one thread at a time.
+final class Connection {
+    let handle: OpaquePointer
+    let path: String
+
+    /// Opens `path` read-write (creating it when `create`) or read-only.
+    init(path: String, readOnly: Bool, create: Bool) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
+            | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: "\(path): cannot open: \(message)")
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Waits up to `milliseconds` for another connection's lock before failing with SQLITE_BUSY.
+    func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
+    /// Runs SQL without parameters (schema statements, PRAGMAs, BEGIN/COMMIT).
+    func execute(_ sql: String) throws(SQLiteError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(error)
+            throw SQLiteError(code: rc, message: "\(path): \(message)")
+        }
+    }
+
+    func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw failure(rc) }
+        return Statement(handle: statement, connection: self)
+    }
+
+    /// The first column of the first row of `sql` as an integer (PRAGMAs, counts).
+    func integer(_ sql: String) throws(SQLiteError) -> Int64? {
+        let s = try prepare(sql)
+        return try s.step() ? s.int64OrNil(0) : nil
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    func failure(_ rc: Int32) -> SQLiteError {
+        SQLiteError(code: rc, message: "\(path): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+}
+
+/// A prepared statement. Bind by 1-based index, `step`, read columns by 0-based index.
+final class Statement {
+    let handle: OpaquePointer
+    unowned let connection: Connection
+
+    init(handle: OpaquePointer, connection: Connection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func bind(_ i: Int32, _ v: Int64?) {
+        if let v { sqlite3_bind_int64(handle, i, v) } else { sqlite3_bind_null(handle, i) }
+    }
+    func bind(_ i: Int32, _ v: Int?) { bind(i, v.map { Int64($0) }) }
+    func bind(_ i: Int32, _ v: Int32?) { bind(i, v.map { Int64($0) }) }
+    func bind(_ i: Int32, _ v: Double?) {
+        if let v { sqlite3_bind_double(handle, i, v) } else { sqlite3_bind_null(handle, i) }
+    }
+    func bind(_ i: Int32, _ v: String?) {
+        if let v { sqlite3_bind_text(handle, i, v, -1, transient) } else { sqlite3_bind_null(handle, i) }
+    }
+
+    /// Binds `values` to parameters 1, 2, … in order.
+    func bindAll(_ values: [SQLValue]) {
+        for (i, v) in values.enumerated() {
+            let p = Int32(i + 1)
+            switch v {
+            case .null: sqlite3_bind_null(handle, p)
+            case .integer(let n): sqlite3_bind_int64(handle, p, n)
+            case .real(let d): sqlite3_bind_double(handle, p, d)
+            case .text(let s): sqlite3_bind_text(handle, p, s, -1, transient)
+            }
+        }
+    }
+
+    /// Advances; true when a row is available, false when done.
+    @discardableResult
+    func step() throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        let error = connection.failure(rc)
+        sqlite3_reset(handle)
+        throw error
+    }
+
+    /// Runs a statement that returns no rows, then resets it for the next use.
+    func run() throws(SQLiteError) {
+        defer { reset() }
+        try step()
+    }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func isNull(_ c: Int32) -> Bool { sqlite3_column_type(handle, c) == SQLITE_NULL }
+    func int64(_ c: Int32) -> Int64 { sqlite3_column_int64(handle, c) }
+    func int64OrNil(_ c: Int32) -> Int64? { isNull(c) ? nil : int64(c) }
+    func intOrNil(_ c: Int32) -> Int? { isNull(c) ? nil : Int(int64(c)) }
+    func double(_ c: Int32) -> Double { sqlite3_column_double(handle, c) }
+    func doubleOrNil(_ c: Int32) -> Double? { isNull(c) ? nil : double(c) }
+    func text(_ c: Int32) -> String {
+        guard let p = sqlite3_column_text(handle, c) else { return "" }
+        let n = Int(sqlite3_column_bytes(handle, c))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+    func textOrNil(_ c: Int32) -> String? { isNull(c) ? nil : text(c) }
+
+    /// The value of column `c` with its storage class.
+    func value(_ c: Int32) -> SQLValue {
+        switch sqlite3_column_type(handle, c) {
+        case SQLITE_INTEGER: return .integer(int64(c))
+        case SQLITE_FLOAT: return .real(double(c))
+        case SQLITE_NULL: return .null
+        default: return .text(text(c))
+        }
+    }
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+}
+
+/// A value bound to or read from a statement.
+public enum SQLValue: Hashable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}

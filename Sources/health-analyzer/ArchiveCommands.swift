@@ -1,0 +1,83 @@
+import Foundation
+import HealthAnalysis
+import HealthArchive
+import HealthExport
+import HealthReports
+
+/// `report --db` and `inspect --db`: the archive's side of the two commands.
+enum ArchiveCommands {
+    /// Replays the archive through the same pipeline as `report` (with a progress line).
+    static func report(db: String, options: AnalysisOptions) throws -> ReportRun {
+        let archive = try Archive(path: db, create: false)
+        let progress = ProgressLine(label: "Reading \((db as NSString).lastPathComponent)", unit: .records)
+        defer { progress.finish() }
+        let total = progress.isEnabled ? try archive.rowCounts()["records"].map { Int64($0) } : nil
+        var done: Int64 = 0
+        return try ReportPipeline.run(
+            reading: { consume in
+                try archive.read { batch in
+                    done += Int64(batch.records.count)
+                    if progress.isEnabled { progress.update(done, total) }
+                    try consume(batch)
+                }
+            }, options: options,
+            environmentTimeZone: ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    static func storeResults(_ run: ReportRun, db: String) throws {
+        try Archive(path: db, create: false).storeResults(run.result, context: run.context)
+    }
+
+    /// `inspect --db <file>`: exports imported, date range, counts per type and source.
+    static func inspect(db: String) throws -> String {
+        let progress = ProgressLine(label: "Reading \((db as NSString).lastPathComponent)", unit: .records)
+        let i: ArchiveInspection
+        do {
+            defer { progress.finish() }
+            i = try Archive(path: db, readOnly: true).inspect(
+                progress: progress.isEnabled ? { done, total in progress.update(done, total) } : nil)
+        }
+        var out = ""
+        func line(_ label: String, _ value: String) { out += label.padding(13) + value + "\n" }
+        line("Archive", "\(db) (\(formatBytes(i.fileBytes)), schema version 1)")
+        let printedOffset = i.exports.last?.exportDate?.printedOffsetSeconds ?? 0
+        func printed(_ t: Int64) -> String {
+            Timestamp(secondsSince1970: t, printedOffsetSeconds: printedOffset).description
+        }
+        if let first = i.firstStart, let last = i.lastEnd {
+            line("Data from", "\(printed(first)) to \(printed(last))")
+        } else {
+            line("Data from", "no records")
+        }
+        line(
+            "Records",
+            "\(group(i.records)) in \(i.types.count) types from \(i.sources.count) sources"
+                + (i.nestedRecords > 0 ? " (+\(group(i.nestedRecords)) inside correlations, not counted)" : ""))
+        line("Workouts", group(i.workouts.reduce(0) { $0 + $1.count }))
+        line("Activity", "\(group(i.summaryDays)) ActivitySummary days")
+        if !i.correlations.isEmpty {
+            line("Correlations", i.correlations.map { "\(short($0.name)) \(group($0.count))" }.joined(separator: ", "))
+        }
+        out += "\nExports imported\n"
+        let exportRows = i.exports.map { e in
+            [
+                e.exportDate?.description ?? "-", printable(e.inputName), group(e.recordsRead), group(e.recordsNew),
+            ]
+        }
+        out += table(["exported", "input", "records", "new"], exportRows, rightAligned: [2, 3])
+        out += "\nRecords per type\n"
+        out += table(
+            ["type", "records", "unit"], i.types.map { [short($0.name), group($0.count), $0.detail] },
+            rightAligned: [1])
+        out += "\nRecords per source\n"
+        out += table(
+            ["source", "records", "device"], i.sources.map { [printable($0.name), group($0.count), $0.detail] },
+            rightAligned: [1])
+        if !i.workouts.isEmpty {
+            out += "\nWorkouts per activity type\n"
+            out += table(
+                ["activity", "workouts"], i.workouts.map { [short($0.name), group($0.count)] }, rightAligned: [1])
+        }
+        return out
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import HealthArchive
+import SyntheticExport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `import`, `report --db` and `inspect --db` as a cron job runs them: separate processes,
+/// killed, racing each other.
+@Suite("Archive commands")
+struct ArchiveCLITests {
+    static func export(_ dir: URL, _ name: String, firstDay: String, days: Int, seed: UInt64 = 3) throws -> URL {
+        let url = dir.appendingPathComponent(name)
+        let config = SyntheticExportConfiguration(firstDay: firstDay, days: days, seed: seed)
+        try Data(SyntheticExport.makeExport(config).bytes).write(to: url)
+        return url
+    }
+
+    @Test func aDamagedExportInABatchIsNamedAndTheOthersAreImported() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try Self.export(dir, "a.xml", firstDay: "2025-06-02", days: 2)
+        let b = try Self.export(dir, "b.xml", firstDay: "2025-07-07", days: 2)
+        let good = try Data(contentsOf: a)
+        let damaged = dir.appendingPathComponent("damaged.xml")
+        try good.prefix(good.count * 2 / 3).write(to: damaged)
+        let db = dir.appendingPathComponent("h.sqlite").path
+        let r = try run(["import", a.path, damaged.path, b.path, "--db", db])
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix(a.path + ": ") == true)
+        #expect(lines.last?.hasPrefix(b.path + ": ") == true)
+        #expect(r.stderr.hasPrefix("error: \(damaged.path): line "))
+        #expect(r.stderr.contains("(nothing of it was imported)"))
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        // Exactly the two good exports: importing them again finds everything present.
+        let archive = try Archive(path: db)
+        let counts = try archive.rowCounts()
+        #expect(counts["exports"] == 2)
+        let again = try run(["import", a.path, b.path, "--db", db])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains(", 0 new, "))
+        #expect(try archive.rowCounts() == counts)
+        #expect(try archive.integrityCheck() == "ok")
+        // --quiet: nothing on success; errors still.
+        let quiet = try run(["import", a.path, "--db", db, "--quiet"])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+        let quietFail = try run(["import", damaged.path, "--db", db, "--quiet"])
+        #expect(quietFail.status == 1 && quietFail.stdout.isEmpty && quietFail.stderr.contains(damaged.path))
+    }
+
+    @Test func aKilledImportLeavesTheArchiveAsItWas() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let small = try Self.export(dir, "small.xml", firstDay: "2025-06-02", days: 2)
+        let big = try Self.export(dir, "big.xml", firstDay: "2025-08-04", days: 21)
+        let db = dir.appendingPathComponent("h.sqlite").path
+        #expect(try run(["import", small.path, "--db", db]).status == 0)
+        let before = try Archive(path: db).rowCounts()
+        // The export comes through a pipe: when half of it has been written, the import has
+        // read (and inserted) at least that much minus the pipe's buffer, and waits for more
+        // inside its transaction. Then it is killed.
+        let bytes = try Data(contentsOf: big)
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = ["import", "-", "--db", db]
+        let input = Pipe()
+        let out = Pipe()
+        p.standardInput = input
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        try input.fileHandleForWriting.write(contentsOf: bytes.prefix(bytes.count / 2))
+        usleep(200_000)
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGKILL)
+        #expect(out.fileHandleForReading.readDataToEndOfFile().isEmpty, "killed before it committed")
+        let archive = try Archive(path: db)
+        #expect(try archive.integrityCheck() == "ok")
+        #expect(try archive.rowCounts() == before)
+        // And the next run imports it completely.
+        let r = try run(["import", big.path, "--db", db])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains(", 0 already present"))
+        #expect(try archive.rowCounts()["records"]! > before["records"]! + 40_000)
+    }
+
+    @Test func concurrentImportsWaitForEachOther() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try Self.export(dir, "a.xml", firstDay: "2025-06-02", days: 4)
+        let b = try Self.export(dir, "b.xml", firstDay: "2025-09-01", days: 4)
+        let db = dir.appendingPathComponent("h.sqlite").path
+        // Two processes on a new file: one creates the schema, both import; a appears twice.
+        let processes = try [a, b, a].map { input -> (Process, Pipe) in
+            let p = Process()
+            p.executableURL = binary
+            p.arguments = ["import", input.path, "--db", db]
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            return (p, out)
+        }
+        var outputs: [String] = []
+        for (p, out) in processes {
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0, "\(text)")
+            outputs.append(text)
+        }
+        let archive = try Archive(path: db)
+        #expect(try archive.integrityCheck() == "ok")
+        // The same as importing them one after the other.
+        let serial = dir.appendingPathComponent("serial.sqlite").path
+        #expect(try run(["import", a.path, b.path, "--db", serial]).status == 0)
+        let counts = try archive.rowCounts()
+        #expect(counts == (try Archive(path: serial).rowCounts()))
+        // Whichever of the two imports of a came second added nothing.
+        let ofA = [outputs[0], outputs[2]]
+        #expect(ofA.filter { $0.contains(", 0 new, ") }.count == 1, "\(ofA)")
+    }
+
+    @Test func reportAndInspectFromTheArchive() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try Self.export(dir, "a.xml", firstDay: "2025-06-02", days: 3)
+        let db = dir.appendingPathComponent("h.sqlite").path
+        #expect(try run(["import", a.path, "--db", db, "--quiet"]).status == 0)
+        let direct = dir.appendingPathComponent("direct")
+        let fromDB = dir.appendingPathComponent("db")
+        #expect(try run(["report", a.path, "--out", direct.path]).status == 0)
+        let r = try run(["report", "--db", db, "--out", fromDB.path])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("Read archive \(db): 3 days (2025-06-02 to 2025-06-04), zone Europe/Berlin\n"))
+        for name in files(in: direct) {
+            #expect(
+                try Data(contentsOf: direct.appendingPathComponent(name))
+                    == Data(contentsOf: fromDB.appendingPathComponent(name)), "\(name)")
+        }
+        // The daily and weekly results went into the archive, one row per day / week.
+        let counts = try Archive(path: db).rowCounts()
+        #expect(counts["daily_results"] == 3)
+        #expect(counts["weekly_results"] == 1)
+        let quiet = try run(["report", "--db", db, "--out", fromDB.path, "--quiet"])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+        let inspect = try run(["inspect", "--db", db])
+        #expect(inspect.status == 0)
+        #expect(inspect.stdout.contains("Exports imported\n"))
+        #expect(inspect.stdout.contains(a.path))
+        #expect(inspect.stdout.contains("Records per type\n"))
+        // Refusals: one line, exit 1, the file untouched.
+        let notes = dir.appendingPathComponent("notes.txt")
+        try Data("hello\n".utf8).write(to: notes)
+        let refused = try run(["import", a.path, "--db", notes.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("error: \(notes.path): not an SQLite database (left unchanged)"))
+        #expect(try Data(contentsOf: notes) == Data("hello\n".utf8))
+        #expect(try run(["report", a.path, "--db", db, "--out", fromDB.path]).status == 64)
+        #expect(try run(["import", a.path]).status == 64)
+        let missing = dir.appendingPathComponent("missing.sqlite").path
+        let noArchive = try run(["report", "--db", missing, "--out", fromDB.path])
+        #expect(noArchive.status == 1)
+        #expect(noArchive.stderr.hasPrefix("error: \(missing): no such archive"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    @Test func aFolderOfExportsImportsEachOfThem() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let exports = dir.appendingPathComponent("exports")
+        for (name, day) in [("2025-06", "2025-06-02"), ("2025-07", "2025-07-07")] {
+            let folder = exports.appendingPathComponent("\(name)/apple_health_export")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            _ = try Self.export(folder, "export.xml", firstDay: day, days: 1)
+        }
+        let db = dir.appendingPathComponent("h.sqlite").path
+        let r = try run(["import", exports.path, "--db", db])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix(exports.path + "/2025-06/apple_health_export/export.xml: ") == true)
+        #expect(lines.last?.hasPrefix(exports.path + "/2025-07/apple_health_export/export.xml: ") == true)
+        #expect(try Archive(path: db).rowCounts()["exports"] == 2)
+    }
+}
