@@ -48,15 +48,18 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
     public var extendedHealthData: Bool
     /// Moves and trips: from each change's first day on, the person lives in its zone (see
     /// `ZoneSchedule` for where a change takes effect). Empty: `timeZoneIdentifier` throughout.
-    public var zoneChanges: [SyntheticZoneChange] = []
+    public var zoneChanges: [SyntheticZoneChange]
     /// False: no `HKTimeZone` metadata anywhere (older exports, iPhone-only users).
-    public var writesTimeZoneMetadata = true
+    public var writesTimeZoneMetadata: Bool
 
     public init(
         firstDay: String = "2025-10-20", days: Int = 180, timeZoneIdentifier: String = "Europe/Berlin",
         seed: UInt64 = 1, prolog: Prolog = .version14, exportDate: String? = nil,
-        locale: String = "en_US", ownerName: String = "Alex", extendedHealthData: Bool = false
+        locale: String = "en_US", ownerName: String = "Alex", extendedHealthData: Bool = false,
+        zoneChanges: [SyntheticZoneChange] = [], writesTimeZoneMetadata: Bool = true
     ) {
+        self.zoneChanges = zoneChanges
+        self.writesTimeZoneMetadata = writesTimeZoneMetadata
         self.firstDay = firstDay
         self.days = days
         self.timeZoneIdentifier = timeZoneIdentifier
