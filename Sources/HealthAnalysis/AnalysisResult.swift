@@ -10,6 +10,9 @@ public enum TimeZoneReason: Hashable, Sendable {
     case option
     /// The most frequent `HKTimeZone` metadata value in the export (`count` samples carried it).
     case mostFrequentHKTimeZone(count: Int)
+    /// No `HKTimeZone`: of the `candidates` IANA zones with the export's printed offset at the
+    /// export instant, the one whose days agree best with the `ActivitySummary` rows.
+    case activitySummaryAgreement(candidates: Int, agreeingDays: Int, comparedDays: Int)
     /// The machine's `TZ` setting.
     case environment
     /// No zone found: the fixed export-time offset of `ExportDate` (reports carry a warning,
@@ -65,6 +68,8 @@ public enum WeekStart: String, Hashable, Sendable {
 /// One local day (a row of `daily.csv`).
 public struct DailyMetrics: Hashable, Sendable {
     public var date: CivilDate
+    /// The zone the day is a local day of (an IANA identifier, or a fixed offset `UTC+01:00`).
+    public var timeZone: String?
     /// Steps, de-duplicated over all sources (priority coverage, reference §5.4).
     public var steps: Double?
     /// Walking + running distance in km, de-duplicated.
@@ -274,6 +279,8 @@ public struct RingStreak: Hashable, Sendable {
 /// Everything one run computes.
 public struct AnalysisResult: Sendable {
     public var timeZone: TimeZoneChoice
+    /// The zones of the reported days, period by period, and why (reference §2.7.1).
+    public var timeZonePeriods: [TimeZonePeriod] = []
     public var weekStart: WeekStart
     /// False with `--no-dedup` (plain sums).
     public var deduplicated: Bool

@@ -5,13 +5,18 @@ extension Analyzer {
     /// Buckets everything consumed into local days of the chosen zone and computes the result.
     /// Call once, after the last batch.
     ///
-    /// The zone is `options.timeZoneIdentifier` if set; else the most frequent `HKTimeZone`
-    /// in `timeZoneCounts`; else `environmentTimeZone` (the machine's `TZ`); else the fixed
-    /// printed offset of `exportDate`, with a warning in `notes` (reference §2.7).
+    /// The zones come from a `ZoneTimeline` (reference §2.7.1): `options.timeZoneIdentifier`
+    /// for everything if set; else periods decided from the `HKTimeZone` values with their
+    /// instants (a change takes effect at the new zone's local midnight, see `ZoneTimeline`);
+    /// without any, the IANA zones with the printed offset of `exportDate` at the export instant,
+    /// scored by `ActivitySummary` agreement and HRV beat times; `environmentTimeZone` (the
+    /// machine's `TZ`) only when the export cannot tell its candidates apart; else the fixed
+    /// printed offset, with a warning in `notes`.
     ///
     /// - Parameters:
     ///   - exportDate: the `ExportDate` value: "now" for partial days and weeks.
-    ///   - timeZoneCounts: how many samples carried each `HKTimeZone` value.
+    ///   - timeZoneCounts: how many samples carried each `HKTimeZone` value; used only when the
+    ///     analyzer saw no `HKTimeZone` itself (records built without metadata).
     ///   - environmentTimeZone: the machine's zone identifier, if known.
     /// - Throws: `AnalysisError` for an invalid `--tz` or an empty `--from`/`--to` range; the
     ///   scratch space's error when spilling cumulative samples or reading them back failed.
@@ -23,17 +28,10 @@ extension Analyzer {
         try options.validate()
         markFinished()
         var notes: [String] = []
-        let zone = Self.chooseZone(
-            option: options.timeZoneIdentifier, counts: timeZoneCounts, environment: environmentTimeZone,
-            exportDate: exportDate, notes: &notes)
         let priority = SourcePriority(sources: context.sources.facts, preferred: options.sourceOrder)
         for name in priority.unmatchedNames {
             notes.append("--source-order: no source is named \"\(name)\"; ignored.")
         }
-
-        var result = AnalysisResult(
-            timeZone: zone.choice, weekStart: options.weekStart, deduplicated: options.deduplicate,
-            sourceOrder: priority.rankedSources, exportDate: exportDate)
 
         // The zone table covers every instant we will look at, with margin for day ends.
         let margin: Int64 = 3 * 86_400
@@ -45,11 +43,21 @@ extension Analyzer {
             low = min(low, e)
             high = max(high, e)
         }
-        let calendar: LocalCalendar
-        if low <= high {
-            calendar = zone.make(covering: (low - margin)...(high + margin))
-        } else {
-            calendar = zone.make(covering: 0...margin)
+        let covered = low <= high ? (low - margin)...(high + margin) : 0...margin
+        let timeline = makeZoneTimeline(
+            priority: priority, exportDate: exportDate, environmentTimeZone: environmentTimeZone, range: covered,
+            timeZoneCounts: timeZoneCounts)
+        notes.append(contentsOf: timeline.notes)
+        let calendar = timeline.calendar(covering: covered)
+        let current = timeline.periods[timeline.periods.count - 1]
+
+        var result = AnalysisResult(
+            timeZone: TimeZoneChoice(identifier: current.identifier, reason: Self.choiceReason(current.reason)),
+            weekStart: options.weekStart, deduplicated: options.deduplicate, sourceOrder: priority.rankedSources,
+            exportDate: exportDate)
+        // Without reported days (no data, an empty window), the periods carry no dates.
+        result.timeZonePeriods = timeline.periods.map {
+            TimeZonePeriod(identifier: $0.identifier, reason: $0.reason, changeNote: $0.changeNote)
         }
 
         // Days with data.
@@ -121,7 +129,8 @@ extension Analyzer {
         var rings: [RingsClosed] = []
         var hasData: [Bool] = []
         for day in rowsFirst...rowsLast {
-            let (row, ring, data) = daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
+            var (row, ring, data) = daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
+            row.timeZone = timeline.periods[timeline.periodIndex(day: day)].identifier
             rows.append(row)
             rings.append(ring)
             hasData.append(data)
@@ -149,6 +158,7 @@ extension Analyzer {
             }
         }
         result.months = MonthlyBuilder(rows: reportedRows, rings: reportedRings, workouts: result.workouts).build()
+        result.timeZonePeriods = Self.reportedPeriods(timeline, report: report)
         result.crossCheck = Self.crossCheck(reportedRows, summaries: summaries)
         result.longestAllRingsStreak = Self.longestStreak(reportedRows, rings: reportedRings)
         result.notes = notes

@@ -95,7 +95,7 @@ struct CSVValueTests {
         let lines = text.split(separator: "\n")
         #expect(lines.count == 2)
         // workouts and workout_min are not optional: 0 workouts is a fact, not missing data.
-        #expect(lines[1] == "2025-03-30,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,")
+        #expect(lines[1] == "2025-03-30,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,,")
     }
 
     @Test func dailyRowsCarryTheirValuesInHeaderOrder() throws {
@@ -181,7 +181,7 @@ struct CSVHeaderTests {
             firstLine == contract
                 + ",move_min,move_goal_min,heart_rate_min_bpm,heart_rate_max_bpm,summary_move_min,basal_energy_kcal,walking_heart_rate_avg_bpm,vo2_max_ml_min_kg,body_mass_kg"
                 + ",hrv_sdnn_ms,respiratory_rate_per_min,blood_oxygen_pct,wrist_temperature_c,"
-                + "blood_pressure_systolic_mmhg,blood_pressure_diastolic_mmhg,sleep_min\n"
+                + "blood_pressure_systolic_mmhg,blood_pressure_diastolic_mmhg,sleep_min,time_zone\n"
         )
     }
 
@@ -211,7 +211,7 @@ struct CSVHeaderTests {
         let empty = makeEmptyResult()
         #expect(ReportWriter.dailyCSVHeader.joined(separator: ",") + "\n" == writer.dailyCSV(empty))
         #expect(ReportWriter.weeklyCSVHeader.joined(separator: ",") + "\n" == writer.weeklyCSV(empty))
-        #expect(ReportWriter.dailyCSVHeader.count == 35)
+        #expect(ReportWriter.dailyCSVHeader.count == 36)
         #expect(ReportWriter.weeklyCSVHeader.count == 28)
     }
 }

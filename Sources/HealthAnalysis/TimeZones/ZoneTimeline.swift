@@ -80,6 +80,11 @@ struct ZoneTimelineBuilder {
     /// `--tz`: one zone for everything.
     var option: String?
     var evidence = TimeZoneEvidence()
+    /// `HKTimeZone` counts without instants (a reader's summary): used only when `evidence` is
+    /// empty, as one period in the most frequent IANA zone.
+    var counts: [String: Int] = [:]
+    /// True offsets from HRV beat times (used only without `HKTimeZone`).
+    var offsets = OffsetEvidence()
     /// The `ExportDate` instant and its printed offset (seconds east).
     var exportInstant: Int64?
     var exportOffset: Int64?
@@ -101,7 +106,7 @@ struct ZoneTimelineBuilder {
         "Europe/Moscow", "Africa/Lagos", "Africa/Cairo", "Africa/Johannesburg", "Africa/Nairobi", "Asia/Dubai",
         "Asia/Tehran", "Asia/Karachi", "Asia/Kolkata", "Asia/Kathmandu", "Asia/Dhaka", "Asia/Bangkok",
         "Asia/Shanghai", "Asia/Singapore", "Asia/Tokyo", "Australia/Perth", "Australia/Adelaide",
-        "Australia/Darwin", "Australia/Brisbane", "Australia/Sydney", "Pacific/Auckland", "UTC",
+        "Australia/Darwin", "Australia/Sydney", "Australia/Brisbane", "Pacific/Auckland", "UTC",
     ]
 
     func build() -> ZoneTimeline {
@@ -113,6 +118,26 @@ struct ZoneTimelineBuilder {
         }
         var notes: [String] = []
         var unknown: [String: Int] = [:]
+        if evidence.isEmpty {
+            // Counts alone: each zone as if seen once, the most frequent last (ties by name).
+            let ranked = counts.filter { $0.value > 0 }.sorted { a, b in
+                a.value != b.value ? a.value < b.value : a.key > b.key
+            }
+            if let top = ranked.last(where: { TimeZone.iana($0.key) != nil }) {
+                for (name, n) in ranked where TimeZone.iana(name) == nil { unknown[name] = n }
+                var timeline = ZoneTimeline(periods: [
+                    .init(
+                        identifier: top.key, timeZone: TimeZone.iana(top.key)!, fixedOffset: 0, start: .min,
+                        firstDay: nil, reason: .hkTimeZone(samples: top.value))
+                ])
+                if !unknown.isEmpty {
+                    timeline.notes.append(
+                        "Ignored HKTimeZone values that are not IANA zones: "
+                            + unknown.keys.sorted().map { "\($0) (\(unknown[$0]!))" }.joined(separator: ", ") + ".")
+                }
+                return timeline
+            }
+        }
         var runs: [(id: String, tz: TimeZone, first: Int64, last: Int64, count: Int)] = []
         var zones: [String: TimeZone] = [:]
         for (name, e) in evidence.observations {
@@ -271,19 +296,26 @@ struct ZoneTimelineBuilder {
             return (plain.isEmpty ? ids : plain).min()!
         }
         let hasRingEvidence = !rings.isEmpty && summaries.values.contains { $0.hasRingValues }
-        var scored: [(signature: [Int64], ids: [String], score: RingAgreement)] = groups.map { sig, ids in
+        var scored: [(signature: [Int64], ids: [String], score: RingAgreement, offsets: Int)] = groups.map {
+            sig, ids in
             let score =
                 hasRingEvidence
                 ? RingAgreement.score(rings.dailyValues(calendars[sig]!), summaries: summaries) : RingAgreement()
-            return (sig, ids.sorted(), score)
+            return (sig, ids.sorted(), score, offsets.matches(calendars[sig]!))
         }
+        func preference(_ ids: [String]) -> Int {
+            Self.preferredRepresentatives.firstIndex { ids.contains($0) } ?? Self.preferredRepresentatives.count
+        }
+        // Ring agreement first; then the true offsets of HRV beat times; then a well-known zone.
         scored.sort { a, b in
             if a.score.agreeing != b.score.agreeing { return a.score.agreeing > b.score.agreeing }
+            if a.offsets != b.offsets { return a.offsets > b.offsets }
+            if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }
             return representative(a.ids) < representative(b.ids)
         }
-        let top = scored.filter { $0.score.agreeing == scored[0].score.agreeing }
+        let top = scored.filter { $0.score.agreeing == scored[0].score.agreeing && $0.offsets == scored[0].offsets }
         var notes: [String] = []
-        if !hasRingEvidence || scored[0].score.compared == 0 {
+        if (!hasRingEvidence || scored[0].score.compared == 0) && offsets.isEmpty {
             // Nothing in the export tells the candidates apart.
             if let env, let g = scored.first(where: { $0.ids.contains(env.identifier) }) {
                 notes.append(
@@ -320,6 +352,16 @@ struct ZoneTimelineBuilder {
         }
         let winner = top.count > 1 && env != nil ? (top.first { $0.ids.contains(env!.identifier) } ?? top[0]) : top[0]
         let id = representative(winner.ids)
+        if !offsets.isEmpty {
+            notes.append(
+                "Time zone: the export names none (no HKTimeZone); \(id) was chosen among \(candidateCount) IANA zones with the export's offset "
+                    + "\(Analyzer.offsetLabel(printed)) at the export instant"
+                    + (winner.score.compared > 0
+                        ? ": its days agree with the ActivitySummary on \(winner.score.agreeing) of \(winner.score.compared) days"
+                        : "")
+                    + ", and its offsets match the true local time of \(winner.offsets) of \(offsets.count) HRV records (beat times)."
+            )
+        }
         if top.count > 1 {
             let others = top.filter { $0.signature != winner.signature }.map { representative($0.ids) }
             notes.append(

@@ -1,0 +1,132 @@
+import Foundation
+import SyntheticExport
+import Testing
+
+/// Exports whose person moves, travels, or whose export names no zone: the days of `daily.csv`
+/// must be the generator's true local days (its own calendar code, `ZoneSchedule`), value by
+/// value, with the zone of each day, and the Watch's ActivitySummary must agree on every day.
+@Suite("Time zones per period against the generator's truth")
+struct TimeZoneScenarioTests {
+    struct Scenario: CustomTestStringConvertible, Sendable {
+        var name: String
+        var configuration: SyntheticExportConfiguration
+        var environmentTZ: String = "UTC"
+        var testDescription: String { name }
+    }
+
+    static let scenarios: [Scenario] = [
+        // Los Angeles (PST, then PDT from 2024-03-10) to Berlin: first Berlin day 2024-03-21.
+        Scenario(
+            name: "relocation Los Angeles to Berlin",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2024-03-01", days: 39, timeZoneIdentifier: "America/Los_Angeles", seed: 3,
+                zoneChanges: [SyntheticZoneChange(firstDay: "2024-03-21", timeZoneIdentifier: "Europe/Berlin")])),
+        // A week in Tokyo and back; Berlin falls back on 2025-10-26, while the person is away.
+        Scenario(
+            name: "one-week trip Berlin to Tokyo and back",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-10-13", days: 28, timeZoneIdentifier: "Europe/Berlin", seed: 4,
+                zoneChanges: [
+                    SyntheticZoneChange(firstDay: "2025-10-20", timeZoneIdentifier: "Asia/Tokyo"),
+                    SyntheticZoneChange(firstDay: "2025-10-27", timeZoneIdentifier: "Europe/Berlin"),
+                ])),
+        // Southern hemisphere: Sydney leaves DST on 2025-04-06 (a 25-hour day).
+        Scenario(
+            name: "Australia/Sydney across the April change",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-03-30", days: 14, timeZoneIdentifier: "Australia/Sydney", seed: 6)),
+        // +05:45, never a whole hour.
+        Scenario(
+            name: "Asia/Kathmandu",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-06-02", days: 10, timeZoneIdentifier: "Asia/Kathmandu", seed: 7)),
+        // No HKTimeZone anywhere, across Berlin's 2025-10-26 change; run under two machine zones.
+        Scenario(
+            name: "no HKTimeZone, Berlin DST change, TZ=UTC",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-10-20", days: 14, timeZoneIdentifier: "Europe/Berlin", seed: 8,
+                writesTimeZoneMetadata: false), environmentTZ: "UTC"),
+        Scenario(
+            name: "no HKTimeZone, Berlin DST change, TZ=Asia/Tokyo",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-10-20", days: 14, timeZoneIdentifier: "Europe/Berlin", seed: 8,
+                writesTimeZoneMetadata: false), environmentTZ: "Asia/Tokyo"),
+        // No HKTimeZone in the southern hemisphere: Santiago leaves DST on 2025-04-06.
+        Scenario(
+            name: "no HKTimeZone, America/Santiago",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-03-30", days: 14, timeZoneIdentifier: "America/Santiago", seed: 9,
+                writesTimeZoneMetadata: false)),
+    ]
+
+    @Test(arguments: scenarios)
+    func dailyCSVHasTheTrueDaysInTheTrueZones(scenario: Scenario) throws {
+        let dir = try temporaryFolder()
+        let (bytes, truth) = SyntheticExport.makeExport(scenario.configuration)
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(bytes).write(to: xml)
+        let out = dir.appendingPathComponent("out")
+        let r = try run(["report", xml.path, "--out", out.path], environment: ["TZ": scenario.environmentTZ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try readPlainCSV(out.appendingPathComponent("daily.csv"))
+        #expect(rows.map { $0["date"]! } == truth.days.map(\.date))
+        #expect(rows.map { $0["time_zone"]! } == truth.dayTimeZoneIdentifiers)
+
+        func number(_ row: [String: String], _ column: String) -> Double? { row[column].flatMap(Double.init) }
+        func within(_ value: Double?, _ expected: Double, relative: Double) -> Bool {
+            guard let value else { return expected == 0 }
+            return abs(value - expected) <= max(relative * abs(expected), 0.051)  // kcal have 1 decimal
+        }
+        for (row, t) in zip(rows, truth.days) {
+            let at = "\(scenario.name) \(t.date)"
+            #expect(number(row, "steps") == t.steps, "\(at) steps")
+            #expect(within(number(row, "distance_km"), t.distanceKm, relative: 0.001), "\(at) distance")
+            #expect(
+                within(number(row, "active_energy_kcal"), t.activeEnergyKcal, relative: 0.005), "\(at) active energy")
+            #expect(within(number(row, "move_kcal"), t.moveKcal, relative: 0.005), "\(at) move")
+            #expect(number(row, "exercise_min") == t.exerciseMinutes, "\(at) exercise")
+            #expect(number(row, "stand_hours") == Double(t.standHours), "\(at) stand hours")
+            #expect(number(row, "workouts") == Double(t.workouts), "\(at) workouts")
+            #expect(number(row, "heart_rate_max_bpm") == t.heartRateMaxBpm, "\(at) heart rate max")
+        }
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("on \(truth.days.count) days: \(truth.days.count) agree (100%)"), "\(report)")
+    }
+
+    @Test func theSameExportGivesTheSameDaysOnEveryMachine() throws {
+        // No HKTimeZone: only the export decides, never the machine's TZ.
+        let configuration = SyntheticExportConfiguration(
+            firstDay: "2025-10-20", days: 14, timeZoneIdentifier: "Europe/Berlin", seed: 8,
+            writesTimeZoneMetadata: false)
+        let dir = try temporaryFolder()
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(SyntheticExport.makeExport(configuration).bytes).write(to: xml)
+        var outputs: [Data] = []
+        for tz in ["UTC", "Asia/Tokyo", "America/Los_Angeles"] {
+            let out = dir.appendingPathComponent(tz.replacingOccurrences(of: "/", with: "-"))
+            let r = try run(["report", xml.path, "--out", out.path], environment: ["TZ": tz])
+            #expect(r.status == 0, "\(r.stderr)")
+            outputs.append(try Data(contentsOf: out.appendingPathComponent("daily.csv")))
+        }
+        #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
+    }
+
+    @Test func reportListsThePeriodsAndWhy() throws {
+        let configuration = Self.scenarios[0].configuration
+        let dir = try temporaryFolder()
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(SyntheticExport.makeExport(configuration).bytes).write(to: xml)
+        let out = dir.appendingPathComponent("out")
+        let r = try run(["report", xml.path, "--out", out.path], environment: ["TZ": "UTC"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("- `America/Los_Angeles` 2024-03-01 to 2024-03-20, from "))
+        #expect(report.contains("- `Europe/Berlin` 2024-03-21 to 2024-04-08, from "))
+        // --tz still forces one zone for everything.
+        let forced = dir.appendingPathComponent("forced")
+        let f = try run(["report", xml.path, "--out", forced.path, "--tz", "Europe/Berlin"])
+        #expect(f.status == 0, "\(f.stderr)")
+        let rows = try readPlainCSV(forced.appendingPathComponent("daily.csv"))
+        #expect(Set(rows.map { $0["time_zone"]! }) == ["Europe/Berlin"])
+    }
+}
