@@ -160,6 +160,12 @@ extension Analyzer {
         result.months = MonthlyBuilder(rows: reportedRows, rings: reportedRings, workouts: result.workouts).build()
         result.timeZonePeriods = Self.reportedPeriods(timeline, report: report)
         result.crossCheck = Self.crossCheck(reportedRows, summaries: summaries)
+        if let warning = agreementWarning(
+            result.crossCheck, timeline: timeline, priority: priority, covered: covered,
+            reportedDays: report, lastDataDay: lastDay)
+        {
+            notes.append(warning)
+        }
         result.longestAllRingsStreak = Self.longestStreak(reportedRows, rings: reportedRings)
         result.notes = notes
         return result
@@ -192,11 +198,17 @@ extension Analyzer {
 
     /// Compares record-derived ring values with the day's ActivitySummary (reference §4.3):
     /// exercise and move minutes ±1 min, stand hours exact, energy ±max(1 kcal, 1 %).
-    /// A missing record value compares as 0 (a summary of zeros before the Watch was worn agrees).
+    /// A day with a summary but no ring records at all (no Watch energy, exercise, move time or
+    /// stand record) is counted apart in `daysWithoutRingRecords`, not compared; otherwise a
+    /// missing record value compares as 0.
     static func crossCheck(_ rows: [DailyMetrics], summaries: [CivilDate: ActivitySummary]) -> SummaryCrossCheck {
         var check = SummaryCrossCheck()
         for row in rows {
             guard let s = summaries[row.date] else { continue }
+            if row.moveKcal == nil && row.moveMinutes == nil && row.exerciseMinutes == nil && row.standHours == nil {
+                check.daysWithoutRingRecords += 1
+                continue
+            }
             var compared = false
             var agrees = true
             func compare(_ metric: String, _ record: Double?, _ summary: Double?, tolerance: (Double) -> Double) {

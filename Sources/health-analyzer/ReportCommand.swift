@@ -154,6 +154,9 @@ enum ReportCommand {
                     + sourceHint(name, result.sourceOrder.map(\.name)))
         }
         if let warning = ReportWriter.routeWarning(result, routes: context.routes) { printError("warning: " + warning) }
+        // Warnings of the analysis (zone fallbacks, rings that disagree with the ActivitySummary)
+        // also go to standard error, so that a cron job's mail shows them.
+        for note in result.notes where note.hasPrefix("WARNING") { printError(note) }
         let written = try ReportWriter().write(result, context: context, to: out)
         if let db { try ArchiveCommands.storeResults(run, db: db) }
         if quiet { return ExitCode.success }

@@ -128,5 +128,13 @@ struct TimeZoneScenarioTests {
         #expect(f.status == 0, "\(f.stderr)")
         let rows = try readPlainCSV(forced.appendingPathComponent("daily.csv"))
         #expect(Set(rows.map { $0["time_zone"]! }) == ["Europe/Berlin"])
+        // Forced into Berlin, the 20 Los Angeles days are cut 8–9 hours off: far more than 5 % of
+        // the days disagree with the ActivitySummary; standard error and the Notes say so, with
+        // the cause tested (the export's own timeline agrees on every day).
+        #expect(f.stderr.contains("WARNING: the rings computed from the records disagree with the ActivitySummary on "))
+        #expect(f.stderr.contains("leaving out --tz (zones per period from the export) agrees on 39 of 39 days"))
+        let forcedReport = try String(contentsOf: forced.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(forcedReport.contains("Likely cause: the time zone"))
+        #expect(!r.stderr.contains("WARNING"))
     }
 }

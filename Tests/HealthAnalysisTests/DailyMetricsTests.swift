@@ -349,7 +349,7 @@ struct CrossCheckTests {
         #expect(r.crossCheck.daysAgreeing == 1)
     }
 
-    @Test func summaryOfZerosBeforeTheWatchWasWornAgrees() throws {
+    @Test func summaryOfZerosBeforeTheWatchWasWornIsCountedApart() throws {
         let r = try analyze(
             records(),
             summaries: [
@@ -357,10 +357,10 @@ struct CrossCheckTests {
                     "2025-02-01", moveKcal: 0, moveGoal: 400, exercise: 0, exerciseGoal: 30, stand: 0, standGoal: 12)
             ],
             options: options)
-        #expect(r.crossCheck.daysCompared == 1)
-        #expect(r.crossCheck.daysAgreeing == 1)
-        // No record-derived ring value exists that day (the Watch wrote nothing), so the count
-        // is "no data", not 0 rings closed; the summary's zeros still agree with absent records.
+        // No ring record that day (the Watch wrote nothing): the day is counted apart, neither
+        // agreeing nor disagreeing (issue 9), and the count is "no data", not 0 rings closed.
+        #expect(r.crossCheck.daysCompared == 0 && r.crossCheck.daysWithoutRingRecords == 1)
+        #expect(r.crossCheck.disagreements.isEmpty)
         #expect(r.day("2025-02-01")?.ringsClosed == nil)
     }
 

@@ -137,3 +137,23 @@ struct ZoneTimelineTests {
         #expect(timeline.notes.contains { $0.contains("Ignored 1 HKTimeZone sample(s) naming Asia/Tokyo") })
     }
 }
+
+@Suite("ActivitySummary cross-check without ring records")
+struct SummaryOnlyDaysTests {
+    @Test func daysWithASummaryButNoRingRecordsAreCountedApart() throws {
+        // 07-01: Watch energy 300 kcal = summary 300 → agrees. 07-02: a summary (250 kcal, 12
+        // stand hours) but no ring record at all (Watch not worn): counted apart, not a
+        // disagreement, so 1 of 1 compared days agrees.
+        let utc = Clock(zone: "UTC")
+        let records = [sample(.watch, utc, "2025-07-01 10:00", "2025-07-01 10:30", 300, type: T.activeEnergy)]
+        let summaries = [
+            ActivitySummary(date: CivilDate("2025-07-01")!, activeEnergyBurnedKcal: 300),
+            ActivitySummary(date: CivilDate("2025-07-02")!, activeEnergyBurnedKcal: 250, appleStandHours: 12),
+        ]
+        let r = try analyze(records, summaries: summaries, options: AnalysisOptions(timeZoneIdentifier: "UTC"))
+        #expect(r.crossCheck.daysCompared == 1 && r.crossCheck.daysAgreeing == 1)
+        #expect(r.crossCheck.daysWithoutRingRecords == 1)
+        #expect(r.crossCheck.disagreements.isEmpty)
+        #expect(!r.notes.contains { $0.hasPrefix("WARNING") })
+    }
+}
