@@ -87,8 +87,9 @@ extension Analyzer {
         let completeLast = min((exportDay.map { $0 - 1 }) ?? lastDay, options.to?.daysSince1970 ?? .max)
         guard windowFirst <= windowLast else {
             notes.append(
-                "No data between \(options.from.map(\.description) ?? "the start") and \(options.to.map(\.description) ?? "the end")."
-            )
+                "WARNING: no data between \(options.from.map(\.description) ?? "the start") and "
+                    + "\(options.to.map(\.description) ?? "the end"): the export has data from "
+                    + "\(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay)).")
             result.notes = notes
             return result
         }
@@ -98,7 +99,9 @@ extension Analyzer {
             var start = options.weekStart.startOfWeek(containing: CivilDate(daysSince1970: completeLast)).daysSince1970
             if start + 6 > completeLast { start -= 7 }
             guard start >= completeFirst else {
-                notes.append("--week last: the data holds no complete week.")
+                notes.append(
+                    "WARNING: --week last: no complete week with data (the export has data from "
+                        + "\(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay))).")
                 result.notes = notes
                 return result
             }

@@ -141,18 +141,20 @@ struct DailyColumns {
             m.summaryMoveKcal = s.activeEnergyBurnedKcal
             m.summaryExerciseMinutes = s.appleExerciseTimeMinutes
             m.summaryStandHours = s.appleStandHours
-            m.moveGoalKcal = s.activeEnergyBurnedGoalKcal
-            m.exerciseGoalMinutes = s.appleExerciseTimeGoalMinutes
-            m.standGoalHours = s.appleStandHoursGoal
+            // A goal of 0 means "not set": an empty cell, and a ring neither closed nor open.
+            func goal(_ v: Double?) -> Double? { v.flatMap { $0 > 0 ? $0 : nil } }
+            m.moveGoalKcal = goal(s.activeEnergyBurnedGoalKcal)
+            m.exerciseGoalMinutes = goal(s.appleExerciseTimeGoalMinutes)
+            m.standGoalHours = goal(s.appleStandHoursGoal)
             if s.isMoveTimeMode {
-                m.moveGoalMinutes = s.appleMoveTimeGoalMinutes
+                m.moveGoalMinutes = goal(s.appleMoveTimeGoalMinutes)
                 m.summaryMoveMinutes = s.appleMoveTimeMinutes
             }
-            let moveGoal = s.isMoveTimeMode ? s.appleMoveTimeGoalMinutes : s.activeEnergyBurnedGoalKcal
-            rings.hasGoals = moveGoal != nil || s.appleExerciseTimeGoalMinutes != nil || s.appleStandHoursGoal != nil
+            let moveGoal = s.isMoveTimeMode ? m.moveGoalMinutes : m.moveGoalKcal
+            rings.hasGoals = moveGoal != nil || m.exerciseGoalMinutes != nil || m.standGoalHours != nil
             rings.move = Self.closes(s.isMoveTimeMode ? m.moveMinutes : m.moveKcal, goal: moveGoal)
-            rings.exercise = Self.closes(m.exerciseMinutes, goal: s.appleExerciseTimeGoalMinutes)
-            rings.stand = Self.closes(m.standHours.map(Double.init), goal: s.appleStandHoursGoal)
+            rings.exercise = Self.closes(m.exerciseMinutes, goal: m.exerciseGoalMinutes)
+            rings.stand = Self.closes(m.standHours.map(Double.init), goal: m.standGoalHours)
             // Without any record-derived ring value (no Watch data that day) there is nothing to
             // close: the count stays empty rather than a misleading 0.
             let anyRingValue =

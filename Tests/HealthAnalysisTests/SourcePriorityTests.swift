@@ -158,7 +158,7 @@ struct StandHourTests {
             [standHour(.watch, utc, "2025-02-03 10:00", stood: false), standHour(.watch2, utc, "2025-02-03 10:00")],
             options: options)
         #expect(r.day("2025-02-03")?.standHours == 1)
-        #expect(r.standHours == [StandHour(date: day("2025-02-03"), hour: 10, stood: true)])
+        #expect(r.standHours == [StandHour(date: day("2025-02-03"), hour: 10, stood: true, utcOffsetSeconds: 0)])
     }
 
     @Test(arguments: [

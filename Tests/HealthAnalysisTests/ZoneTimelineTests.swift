@@ -157,3 +157,33 @@ struct SummaryOnlyDaysTests {
         #expect(!r.notes.contains { $0.hasPrefix("WARNING") })
     }
 }
+
+@Suite("Small outputs of issue 9")
+struct SmallOutputTests {
+    @Test func theRepeatedFallBackHourIsTwoDistinctStandRows() throws {
+        // Berlin falls back on 2025-10-26 at 03:00 CEST = 01:00Z: 02:00–03:00 happens twice,
+        // at 00:00Z (+02:00) and 01:00Z (+01:00). One stood record in each.
+        let utc = Clock(zone: "UTC")
+        let records = [
+            standHour(.watch, utc.t("2025-10-26 00:00"), stood: true),
+            standHour(.watch, utc.t("2025-10-26 01:00"), stood: true),
+        ]
+        let r = try analyze(records, options: AnalysisOptions(timeZoneIdentifier: "Europe/Berlin"))
+        #expect(r.standHours.map(\.hour) == [2, 2])
+        #expect(r.standHours.map(\.utcOffsetSeconds) == [7200, 3600])
+        #expect(Set(r.standHours).count == 2)
+    }
+
+    @Test func aWindowWithoutDataWarnsAndNamesTheDataPeriod() throws {
+        let utc = Clock(zone: "UTC")
+        let records = [sample(.watch, utc, "2025-07-01 10:00", "2025-07-01 10:30", 300, type: T.activeEnergy)]
+        let summaries = [ActivitySummary(date: CivilDate("2025-07-01")!, activeEnergyBurnedKcal: 300)]
+        let r = try analyze(
+            records, summaries: summaries,
+            options: AnalysisOptions(timeZoneIdentifier: "UTC", from: CivilDate("2025-08-01")!))
+        #expect(r.days.isEmpty)
+        #expect(
+            r.notes.contains(
+                "WARNING: no data between 2025-08-01 and the end: the export has data from 2025-07-01 to 2025-07-01."))
+    }
+}

@@ -162,8 +162,9 @@ struct CSVValueTests {
     @Test func standHoursAreOneRowPerRecordedHour() {
         let text = ReportWriter().standHoursCSV(makeSampleResult())
         let rows = [
-            "date,hour,stood", "2025-01-05,8,true", "2025-01-05,9,false", "2025-01-05,10,true",
-            "2025-01-06,8,true", "2025-01-06,9,true", "2025-01-06,23,false",
+            "date,hour,stood,utc_offset", "2025-01-05,8,true,+00:00", "2025-01-05,9,false,+00:00",
+            "2025-01-05,10,true,+00:00", "2025-01-06,8,true,+00:00", "2025-01-06,9,true,+00:00",
+            "2025-01-06,23,false,+00:00",
         ]
         #expect(text == rows.map { $0 + "\n" }.joined())
     }
@@ -197,7 +198,8 @@ struct CSVHeaderTests {
     }
 
     @Test func standHoursHeaderIsExact() {
-        #expect(ReportWriter().standHoursCSV(makeEmptyResult()) == "date,hour,stood\n")
+        #expect(ReportWriter().standHoursCSV(makeEmptyResult()) == "date,hour,stood,utc_offset
+")
     }
 
     @Test func sourcesHeaderIsExact() {
