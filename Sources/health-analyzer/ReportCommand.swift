@@ -35,9 +35,17 @@ enum ReportCommand {
 
         Options:
           --out <dir>                Output folder (created if missing). Required.
-          --tz <IANA zone>           Zone for local days and hours, e.g. Europe/Berlin.
-                                     Default: the most frequent HKTimeZone in the export,
-                                     else $TZ, else the export-time offset (with a warning).
+          --tz <IANA zone>           One zone for all local days and hours, e.g.
+                                     Europe/Berlin (the Health app's charts).
+                                     Default: days follow the person. Zones per period
+                                     from the export's HKTimeZone values and their
+                                     instants; a change to a new zone takes effect at
+                                     the new zone's local midnight of its first day.
+                                     Without HKTimeZone: of the IANA zones with the
+                                     export's offset at export time, the one whose days
+                                     agree best with the ActivitySummary (and HRV beat
+                                     times); $TZ only where the export cannot decide;
+                                     else the export-time offset (with a warning).
           --source-order <a,b,...>   Source names in priority order, highest first; other
                                      sources follow in the default order (manual entries,
                                      Apple Watch, iPhone, other apps).

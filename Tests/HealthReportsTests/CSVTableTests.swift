@@ -198,8 +198,7 @@ struct CSVHeaderTests {
     }
 
     @Test func standHoursHeaderIsExact() {
-        #expect(ReportWriter().standHoursCSV(makeEmptyResult()) == "date,hour,stood,utc_offset
-")
+        #expect(ReportWriter().standHoursCSV(makeEmptyResult()) == "date,hour,stood,utc_offset\n")
     }
 
     @Test func sourcesHeaderIsExact() {
