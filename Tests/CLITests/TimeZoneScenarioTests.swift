@@ -138,3 +138,33 @@ struct TimeZoneScenarioTests {
         #expect(!r.stderr.contains("WARNING"))
     }
 }
+
+@Suite("Messages for a truncated export")
+struct TruncatedExportMessageTests {
+    /// Cuts a generated export exactly before a record, inside one, and before `</HealthData>`.
+    @Test(arguments: ["between", "inside", "end"])
+    func aTruncatedExportIsCalledIncompleteOnOneLine(cut: String) throws {
+        let dir = try temporaryFolder()
+        let bytes = SyntheticExport.makeExport(SyntheticExportConfiguration(days: 2)).bytes
+        let data = Data(bytes)
+        let record = Data("<Record".utf8)
+        let middle = data.range(of: record, in: (data.count / 2)..<data.count)!.lowerBound
+        let end = data.range(of: Data("</HealthData>".utf8), options: .backwards)!.lowerBound
+        let length = cut == "between" ? middle : cut == "inside" ? middle + 40 : end
+        let xml = dir.appendingPathComponent("export.xml")
+        try data.prefix(length).write(to: xml)
+        let r = try run(["report", xml.path, "--out", dir.appendingPathComponent("out").path])
+        #expect(r.status == 1)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("export.xml: line "))
+        #expect(r.stderr.contains("export again from the Health app"))
+        if cut != "inside" {
+            // libxml2 says "Extra content at the end of the document" for these cuts.
+            #expect(r.stderr.contains("the export is truncated: it ends before </HealthData>"))
+        } else {
+            #expect(r.stderr.contains("incomplete or damaged"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/daily.csv").path))
+    }
+}
