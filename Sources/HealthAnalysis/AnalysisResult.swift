@@ -79,8 +79,11 @@ public struct DailyMetrics: Hashable, Sendable {
     public var activeEnergyKcal: Double?
     /// Resting (basal) energy in kcal, de-duplicated over all sources. (Added by HealthAnalysis.)
     public var basalEnergyKcal: Double?
-    /// The Move ring's value: active energy from Apple Watch sources only, kcal.
+    /// The Move ring's value: active energy from Apple Watch sources only, kcal; on a day
+    /// without Watch energy, the iPhone's active energy (the phone-estimated Move ring, iOS 16+).
     public var moveKcal: Double?
+    /// Which source model `moveKcal` came from.
+    public var moveSource: RingSourceModel?
     public var moveGoalKcal: Double?
     /// Move minutes (Move ring in time mode), when the user's ring is in time mode.
     public var moveMinutes: Double?
@@ -288,6 +291,8 @@ public struct AnalysisResult: Sendable {
     public var timeZone: TimeZoneChoice
     /// The zones of the reported days, period by period, and why (reference §2.7.1).
     public var timeZonePeriods: [TimeZonePeriod] = []
+    /// Which source model each ring used, on how many days, and its ActivitySummary agreement.
+    public var ringSources: [RingSourceUse] = []
     public var weekStart: WeekStart
     /// False with `--no-dedup` (plain sums).
     public var deduplicated: Bool

@@ -163,6 +163,7 @@ extension Analyzer {
         result.months = MonthlyBuilder(rows: reportedRows, rings: reportedRings, workouts: result.workouts).build()
         result.timeZonePeriods = Self.reportedPeriods(timeline, report: report)
         result.crossCheck = Self.crossCheck(reportedRows, summaries: summaries)
+        result.ringSources = Self.ringSources(reportedRows, check: result.crossCheck, summaries: summaries)
         if let warning = agreementWarning(
             result.crossCheck, timeline: timeline, priority: priority, covered: covered,
             reportedDays: report, lastDataDay: lastDay)

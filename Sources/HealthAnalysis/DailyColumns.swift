@@ -57,6 +57,12 @@ struct DailyColumns {
         all[slot] = (acc.totals, acc.present)
     }
 
+    /// iPhone active energy, de-duplicated among iPhone sources: the Move ring on days without
+    /// Watch energy.
+    private var phoneMove: (totals: [Double], present: [Bool])?
+
+    mutating func setPhoneMove(_ acc: MergeAccumulator) { phoneMove = (acc.totals, acc.present) }
+
     mutating func setWatch(slot: Int, _ acc: MergeAccumulator) {
         guard slot < CumulativeSlot.fixedCount else { return }
         watch[slot] = (acc.totals, acc.present)
@@ -107,6 +113,12 @@ struct DailyColumns {
         m.activeEnergyKcal = value(all[CumulativeSlot.activeEnergy], i)
         m.basalEnergyKcal = value(all[CumulativeSlot.basalEnergy], i)
         m.moveKcal = value(watch[CumulativeSlot.activeEnergy], i)
+        if m.moveKcal != nil {
+            m.moveSource = .appleWatch
+        } else if let phone = value(phoneMove, i) {
+            m.moveKcal = phone
+            m.moveSource = .iPhone
+        }
         m.moveMinutes = value(watch[CumulativeSlot.moveTime], i)
         m.exerciseMinutes = value(watch[CumulativeSlot.exerciseTime], i)
         if let i {
@@ -134,7 +146,7 @@ struct DailyColumns {
             // The Watch writes exercise minutes only when there are some. On a day it was
             // demonstrably worn (it wrote stand-hour records or Move energy), no exercise sample
             // means 0 minutes, not "no data" (reference §6.3).
-            if m.exerciseMinutes == nil, standRecorded[i] || m.moveKcal != nil { m.exerciseMinutes = 0 }
+            if m.exerciseMinutes == nil, standRecorded[i] || m.moveSource == .appleWatch { m.exerciseMinutes = 0 }
         }
         var rings = RingsClosed()
         if let s = summary {

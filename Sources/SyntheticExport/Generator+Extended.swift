@@ -125,6 +125,7 @@ extension Generator {
     /// when `extendedHealthData` is on; heart-rate samples are kept for the time-weighted truth.
     mutating func makeSamples(_ kind: RecordKind, _ plan: DayPlan, into samples: inout [Sample]) {
         factory.samples(kind, plan, into: &samples)
+        if !config.hasAppleWatch { phoneOnly(kind, plan, &samples) }
         if config.extendedHealthData { extend(kind, plan, &samples) }
         if kind == .heartRate { collectHeartRate(samples) }
     }

@@ -194,7 +194,7 @@ struct Generator {
         }
         var workouts = 0
         for plan in plans {
-            for w in plan.workouts {
+            for w in plan.workouts where config.hasAppleWatch {
                 writeWorkout(w, plan)
                 workouts += 1
                 if out.count >= OutputBuffer.flushThreshold { try flush(sink) }
@@ -242,9 +242,11 @@ struct Generator {
         for _ in 0..<kind.decimals { scale *= 10 }
         // Watch-only sums for the Move ring: the same rule over the Watch's samples alone.
         let sums = PriorityCoverage.dailySums(pieces, dayBounds: dayBounds)
+        // Without a Watch, the Move ring is the phone's estimate: the iPhone's energy alone.
+        let ringSource = config.hasAppleWatch ? Source.watch : .phone
         let watchOnly =
             kind == .activeEnergy
-            ? PriorityCoverage.dailySums(pieces.filter { $0.rank == UInt8(Source.watch.rank) }, dayBounds: dayBounds)
+            ? PriorityCoverage.dailySums(pieces.filter { $0.rank == UInt8(ringSource.rank) }, dayBounds: dayBounds)
             : []
         for i in days.indices {
             let v = sums[i] / scale

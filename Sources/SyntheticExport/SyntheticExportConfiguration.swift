@@ -51,13 +51,18 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
     public var zoneChanges: [SyntheticZoneChange]
     /// False: no `HKTimeZone` metadata anywhere (older exports, iPhone-only users).
     public var writesTimeZoneMetadata: Bool
+    /// False: an iPhone-only user (no Watch records, no workouts); the iPhone writes active
+    /// energy for its walks, and each day's ActivitySummary is the phone-estimated Move ring
+    /// (that energy) with zero exercise and stand (iOS 16+, reference §4.1).
+    public var hasAppleWatch: Bool
 
     public init(
         firstDay: String = "2025-10-20", days: Int = 180, timeZoneIdentifier: String = "Europe/Berlin",
         seed: UInt64 = 1, prolog: Prolog = .version14, exportDate: String? = nil,
         locale: String = "en_US", ownerName: String = "Alex", extendedHealthData: Bool = false,
-        zoneChanges: [SyntheticZoneChange] = [], writesTimeZoneMetadata: Bool = true
+        zoneChanges: [SyntheticZoneChange] = [], writesTimeZoneMetadata: Bool = true, hasAppleWatch: Bool = true
     ) {
+        self.hasAppleWatch = hasAppleWatch
         self.zoneChanges = zoneChanges
         self.writesTimeZoneMetadata = writesTimeZoneMetadata
         self.firstDay = firstDay

@@ -11,6 +11,9 @@ struct TimeZoneScenarioTests {
         var name: String
         var configuration: SyntheticExportConfiguration
         var environmentTZ: String = "UTC"
+        /// iPhone-only: no Watch, so exercise and stand have no data (empty cells) where the
+        /// truth counts 0.
+        var noWatch = false
         var testDescription: String { name }
     }
 
@@ -57,6 +60,12 @@ struct TimeZoneScenarioTests {
             configuration: SyntheticExportConfiguration(
                 firstDay: "2025-03-30", days: 14, timeZoneIdentifier: "America/Santiago", seed: 9,
                 writesTimeZoneMetadata: false)),
+        // iPhone only: the Move ring is the phone's estimate from its active energy.
+        Scenario(
+            name: "iPhone only, phone-estimated Move ring",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-05-05", days: 10, timeZoneIdentifier: "America/Chicago", seed: 10,
+                hasAppleWatch: false), noWatch: true),
     ]
 
     @Test(arguments: scenarios)
@@ -84,13 +93,20 @@ struct TimeZoneScenarioTests {
             #expect(
                 within(number(row, "active_energy_kcal"), t.activeEnergyKcal, relative: 0.005), "\(at) active energy")
             #expect(within(number(row, "move_kcal"), t.moveKcal, relative: 0.005), "\(at) move")
-            #expect(number(row, "exercise_min") == t.exerciseMinutes, "\(at) exercise")
-            #expect(number(row, "stand_hours") == Double(t.standHours), "\(at) stand hours")
+            let empty: Double? = scenario.noWatch ? 0 : nil
+            #expect((number(row, "exercise_min") ?? empty) == t.exerciseMinutes, "\(at) exercise")
+            #expect((number(row, "stand_hours") ?? empty) == Double(t.standHours), "\(at) stand hours")
+            if scenario.noWatch { #expect(t.moveKcal > 0, "\(at): the phone estimated a Move ring") }
             #expect(number(row, "workouts") == Double(t.workouts), "\(at) workouts")
             #expect(number(row, "heart_rate_max_bpm") == t.heartRateMaxBpm, "\(at) heart rate max")
         }
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("on \(truth.days.count) days: \(truth.days.count) agree (100%)"), "\(report)")
+        let model = scenario.noWatch ? "- Move: iPhone active energy" : "- Move: Apple Watch records"
+        #expect(
+            report.contains(
+                "\(model)\(scenario.noWatch ? " (the phone-estimated Move ring, on days without Apple Watch energy)" : "") on \(truth.days.count) days; agrees with the ActivitySummary on \(truth.days.count) of \(truth.days.count) (100%)"
+            ), "\(report)")
     }
 
     @Test func theSameExportGivesTheSameDaysOnEveryMachine() throws {
