@@ -10,6 +10,9 @@ public enum TimeZoneReason: Hashable, Sendable {
     case option
     /// The most frequent `HKTimeZone` metadata value in the export (`count` samples carried it).
     case mostFrequentHKTimeZone(count: Int)
+    /// No `HKTimeZone`: of the `candidates` IANA zones with the export's printed offset at the
+    /// export instant, the one whose days agree best with the `ActivitySummary` rows.
+    case activitySummaryAgreement(candidates: Int, agreeingDays: Int, comparedDays: Int)
     /// The machine's `TZ` setting.
     case environment
     /// No zone found: the fixed export-time offset of `ExportDate` (reports carry a warning,
@@ -65,6 +68,8 @@ public enum WeekStart: String, Hashable, Sendable {
 /// One local day (a row of `daily.csv`).
 public struct DailyMetrics: Hashable, Sendable {
     public var date: CivilDate
+    /// The zone the day is a local day of (an IANA identifier, or a fixed offset `UTC+01:00`).
+    public var timeZone: String?
     /// Steps, de-duplicated over all sources (priority coverage, reference §5.4).
     public var steps: Double?
     /// Walking + running distance in km, de-duplicated.
@@ -74,8 +79,11 @@ public struct DailyMetrics: Hashable, Sendable {
     public var activeEnergyKcal: Double?
     /// Resting (basal) energy in kcal, de-duplicated over all sources. (Added by HealthAnalysis.)
     public var basalEnergyKcal: Double?
-    /// The Move ring's value: active energy from Apple Watch sources only, kcal.
+    /// The Move ring's value: active energy from Apple Watch sources only, kcal; on a day
+    /// without Watch energy, the iPhone's active energy (the phone-estimated Move ring, iOS 16+).
     public var moveKcal: Double?
+    /// Which source model `moveKcal` came from.
+    public var moveSource: RingSourceModel?
     public var moveGoalKcal: Double?
     /// Move minutes (Move ring in time mode), when the user's ring is in time mode.
     public var moveMinutes: Double?
@@ -192,10 +200,14 @@ public struct StandHour: Hashable, Sendable {
     /// Local hour of day 0–23 (on the fall-back day the repeated hour appears twice).
     public var hour: Int
     public var stood: Bool
-    public init(date: CivilDate, hour: Int, stood: Bool) {
+    /// The UTC offset (seconds east) of the hour: it tells the two hours of a fall-back day's
+    /// repeated hour apart (`stand_hours.csv` column `utc_offset`).
+    public var utcOffsetSeconds: Int
+    public init(date: CivilDate, hour: Int, stood: Bool, utcOffsetSeconds: Int = 0) {
         self.date = date
         self.hour = hour
         self.stood = stood
+        self.utcOffsetSeconds = utcOffsetSeconds
     }
 }
 
@@ -251,6 +263,9 @@ public struct SummaryCrossCheck: Hashable, Sendable {
     public var daysCompared: Int
     public var daysAgreeing: Int
     public var disagreements: [SummaryDisagreement]
+    /// Days with an ActivitySummary but no ring records (no Watch energy, exercise or stand
+    /// record): not compared, not disagreements (e.g. days before the Watch was paired).
+    public var daysWithoutRingRecords = 0
     public init(daysCompared: Int = 0, daysAgreeing: Int = 0, disagreements: [SummaryDisagreement] = []) {
         self.daysCompared = daysCompared
         self.daysAgreeing = daysAgreeing
@@ -274,6 +289,10 @@ public struct RingStreak: Hashable, Sendable {
 /// Everything one run computes.
 public struct AnalysisResult: Sendable {
     public var timeZone: TimeZoneChoice
+    /// The zones of the reported days, period by period, and why (reference §2.7.1).
+    public var timeZonePeriods: [TimeZonePeriod] = []
+    /// Which source model each ring used, on how many days, and its ActivitySummary agreement.
+    public var ringSources: [RingSourceUse] = []
     public var weekStart: WeekStart
     /// False with `--no-dedup` (plain sums).
     public var deduplicated: Bool

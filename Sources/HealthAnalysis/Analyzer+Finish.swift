@@ -5,13 +5,18 @@ extension Analyzer {
     /// Buckets everything consumed into local days of the chosen zone and computes the result.
     /// Call once, after the last batch.
     ///
-    /// The zone is `options.timeZoneIdentifier` if set; else the most frequent `HKTimeZone`
-    /// in `timeZoneCounts`; else `environmentTimeZone` (the machine's `TZ`); else the fixed
-    /// printed offset of `exportDate`, with a warning in `notes` (reference §2.7).
+    /// The zones come from a `ZoneTimeline` (reference §2.7.1): `options.timeZoneIdentifier`
+    /// for everything if set; else periods decided from the `HKTimeZone` values with their
+    /// instants (a change takes effect at the new zone's local midnight, see `ZoneTimeline`);
+    /// without any, the IANA zones with the printed offset of `exportDate` at the export instant,
+    /// scored by `ActivitySummary` agreement and HRV beat times; `environmentTimeZone` (the
+    /// machine's `TZ`) only when the export cannot tell its candidates apart; else the fixed
+    /// printed offset, with a warning in `notes`.
     ///
     /// - Parameters:
     ///   - exportDate: the `ExportDate` value: "now" for partial days and weeks.
-    ///   - timeZoneCounts: how many samples carried each `HKTimeZone` value.
+    ///   - timeZoneCounts: how many samples carried each `HKTimeZone` value; used only when the
+    ///     analyzer saw no `HKTimeZone` itself (records built without metadata).
     ///   - environmentTimeZone: the machine's zone identifier, if known.
     /// - Throws: `AnalysisError` for an invalid `--tz` or an empty `--from`/`--to` range; the
     ///   scratch space's error when spilling cumulative samples or reading them back failed.
@@ -23,17 +28,10 @@ extension Analyzer {
         try options.validate()
         markFinished()
         var notes: [String] = []
-        let zone = Self.chooseZone(
-            option: options.timeZoneIdentifier, counts: timeZoneCounts, environment: environmentTimeZone,
-            exportDate: exportDate, notes: &notes)
         let priority = SourcePriority(sources: context.sources.facts, preferred: options.sourceOrder)
         for name in priority.unmatchedNames {
             notes.append("--source-order: no source is named \"\(name)\"; ignored.")
         }
-
-        var result = AnalysisResult(
-            timeZone: zone.choice, weekStart: options.weekStart, deduplicated: options.deduplicate,
-            sourceOrder: priority.rankedSources, exportDate: exportDate)
 
         // The zone table covers every instant we will look at, with margin for day ends.
         let margin: Int64 = 3 * 86_400
@@ -45,11 +43,21 @@ extension Analyzer {
             low = min(low, e)
             high = max(high, e)
         }
-        let calendar: LocalCalendar
-        if low <= high {
-            calendar = zone.make(covering: (low - margin)...(high + margin))
-        } else {
-            calendar = zone.make(covering: 0...margin)
+        let covered = low <= high ? (low - margin)...(high + margin) : 0...margin
+        let timeline = makeZoneTimeline(
+            priority: priority, exportDate: exportDate, environmentTimeZone: environmentTimeZone, range: covered,
+            timeZoneCounts: timeZoneCounts)
+        notes.append(contentsOf: timeline.notes)
+        let calendar = timeline.calendar(covering: covered)
+        let current = timeline.periods[timeline.periods.count - 1]
+
+        var result = AnalysisResult(
+            timeZone: TimeZoneChoice(identifier: current.identifier, reason: Self.choiceReason(current.reason)),
+            weekStart: options.weekStart, deduplicated: options.deduplicate, sourceOrder: priority.rankedSources,
+            exportDate: exportDate)
+        // Without reported days (no data, an empty window), the periods carry no dates.
+        result.timeZonePeriods = timeline.periods.map {
+            TimeZonePeriod(identifier: $0.identifier, reason: $0.reason, changeNote: $0.changeNote)
         }
 
         // Days with data.
@@ -79,8 +87,9 @@ extension Analyzer {
         let completeLast = min((exportDay.map { $0 - 1 }) ?? lastDay, options.to?.daysSince1970 ?? .max)
         guard windowFirst <= windowLast else {
             notes.append(
-                "No data between \(options.from.map(\.description) ?? "the start") and \(options.to.map(\.description) ?? "the end")."
-            )
+                "WARNING: no data between \(options.from.map(\.description) ?? "the start") and "
+                    + "\(options.to.map(\.description) ?? "the end"): the export has data from "
+                    + "\(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay)).")
             result.notes = notes
             return result
         }
@@ -90,7 +99,9 @@ extension Analyzer {
             var start = options.weekStart.startOfWeek(containing: CivilDate(daysSince1970: completeLast)).daysSince1970
             if start + 6 > completeLast { start -= 7 }
             guard start >= completeFirst else {
-                notes.append("--week last: the data holds no complete week.")
+                notes.append(
+                    "WARNING: --week last: no complete week with data (the export has data from "
+                        + "\(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay))).")
                 result.notes = notes
                 return result
             }
@@ -121,7 +132,8 @@ extension Analyzer {
         var rings: [RingsClosed] = []
         var hasData: [Bool] = []
         for day in rowsFirst...rowsLast {
-            let (row, ring, data) = daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
+            var (row, ring, data) = daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
+            row.timeZone = timeline.periods[timeline.periodIndex(day: day)].identifier
             rows.append(row)
             rings.append(ring)
             hasData.append(data)
@@ -149,7 +161,15 @@ extension Analyzer {
             }
         }
         result.months = MonthlyBuilder(rows: reportedRows, rings: reportedRings, workouts: result.workouts).build()
+        result.timeZonePeriods = Self.reportedPeriods(timeline, report: report)
         result.crossCheck = Self.crossCheck(reportedRows, summaries: summaries)
+        result.ringSources = Self.ringSources(reportedRows, check: result.crossCheck, summaries: summaries)
+        if let warning = agreementWarning(
+            result.crossCheck, timeline: timeline, priority: priority, covered: covered,
+            reportedDays: report, lastDataDay: lastDay)
+        {
+            notes.append(warning)
+        }
         result.longestAllRingsStreak = Self.longestStreak(reportedRows, rings: reportedRings)
         result.notes = notes
         return result
@@ -182,11 +202,17 @@ extension Analyzer {
 
     /// Compares record-derived ring values with the day's ActivitySummary (reference §4.3):
     /// exercise and move minutes ±1 min, stand hours exact, energy ±max(1 kcal, 1 %).
-    /// A missing record value compares as 0 (a summary of zeros before the Watch was worn agrees).
+    /// A day with a summary but no ring records at all (no Watch energy, exercise, move time or
+    /// stand record) is counted apart in `daysWithoutRingRecords`, not compared; otherwise a
+    /// missing record value compares as 0.
     static func crossCheck(_ rows: [DailyMetrics], summaries: [CivilDate: ActivitySummary]) -> SummaryCrossCheck {
         var check = SummaryCrossCheck()
         for row in rows {
             guard let s = summaries[row.date] else { continue }
+            if row.moveKcal == nil && row.moveMinutes == nil && row.exerciseMinutes == nil && row.standHours == nil {
+                check.daysWithoutRingRecords += 1
+                continue
+            }
             var compared = false
             var agrees = true
             func compare(_ metric: String, _ record: Double?, _ summary: Double?, tolerance: (Double) -> Double) {

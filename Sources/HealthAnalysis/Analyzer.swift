@@ -18,6 +18,8 @@ public final class Analyzer {
     let options: AnalysisOptions
     let context = StreamContext()
     let domains: [any DomainAccumulator]
+    /// The time-zone evidence (also one of `domains`), read before the others finish.
+    let zoneEvidence: ZoneEvidenceAccumulator
 
     /// The domains of the analysis, in the order they finish (which is the order of their notes).
     static func makeDomains(
@@ -69,8 +71,10 @@ public final class Analyzer {
     ) {
         self.options = options
         self.scratch = scratch
-        self.domains = Self.makeDomains(
-            options: options, scratch: scratch, sampleBufferLimit: max(1, sampleBufferLimit))
+        let zones = ZoneEvidenceAccumulator()
+        self.zoneEvidence = zones
+        self.domains =
+            Self.makeDomains(options: options, scratch: scratch, sampleBufferLimit: max(1, sampleBufferLimit)) + [zones]
     }
 
     /// Takes in one batch of the reader's output. Call as often as batches arrive.
@@ -101,6 +105,7 @@ public final class Analyzer {
             context.counters.nestedInCorrelation += 1
             return
         }
+        if !r.pointee.metadata.isEmpty { zoneEvidence.observeMetadata(r) }
         let range = routes(of: r)
         guard range.count > 0 else { return }
         for k in Int(range.start)..<Int(range.start + range.count) {

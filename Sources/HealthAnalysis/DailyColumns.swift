@@ -57,6 +57,12 @@ struct DailyColumns {
         all[slot] = (acc.totals, acc.present)
     }
 
+    /// iPhone active energy, de-duplicated among iPhone sources: the Move ring on days without
+    /// Watch energy.
+    private var phoneMove: (totals: [Double], present: [Bool])?
+
+    mutating func setPhoneMove(_ acc: MergeAccumulator) { phoneMove = (acc.totals, acc.present) }
+
     mutating func setWatch(slot: Int, _ acc: MergeAccumulator) {
         guard slot < CumulativeSlot.fixedCount else { return }
         watch[slot] = (acc.totals, acc.present)
@@ -107,6 +113,12 @@ struct DailyColumns {
         m.activeEnergyKcal = value(all[CumulativeSlot.activeEnergy], i)
         m.basalEnergyKcal = value(all[CumulativeSlot.basalEnergy], i)
         m.moveKcal = value(watch[CumulativeSlot.activeEnergy], i)
+        if m.moveKcal != nil {
+            m.moveSource = .appleWatch
+        } else if let phone = value(phoneMove, i) {
+            m.moveKcal = phone
+            m.moveSource = .iPhone
+        }
         m.moveMinutes = value(watch[CumulativeSlot.moveTime], i)
         m.exerciseMinutes = value(watch[CumulativeSlot.exerciseTime], i)
         if let i {
@@ -134,25 +146,27 @@ struct DailyColumns {
             // The Watch writes exercise minutes only when there are some. On a day it was
             // demonstrably worn (it wrote stand-hour records or Move energy), no exercise sample
             // means 0 minutes, not "no data" (reference §6.3).
-            if m.exerciseMinutes == nil, standRecorded[i] || m.moveKcal != nil { m.exerciseMinutes = 0 }
+            if m.exerciseMinutes == nil, standRecorded[i] || m.moveSource == .appleWatch { m.exerciseMinutes = 0 }
         }
         var rings = RingsClosed()
         if let s = summary {
             m.summaryMoveKcal = s.activeEnergyBurnedKcal
             m.summaryExerciseMinutes = s.appleExerciseTimeMinutes
             m.summaryStandHours = s.appleStandHours
-            m.moveGoalKcal = s.activeEnergyBurnedGoalKcal
-            m.exerciseGoalMinutes = s.appleExerciseTimeGoalMinutes
-            m.standGoalHours = s.appleStandHoursGoal
+            // A goal of 0 means "not set": an empty cell, and a ring neither closed nor open.
+            func goal(_ v: Double?) -> Double? { v.flatMap { $0 > 0 ? $0 : nil } }
+            m.moveGoalKcal = goal(s.activeEnergyBurnedGoalKcal)
+            m.exerciseGoalMinutes = goal(s.appleExerciseTimeGoalMinutes)
+            m.standGoalHours = goal(s.appleStandHoursGoal)
             if s.isMoveTimeMode {
-                m.moveGoalMinutes = s.appleMoveTimeGoalMinutes
+                m.moveGoalMinutes = goal(s.appleMoveTimeGoalMinutes)
                 m.summaryMoveMinutes = s.appleMoveTimeMinutes
             }
-            let moveGoal = s.isMoveTimeMode ? s.appleMoveTimeGoalMinutes : s.activeEnergyBurnedGoalKcal
-            rings.hasGoals = moveGoal != nil || s.appleExerciseTimeGoalMinutes != nil || s.appleStandHoursGoal != nil
+            let moveGoal = s.isMoveTimeMode ? m.moveGoalMinutes : m.moveGoalKcal
+            rings.hasGoals = moveGoal != nil || m.exerciseGoalMinutes != nil || m.standGoalHours != nil
             rings.move = Self.closes(s.isMoveTimeMode ? m.moveMinutes : m.moveKcal, goal: moveGoal)
-            rings.exercise = Self.closes(m.exerciseMinutes, goal: s.appleExerciseTimeGoalMinutes)
-            rings.stand = Self.closes(m.standHours.map(Double.init), goal: s.appleStandHoursGoal)
+            rings.exercise = Self.closes(m.exerciseMinutes, goal: m.exerciseGoalMinutes)
+            rings.stand = Self.closes(m.standHours.map(Double.init), goal: m.standGoalHours)
             // Without any record-derived ring value (no Watch data that day) there is nothing to
             // close: the count stays empty rather than a misleading 0.
             let anyRingValue =

@@ -37,6 +37,20 @@ struct LocalCalendar: Sendable {
         self.maxOffset = offsets.max() ?? 0
     }
 
+    /// A table of offset segments: `starts` ascending, the first `Int64.min`; `offsets[i]` (seconds
+    /// east of UTC) is in force from `starts[i]`. A zone timeline (`ZoneTimeline`) is such a table.
+    init(segmentStarts starts: [Int64], offsets: [Int64]) {
+        precondition(!starts.isEmpty && starts.count == offsets.count && starts[0] == Int64.min)
+        self.segmentStarts = starts
+        self.segmentOffsets = offsets
+        self.maxOffset = offsets.max() ?? 0
+    }
+
+    /// The offset segments (start instant, offset), for building a table from pieces of others.
+    var segments: [(start: Int64, offset: Int64)] {
+        zip(segmentStarts, segmentOffsets).map { (start: $0, offset: $1) }
+    }
+
     /// A fixed offset (the `ExportDate` fallback): no DST.
     init(fixedOffsetSeconds: Int64) {
         self.segmentStarts = [Int64.min]

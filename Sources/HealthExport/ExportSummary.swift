@@ -1,3 +1,5 @@
+import Foundation
+
 /// A problem with part of the input that did not stop the read: the element was skipped (or a
 /// field ignored) and counted. Diagnostics with the same kind and detail are merged.
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
@@ -93,17 +95,39 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
         case .empty(let input):
             return "\(input): the file is empty; expected an Apple Health export (export.xml or export.zip)"
         case .notWellFormed(let input, let line, let column, let message, let elementsRead):
-            return "\(input): line \(line), column \(column): not well-formed XML: \(message)"
-                + " (stopped after \(elementsRead) elements; the export is incomplete or damaged)"
+            let text = Self.oneLine(message)
+            if Self.meansTruncated(text) {
+                return "\(input): line \(line), column \(column): the export is truncated: it ends before </HealthData>"
+                    + " (libxml2: \(text); stopped after \(elementsRead) elements). The file is incomplete: export"
+                    + " again from the Health app (profile picture, Export All Health Data) and copy the whole file"
+            }
+            return "\(input): line \(line), column \(column): not well-formed XML: \(text)"
+                + " (stopped after \(elementsRead) elements; the export is incomplete or damaged:"
+                + " export again from the Health app)"
         case .notXML(let input, let line, let column, let message):
-            return "\(input): line \(line), column \(column): not an XML document (libxml2: \(message));"
+            return "\(input): line \(line), column \(column): not an XML document (libxml2: \(Self.oneLine(message)));"
                 + " expected an Apple Health export (export.xml or export.zip)"
         case .notHealthExport(let input, let reason):
             return "\(input): not an Apple Health export: \(reason)"
         case .archive(let path, let message):
             return "\(path): cannot read the zip archive: \(message)"
         case .consumerFailed(let input, let message):
-            return "\(input): \(message)"
+            return "\(input): \(Self.oneLine(message))"
+        }
+    }
+
+    /// libxml2's messages end with a newline and can hold more: one line, spaces collapsed.
+    static func oneLine(_ message: String) -> String {
+        message.split(whereSeparator: { $0.isNewline }).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// libxml2's words for a document that stops early: inside an element ("Premature end of
+    /// data", an end tag never found), or exactly between two records, where the pre-filtered
+    /// stream ends without the root's end tag ("Extra content at the end of the document").
+    static func meansTruncated(_ message: String) -> Bool {
+        ["Premature end of data", "Extra content at the end of the document", "EndTag: '</' not found"].contains {
+            message.contains($0)
         }
     }
 }

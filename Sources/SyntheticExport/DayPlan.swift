@@ -60,27 +60,30 @@ struct Planner {
     let seed: UInt64
     let firstDay: Int
     let dayCount: Int
-    let clock: ZoneClock
+    let schedule: ZoneSchedule
 
     /// The wake-up instant of day `index` (06:00–06:50 local), from its own stream so that
     /// the previous day's night can end exactly there.
     func wake(_ index: Int) -> Int64 {
         var r = SplitMix64(seed: seed, day: index, stream: Stream.wake)
-        return clock.instant(day: firstDay + index, hour: 6, minute: r.int(0...50))
+        return schedule.clock(index).instant(day: firstDay + index, hour: 6, minute: r.int(0...50))
     }
 
     func makePlan(_ index: Int) -> DayPlan {
         let day = firstDay + index
+        let clock = schedule.clock(index)
         var p = DayPlan(
-            index: index, day: day, dayStart: clock.midnight(day: day), dayEnd: clock.midnight(day: day + 1))
+            index: index, day: day, dayStart: schedule.dayStart(index), dayEnd: schedule.dayStart(index + 1))
         var r = SplitMix64(seed: seed, day: index, stream: Stream.plan)
         func at(_ h: Int, _ m: Int) -> Int64 { clock.instant(day: day, hour: h, minute: m) }
-        let isLast = index == dayCount - 1
+        // The last day and a travel day (the next day is in another zone) have no night.
+        let isLast = index == dayCount - 1 || schedule.isTravelDay(index)
 
         p.wake = wake(index)
         let lateWatch = index % 3 == 2 || r.chance(0.15)
         p.wearStart = lateWatch ? at(8, 30 + 5 * r.int(0...15)) : at(7, 5 * r.int(0...6))
         p.wearEnd = at(22, 5 * r.int(0...9))
+        if schedule.isTravelDay(index) { p.wearEnd = min(p.wearEnd, p.dayEnd - 3600) }
         p.moveGoal = index < 45 ? 500 : 550
 
         // Morning walk before the Watch goes on (iPhone only, sometimes also Strava); the
@@ -127,10 +130,13 @@ struct Planner {
             let end = start + Int64(minutes) * 60
             let pauseAt = start + 60 * Int64(r.int(8...(minutes - 8))) + Int64(r.int(0...59))
             let pause = kind == .strength ? 0 : Int64(r.int(40...180))
-            p.workouts.append(
-                WorkoutPlan(
-                    kind: kind, start: start, end: end, pauseAt: pauseAt, pauseSeconds: pause,
-                    strava: kind == .running && (wk == 2 || r.chance(0.3))))
+            // On a travel day the Watch may come off before an evening workout.
+            if end <= p.wearEnd - 600 {
+                p.workouts.append(
+                    WorkoutPlan(
+                        kind: kind, start: start, end: end, pauseAt: pauseAt, pauseSeconds: pause,
+                        strava: kind == .running && (wk == 2 || r.chance(0.3))))
+            }
         }
 
         // Walks with the Watch on: always at lunch, sometimes in the morning, afternoon, evening.

@@ -125,6 +125,7 @@ extension Generator {
     /// when `extendedHealthData` is on; heart-rate samples are kept for the time-weighted truth.
     mutating func makeSamples(_ kind: RecordKind, _ plan: DayPlan, into samples: inout [Sample]) {
         factory.samples(kind, plan, into: &samples)
+        if !config.hasAppleWatch { phoneOnly(kind, plan, &samples) }
         if config.extendedHealthData { extend(kind, plan, &samples) }
         if kind == .heartRate { collectHeartRate(samples) }
     }
@@ -199,7 +200,7 @@ extension Generator {
         // The nap first (it is on day i, before the night that starts in the evening).
         var nap: [Sample] = []
         if i % 7 == 5 {
-            let s = clock.instant(day: p.day, hour: 14, minute: 10)
+            let s = schedule.clock(p.index).instant(day: p.day, hour: 14, minute: 10)
             nap.append(
                 Sample(start: s, end: s + 35 * 60, value: 0, created: s + 35 * 60 + 120, source: .watch, tag: Tag.core))
         }
@@ -406,7 +407,9 @@ extension Generator {
         out.append(" sourceName=\"Strava\" sourceVersion=\"39310\"")
         writeTimes(created: end + 600, start: start, end: end)
         out.append(">\n")
-        writeMetadata("HKTimeZone", zoneEscaped, indent: 2)
+        if config.writesTimeZoneMetadata {
+            writeMetadata("HKTimeZone", zoneEscaped[schedule.zone(at: start)], indent: 2)
+        }
         out.append(" </Workout>\n")
         extended.workouts.append(
             SyntheticWorkoutTruth(
@@ -473,7 +476,7 @@ extension Generator {
 
     /// `2025-10-01 6:15pm`: the route's `<name>`, in the true local time of the start.
     func routeTitle(_ start: Int64) -> String {
-        let local = clock.localSeconds(at: start)
+        let local = schedule.localSeconds(at: start)
         let day = floorDiv(local, 86_400)
         let sod = Int(local - day * 86_400)
         let h24 = sod / 3600

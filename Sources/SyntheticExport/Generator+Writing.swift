@@ -95,9 +95,9 @@ extension Generator {
         case .heartRate:
             out.append(">\n")
             writeMetadata("HKMetadataKeyHeartRateMotionContext", s.tag == Tag.active ? "2" : "1", indent: level + 1)
-        case .sleepAnalysis:
+        case .sleepAnalysis where config.writesTimeZoneMetadata:
             out.append(">\n")
-            writeMetadata("HKTimeZone", zoneEscaped, indent: level + 1)
+            writeMetadata("HKTimeZone", zoneEscaped[schedule.zone(at: s.start)], indent: level + 1)
         case .stepCount where s.tag == Tag.userEntered:
             out.append(">\n")
             writeMetadata("HKWasUserEntered", "1", indent: level + 1)
@@ -118,7 +118,7 @@ extension Generator {
     /// recording (the zone's offset then, not the export offset; reference §2.5).
     mutating func writeBeats(_ s: Sample, indent level: Int) {
         var r = SplitMix64(state: UInt64(bitPattern: s.start) ^ config.seed &* 0x9E37_79B9)
-        let offset = clock.offset(at: s.start)
+        let offset = schedule.offset(at: s.start)
         indent(level)
         out.append("<HeartRateVariabilityMetadataList>\n")
         var centis = s.start * 100 + Int64(r.int(30...150))
@@ -213,7 +213,9 @@ extension Generator {
         writeTimes(created: created, start: w.start, end: w.end)
         out.append(">\n")
         writeMetadata("HKIndoorWorkout", w.kind == .strength ? "1" : "0", indent: 2)
-        writeMetadata("HKTimeZone", zoneEscaped, indent: 2)
+        if config.writesTimeZoneMetadata {
+            writeMetadata("HKTimeZone", zoneEscaped[schedule.zone(at: w.start)], indent: 2)
+        }
         let mets = Array("\(r.int(3...11)).\(r.int(10000...99999)) kcal/hr\u{00B7}kg".utf8)
         writeMetadata("HKAverageMETs", mets, indent: 2)
         if w.kind.hasRoute {
@@ -289,7 +291,7 @@ extension Generator {
 
     /// `route_2026-03-05_6.15pm.gpx`: the TRUE local date and 12-hour time of the start.
     func routeFileName(_ start: Int64) -> String {
-        let local = clock.localSeconds(at: start)
+        let local = schedule.localSeconds(at: start)
         let day = floorDiv(local, 86_400)
         let sod = Int(local - day * 86_400)
         let h24 = sod / 3600

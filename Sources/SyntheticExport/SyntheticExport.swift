@@ -55,7 +55,7 @@ public enum SyntheticExport {
 /// workouts and activity summaries, computing the truth on the way.
 struct Generator {
     let config: SyntheticExportConfiguration
-    let clock: ZoneClock
+    let schedule: ZoneSchedule
     let firstDay: Int
     let dayBounds: [Int64]
     let plans: [DayPlan]
@@ -65,7 +65,8 @@ struct Generator {
     var addressState: UInt64
     let prefixes: [[[UInt8]]]  // [kind][source]: `<Record type=… sourceVersion="…"`
     let devices: [[UInt8]?]  // per source: bytes after the hex address, up to the closing quote
-    let zoneEscaped: [UInt8]
+    /// Per zone of the schedule, the escaped identifier for `HKTimeZone`.
+    let zoneEscaped: [[UInt8]]
     let watchName: [UInt8]
 
     // Truth being built.
@@ -85,10 +86,12 @@ struct Generator {
 
     init(_ config: SyntheticExportConfiguration) {
         self.config = config
-        clock = ZoneClock(identifier: config.timeZoneIdentifier)!
         firstDay = Civil.parse(config.firstDay)!
-        dayBounds = (0...config.days).map { [clock, firstDay] in clock.midnight(day: firstDay + $0) }
-        let planner = Planner(seed: config.seed, firstDay: firstDay, dayCount: config.days, clock: clock)
+        schedule = ZoneSchedule(config, firstDay: firstDay)
+        dayBounds = (0...config.days).map { [schedule] in schedule.dayStart($0) }
+        let planner = Planner(seed: config.seed, firstDay: firstDay, dayCount: config.days, schedule: schedule)
+        // The export is made where the person is at the end.
+        let clock = schedule.clock(config.days)
         plans = (0..<config.days).map(planner.makePlan)
         factory = SampleFactory(seed: config.seed)
         if let text = config.exportDate, let local = Civil.parseLocalDateTime(text) {
@@ -128,7 +131,7 @@ struct Generator {
                     + Array("\" sourceVersion=\"".utf8) + xmlEscaped(version) + Array("\"".utf8)
             }
         }
-        zoneEscaped = xmlEscaped(config.timeZoneIdentifier)
+        zoneEscaped = schedule.identifiers.map { xmlEscaped($0) }
         watchName = xmlEscaped(names[.watch]!)
 
         heartRateSums = Array(repeating: 0, count: config.days)
@@ -191,7 +194,7 @@ struct Generator {
         }
         var workouts = 0
         for plan in plans {
-            for w in plan.workouts {
+            for w in plan.workouts where config.hasAppleWatch {
                 writeWorkout(w, plan)
                 workouts += 1
                 if out.count >= OutputBuffer.flushThreshold { try flush(sink) }
@@ -220,6 +223,7 @@ struct Generator {
             activitySummaryCount: days.count, hrvRecordCount: hrvCount, instantaneousBeatCount: beatCount,
             metadataEntryCount: metadataCount, sourceNames: names, byteCount: bytesWritten)
         finishTruth(&truth)
+        truth.dayTimeZoneIdentifiers = days.indices.map { schedule.identifier(day: $0) }
         return truth
     }
 
@@ -238,9 +242,11 @@ struct Generator {
         for _ in 0..<kind.decimals { scale *= 10 }
         // Watch-only sums for the Move ring: the same rule over the Watch's samples alone.
         let sums = PriorityCoverage.dailySums(pieces, dayBounds: dayBounds)
+        // Without a Watch, the Move ring is the phone's estimate: the iPhone's energy alone.
+        let ringSource = config.hasAppleWatch ? Source.watch : .phone
         let watchOnly =
             kind == .activeEnergy
-            ? PriorityCoverage.dailySums(pieces.filter { $0.rank == UInt8(Source.watch.rank) }, dayBounds: dayBounds)
+            ? PriorityCoverage.dailySums(pieces.filter { $0.rank == UInt8(ringSource.rank) }, dayBounds: dayBounds)
             : []
         for i in days.indices {
             let v = sums[i] / scale

@@ -46,12 +46,25 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
     /// a phone app (Strava), GPX route files (some referenced but missing); respiratory rate,
     /// blood oxygen, wrist temperature, VO2 max, body mass and walking heart rate.
     public var extendedHealthData: Bool
+    /// Moves and trips: from each change's first day on, the person lives in its zone (see
+    /// `ZoneSchedule` for where a change takes effect). Empty: `timeZoneIdentifier` throughout.
+    public var zoneChanges: [SyntheticZoneChange]
+    /// False: no `HKTimeZone` metadata anywhere (older exports, iPhone-only users).
+    public var writesTimeZoneMetadata: Bool
+    /// False: an iPhone-only user (no Watch records, no workouts); the iPhone writes active
+    /// energy for its walks, and each day's ActivitySummary is the phone-estimated Move ring
+    /// (that energy) with zero exercise and stand (iOS 16+, reference §4.1).
+    public var hasAppleWatch: Bool
 
     public init(
         firstDay: String = "2025-10-20", days: Int = 180, timeZoneIdentifier: String = "Europe/Berlin",
         seed: UInt64 = 1, prolog: Prolog = .version14, exportDate: String? = nil,
-        locale: String = "en_US", ownerName: String = "Alex", extendedHealthData: Bool = false
+        locale: String = "en_US", ownerName: String = "Alex", extendedHealthData: Bool = false,
+        zoneChanges: [SyntheticZoneChange] = [], writesTimeZoneMetadata: Bool = true, hasAppleWatch: Bool = true
     ) {
+        self.hasAppleWatch = hasAppleWatch
+        self.zoneChanges = zoneChanges
+        self.writesTimeZoneMetadata = writesTimeZoneMetadata
         self.firstDay = firstDay
         self.days = days
         self.timeZoneIdentifier = timeZoneIdentifier
@@ -73,6 +86,14 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
         if let exportDate, Civil.parseLocalDateTime(exportDate) == nil {
             throw .invalidExportDate(exportDate)
         }
+        for change in zoneChanges {
+            guard let day = Civil.parse(change.firstDay), day > first, day < first + days else {
+                throw .invalidZoneChange(change.firstDay)
+            }
+            guard ZoneClock(identifier: change.timeZoneIdentifier) != nil else {
+                throw .unknownTimeZone(change.timeZoneIdentifier)
+            }
+        }
         _ = first
     }
 }
@@ -83,6 +104,7 @@ public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
     case invalidDayCount(Int)
     case unknownTimeZone(String)
     case invalidExportDate(String)
+    case invalidZoneChange(String)
 
     public var description: String {
         switch self {
@@ -90,6 +112,8 @@ public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
         case .invalidDayCount(let n): return "day count \(n) is not between 1 and 7320 (20 years)"
         case .unknownTimeZone(let s): return "time zone '\(s)' is not a known IANA zone"
         case .invalidExportDate(let s): return "export date '\(s)' is not of the form YYYY-MM-DD HH:MM[:SS]"
+        case .invalidZoneChange(let s):
+            return "zone change day '\(s)' is not a date after the first day and within the days"
         }
     }
 }

@@ -35,6 +35,8 @@ public struct SyntheticTruth: Sendable, Equatable {
     public var heartRateTimeWeightedMeanBpm: [Double?] = []
     /// Sleep nights, naps, workouts, routes and body measures; empty without `extendedHealthData`.
     public var extended = SyntheticExtendedTruth()
+    /// The zone of each day of `days` (the person's zone that day; see `SyntheticZoneChange`).
+    public var dayTimeZoneIdentifiers: [String] = []
 
     /// All top-level records.
     public var totalRecordCount: Int { recordCounts.values.reduce(0, +) }

@@ -5,7 +5,7 @@ import Foundation
 import SyntheticExport
 
 let usage =
-    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
+    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--zone-change DATE=ZONE]... [--no-hktimezone] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
 
 let help = """
     \(usage)
@@ -17,6 +17,9 @@ let help = """
       --days N              local days of data (default 180)
       --first-day DATE      local date of the first day, YYYY-MM-DD (default 2025-10-20)
       --tz ZONE             IANA time zone (default Europe/Berlin)
+      --zone-change DATE=ZONE  from local day DATE on the person lives in ZONE (a move or
+                            a trip; repeat for several). The day before is a travel day
+      --no-hktimezone       write no HKTimeZone metadata (older exports, iPhone-only users)
       --seed N              random seed, unsigned 64-bit (default 1)
       --prolog KIND         v14 (default), v12-malformed (the broken iOS 16 DTD) or none
       --export-date TIME    export moment, local 'YYYY-MM-DD HH:MM[:SS]' (default: noon of
@@ -61,6 +64,12 @@ func parse(_ arguments: [String]) throws -> Options? {
             o.configuration.days = n
         case "--first-day": o.configuration.firstDay = try value(a)
         case "--tz": o.configuration.timeZoneIdentifier = try value(a)
+        case "--zone-change":
+            let v = try value(a)
+            let parts = v.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw UsageError(message: "--zone-change: '\(v)' is not DATE=ZONE") }
+            o.configuration.zoneChanges.append(SyntheticZoneChange(firstDay: parts[0], timeZoneIdentifier: parts[1]))
+        case "--no-hktimezone": o.configuration.writesTimeZoneMetadata = false
         case "--seed":
             let v = try value(a)
             guard let n = UInt64(v) else { throw UsageError(message: "--seed: '\(v)' is not an unsigned integer") }

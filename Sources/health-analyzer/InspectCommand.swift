@@ -172,7 +172,7 @@ struct InspectTally {
                 "\(tz) (most frequent HKTimeZone: \(group(n)) \(n == 1 ? "sample" : "samples")"
                     + (others > 0 ? "; \(others) other zone\(others == 1 ? "" : "s"))" : ")"))
         } else {
-            line("Time zone", "no HKTimeZone metadata (reports will need --tz or TZ)")
+            line("Time zone", "no HKTimeZone metadata (reports pick among the zones with the export's offset)")
         }
         line(
             "Records",

@@ -35,9 +35,17 @@ enum ReportCommand {
 
         Options:
           --out <dir>                Output folder (created if missing). Required.
-          --tz <IANA zone>           Zone for local days and hours, e.g. Europe/Berlin.
-                                     Default: the most frequent HKTimeZone in the export,
-                                     else $TZ, else the export-time offset (with a warning).
+          --tz <IANA zone>           One zone for all local days and hours, e.g.
+                                     Europe/Berlin (the Health app's charts).
+                                     Default: days follow the person. Zones per period
+                                     from the export's HKTimeZone values and their
+                                     instants; a change to a new zone takes effect at
+                                     the new zone's local midnight of its first day.
+                                     Without HKTimeZone: of the IANA zones with the
+                                     export's offset at export time, the one whose days
+                                     agree best with the ActivitySummary (and HRV beat
+                                     times); $TZ only where the export cannot decide;
+                                     else the export-time offset (with a warning).
           --source-order <a,b,...>   Source names in priority order, highest first; other
                                      sources follow in the default order (manual entries,
                                      Apple Watch, iPhone, other apps).
@@ -154,6 +162,9 @@ enum ReportCommand {
                     + sourceHint(name, result.sourceOrder.map(\.name)))
         }
         if let warning = ReportWriter.routeWarning(result, routes: context.routes) { printError("warning: " + warning) }
+        // Warnings of the analysis (zone fallbacks, rings that disagree with the ActivitySummary)
+        // also go to standard error, so that a cron job's mail shows them.
+        for note in result.notes where note.hasPrefix("WARNING") { printError(note) }
         let written = try ReportWriter().write(result, context: context, to: out)
         if let db { try ArchiveCommands.storeResults(run, db: db) }
         if quiet { return ExitCode.success }

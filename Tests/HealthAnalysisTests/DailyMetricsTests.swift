@@ -37,9 +37,9 @@ struct DailyMetricsTests {
         (300.0, 30.0, 9.0, 3),  // all exactly met or exceeded
         (301.0, 30.0, 9.0, 2),  // move short by 1 kcal
         (300.0, 41.0, 10.0, 1),
-        (0.0, 0.0, 0.0, 0),  // a zero goal never closes
+        (0.0, 0.0, 0.0, nil),  // a goal of 0 is "not set": no ring closed or open, an empty count
     ])
-    func ringsClosedCompareRecordValuesWithTheSummaryGoals(move: Double, exercise: Double, stand: Double, closed: Int)
+    func ringsClosedCompareRecordValuesWithTheSummaryGoals(move: Double, exercise: Double, stand: Double, closed: Int?)
         throws
     {
         let r = try analyze(
@@ -52,7 +52,7 @@ struct DailyMetricsTests {
             options: options)
         let d = try #require(r.day("2025-02-03"))
         #expect(d.ringsClosed == closed)
-        #expect(d.moveGoalKcal == move)
+        #expect(d.moveGoalKcal == (move > 0 ? move : nil))
         #expect(d.summaryMoveKcal == 300)
     }
 
@@ -349,7 +349,7 @@ struct CrossCheckTests {
         #expect(r.crossCheck.daysAgreeing == 1)
     }
 
-    @Test func summaryOfZerosBeforeTheWatchWasWornAgrees() throws {
+    @Test func summaryOfZerosBeforeTheWatchWasWornIsCountedApart() throws {
         let r = try analyze(
             records(),
             summaries: [
@@ -357,10 +357,10 @@ struct CrossCheckTests {
                     "2025-02-01", moveKcal: 0, moveGoal: 400, exercise: 0, exerciseGoal: 30, stand: 0, standGoal: 12)
             ],
             options: options)
-        #expect(r.crossCheck.daysCompared == 1)
-        #expect(r.crossCheck.daysAgreeing == 1)
-        // No record-derived ring value exists that day (the Watch wrote nothing), so the count
-        // is "no data", not 0 rings closed; the summary's zeros still agree with absent records.
+        // No ring record that day (the Watch wrote nothing): the day is counted apart, neither
+        // agreeing nor disagreeing (issue 9), and the count is "no data", not 0 rings closed.
+        #expect(r.crossCheck.daysCompared == 0 && r.crossCheck.daysWithoutRingRecords == 1)
+        #expect(r.crossCheck.disagreements.isEmpty)
         #expect(r.day("2025-02-01")?.ringsClosed == nil)
     }
 

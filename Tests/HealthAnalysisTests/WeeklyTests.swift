@@ -201,13 +201,16 @@ struct TimeZoneChoiceTests {
     }
 
     @Test func exportOffsetIsTheLastResortWithAWarning() throws {
-        // ExportDate printed at -0400: the fixed offset UTC-04:00 buckets 22:30Z as 18:30 on 07-01.
+        // ExportDate printed at -0400 in July; the data is from January, when the zones with
+        // -0400 in July differ (New York -0500, Caracas -0400, Santiago -0300) and nothing in
+        // the export tells them apart: the fixed offset UTC-04:00 buckets 22:30Z as 18:30 on 01-15.
+        let january = [sample(.watch, Clock(zone: "UTC"), "2025-01-15 22:30", "2025-01-15 22:40", 100)]
         let exportDate = Timestamp(
             secondsSince1970: Clock(zone: "UTC").t("2025-07-05 12:00"), printedOffsetSeconds: -14_400)
-        let r = try analyze(Self.records, options: AnalysisOptions(), exportDate: exportDate)
+        let r = try analyze(january, options: AnalysisOptions(), exportDate: exportDate)
         #expect(r.timeZone == TimeZoneChoice(identifier: "UTC-04:00", reason: .exportOffset))
         #expect(r.notes.contains { $0.hasPrefix("WARNING") && $0.contains("UTC-04:00") })
-        #expect(r.days.map(\.date) == [day("2025-07-01")])
+        #expect(r.days.map(\.date) == [day("2025-01-15")])
     }
 
     @Test func invalidZoneOptionThrowsAClearError() throws {

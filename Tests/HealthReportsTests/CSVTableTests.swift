@@ -95,7 +95,7 @@ struct CSVValueTests {
         let lines = text.split(separator: "\n")
         #expect(lines.count == 2)
         // workouts and workout_min are not optional: 0 workouts is a fact, not missing data.
-        #expect(lines[1] == "2025-03-30,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,")
+        #expect(lines[1] == "2025-03-30,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,,")
     }
 
     @Test func dailyRowsCarryTheirValuesInHeaderOrder() throws {
@@ -162,8 +162,9 @@ struct CSVValueTests {
     @Test func standHoursAreOneRowPerRecordedHour() {
         let text = ReportWriter().standHoursCSV(makeSampleResult())
         let rows = [
-            "date,hour,stood", "2025-01-05,8,true", "2025-01-05,9,false", "2025-01-05,10,true",
-            "2025-01-06,8,true", "2025-01-06,9,true", "2025-01-06,23,false",
+            "date,hour,stood,utc_offset", "2025-01-05,8,true,+00:00", "2025-01-05,9,false,+00:00",
+            "2025-01-05,10,true,+00:00", "2025-01-06,8,true,+00:00", "2025-01-06,9,true,+00:00",
+            "2025-01-06,23,false,+00:00",
         ]
         #expect(text == rows.map { $0 + "\n" }.joined())
     }
@@ -181,7 +182,7 @@ struct CSVHeaderTests {
             firstLine == contract
                 + ",move_min,move_goal_min,heart_rate_min_bpm,heart_rate_max_bpm,summary_move_min,basal_energy_kcal,walking_heart_rate_avg_bpm,vo2_max_ml_min_kg,body_mass_kg"
                 + ",hrv_sdnn_ms,respiratory_rate_per_min,blood_oxygen_pct,wrist_temperature_c,"
-                + "blood_pressure_systolic_mmhg,blood_pressure_diastolic_mmhg,sleep_min\n"
+                + "blood_pressure_systolic_mmhg,blood_pressure_diastolic_mmhg,sleep_min,time_zone\n"
         )
     }
 
@@ -197,7 +198,7 @@ struct CSVHeaderTests {
     }
 
     @Test func standHoursHeaderIsExact() {
-        #expect(ReportWriter().standHoursCSV(makeEmptyResult()) == "date,hour,stood\n")
+        #expect(ReportWriter().standHoursCSV(makeEmptyResult()) == "date,hour,stood,utc_offset\n")
     }
 
     @Test func sourcesHeaderIsExact() {
@@ -211,7 +212,7 @@ struct CSVHeaderTests {
         let empty = makeEmptyResult()
         #expect(ReportWriter.dailyCSVHeader.joined(separator: ",") + "\n" == writer.dailyCSV(empty))
         #expect(ReportWriter.weeklyCSVHeader.joined(separator: ",") + "\n" == writer.weeklyCSV(empty))
-        #expect(ReportWriter.dailyCSVHeader.count == 35)
+        #expect(ReportWriter.dailyCSVHeader.count == 36)
         #expect(ReportWriter.weeklyCSVHeader.count == 28)
     }
 }

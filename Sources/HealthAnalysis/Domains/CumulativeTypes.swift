@@ -122,6 +122,16 @@ final class CumulativeTypes: DomainAccumulator {
             var watchProrated =
                 ring && !options.deduplicate
                 ? ProrationSweep(priority: priority, include: watchOnly, buckets: cursor, into: accumulator()) : nil
+            // iPhone-only users get a Move ring estimated on the phone (iOS 16+, reference §4.1):
+            // on days without Watch energy, the Move ring is the iPhone's active energy.
+            let phoneOnly = priority.classes.map { $0 == .phone }
+            let move = slot == CumulativeSlot.activeEnergy
+            var phoneMerged =
+                move && options.deduplicate
+                ? PriorityMergeSweep(priority: priority, include: phoneOnly, buckets: cursor, into: accumulator()) : nil
+            var phoneProrated =
+                move && !options.deduplicate
+                ? ProrationSweep(priority: priority, include: phoneOnly, buckets: cursor, into: accumulator()) : nil
             exactDuplicates[slot] = try store.forEachSorted(
                 slot: slot, positions: priority.position, removingDuplicates: options.removeExactDuplicates
             ) { s in
@@ -129,11 +139,15 @@ final class CumulativeTypes: DomainAccumulator {
                 merged?.add(s)
                 watchMerged?.add(s)
                 watchProrated?.add(s)
+                phoneMerged?.add(s)
+                phoneProrated?.add(s)
             }
             raw.finish()
             merged?.finish()
             watchMerged?.finish()
             watchProrated?.finish()
+            phoneMerged?.finish()
+            phoneProrated?.finish()
             let counted = merged?.acc ?? raw.acc
             context.daily.setAll(slot: slot, counted)
             for p in 0..<positions where raw.acc.samples[p] > 0 {
@@ -145,6 +159,7 @@ final class CumulativeTypes: DomainAccumulator {
             }
             context.notes.append(contentsOf: Self.fillerNotes(counted.fillers, type: type, priority: priority))
             if let watch = watchMerged?.acc ?? watchProrated?.acc { context.daily.setWatch(slot: slot, watch) }
+            if let phone = phoneMerged?.acc ?? phoneProrated?.acc { context.daily.setPhoneMove(phone) }
         }
         let duplicates = exactDuplicates.reduce(0, +)
         if duplicates > 0 {

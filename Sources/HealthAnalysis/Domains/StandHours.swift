@@ -45,7 +45,10 @@ final class StandHours: DomainAccumulator {
             let day = calendar.dayNumber(h)
             context.daily.addStandHour(day: day, stood: stood)
             if context.report.contains(day) {
-                rows.append(StandHour(date: CivilDate(daysSince1970: day), hour: calendar.hourOfDay(h), stood: stood))
+                rows.append(
+                    StandHour(
+                        date: CivilDate(daysSince1970: day), hour: calendar.hourOfDay(h), stood: stood,
+                        utcOffsetSeconds: Int(calendar.offset(at: h))))
             }
         }
         context.result.standHours = rows

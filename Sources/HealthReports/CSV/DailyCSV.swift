@@ -46,6 +46,7 @@ extension ReportWriter {
         CSVColumn("blood_pressure_systolic_mmhg") { .number($0.bloodPressureSystolicMmHg, decimals: 0) },
         CSVColumn("blood_pressure_diastolic_mmhg") { .number($0.bloodPressureDiastolicMmHg, decimals: 0) },
         CSVColumn("sleep_min") { .number($0.sleepMinutes, decimals: 1) },
+        CSVColumn("time_zone") { .text($0.timeZone ?? "") },
     ]
 
     /// The header row of `daily.csv`, as column names.

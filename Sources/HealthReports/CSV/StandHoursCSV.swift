@@ -12,7 +12,17 @@ extension ReportWriter {
         CSVColumn("date") { .date($0.date) },
         CSVColumn("hour") { .integer($0.hour) },
         CSVColumn("stood") { .boolean($0.stood) },
+        // `+01:00`: the two hours of a fall-back day's repeated hour differ here.
+        CSVColumn("utc_offset") { .text(Self.offsetText($0.utcOffsetSeconds)) },
     ]
+
+    /// `+01:00`, `-04:30`, `+05:45` (ISO 8601 offset).
+    static func offsetText(_ seconds: Int) -> String {
+        let a = abs(seconds)
+        let h = a / 3600
+        let m = a / 60 % 60
+        return "\(seconds < 0 ? "-" : "+")\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)"
+    }
 
     /// The header row of `stand_hours.csv`, as column names.
     public static var standHoursCSVHeader: [String] { standHourColumns.map(\.name) }

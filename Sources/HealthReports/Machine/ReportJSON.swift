@@ -34,6 +34,7 @@ extension ReportWriter {
         switch result.timeZone.reason {
         case .option: reason = "option --tz"
         case .mostFrequentHKTimeZone: reason = "most frequent HKTimeZone"
+        case .activitySummaryAgreement: reason = "export-time offset candidates, ActivitySummary agreement"
         case .environment: reason = "environment TZ"
         case .exportOffset: reason = "export-time UTC offset"
         }
@@ -47,7 +48,10 @@ extension ReportWriter {
         lines.append("  \"export_version\": \(string(context.exportVersion))")
         lines.append(
             "  \"time_zone\": {\"identifier\": \(string(result.timeZone.identifier)), \"reason\": \(string(reason))}")
-        lines.append("  \"zones\": [\(string(result.timeZone.identifier))]")
+        var zones: [String] = []
+        for p in result.timeZonePeriods where !zones.contains(p.identifier) { zones.append(p.identifier) }
+        if zones.isEmpty { zones = [result.timeZone.identifier] }
+        lines.append("  \"zones\": [\(zones.map { string($0) }.joined(separator: ", "))]")
         lines.append(
             "  \"source_order\": [\n"
                 + result.sourceOrder.map {

@@ -22,7 +22,7 @@ extension ReportWriter {
         case "bedtime", "wake_time", "start", "end", "duplicate_of": return "TIMESTAMP WITH TIME ZONE"
         case "partial", "stood", "counted", "route_in_export": return "BOOLEAN"
         case "week", "month", "kind", "source", "activity", "route", "activity_type", "workouts_by_activity", "type",
-            "source_class", "unit":
+            "source_class", "unit", "time_zone", "utc_offset":
             return "VARCHAR"
         case "hour", "days", "samples", "workouts", "legs", "route_points", "stand_hours", "rings_closed", "sources":
             return "INTEGER"

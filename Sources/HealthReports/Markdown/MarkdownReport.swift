@@ -84,6 +84,8 @@ struct MarkdownReport {
         case .mostFrequentHKTimeZone(let count):
             let samples = DecimalFormat(decimals: 0, groupingSeparator: ",").string(Double(count)) ?? "\(count)"
             return "the most frequent `HKTimeZone` in the export (on \(samples) \(count == 1 ? "sample" : "samples"))"
+        case .activitySummaryAgreement(let candidates, let agreeing, let compared):
+            return describeAgreement(candidates: candidates, agreeing: agreeing, compared: compared)
         case .environment:
             return "the machine's time zone (`TZ`), because the export names none"
         case .exportOffset:

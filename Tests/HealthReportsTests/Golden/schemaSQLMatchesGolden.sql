@@ -39,7 +39,8 @@ CREATE TABLE daily (
     "wrist_temperature_c" DOUBLE,
     "blood_pressure_systolic_mmhg" DOUBLE,
     "blood_pressure_diastolic_mmhg" DOUBLE,
-    "sleep_min" DOUBLE
+    "sleep_min" DOUBLE,
+    "time_zone" VARCHAR
 );
 
 -- weekly.csv
@@ -103,7 +104,8 @@ CREATE TABLE monthly (
 CREATE TABLE stand_hours (
     "date" DATE,
     "hour" INTEGER,
-    "stood" BOOLEAN
+    "stood" BOOLEAN,
+    "utc_offset" VARCHAR
 );
 
 -- sources.csv

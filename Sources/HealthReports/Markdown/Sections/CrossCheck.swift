@@ -8,7 +8,11 @@ extension MarkdownReport {
         text += "## ActivitySummary cross-check\n\n"
         let check = result.crossCheck
         guard check.daysCompared > 0 else {
-            text += "No day had both an ActivitySummary and ring records to compare.\n\n"
+            text += "No day had both an ActivitySummary and ring records to compare"
+            text +=
+                check.daysWithoutRingRecords > 0
+                ? " (\(grouped(check.daysWithoutRingRecords)) with an ActivitySummary but no ring records).\n\n"
+                : ".\n\n"
             return
         }
         text +=
@@ -17,6 +21,24 @@ extension MarkdownReport {
             + "\(grouped(check.daysAgreeing)) agree "
             + "(\(percent(Double(check.daysAgreeing), of: Double(check.daysCompared)))) within the "
             + "tolerances (Move ±max(1 kcal, 1%), exercise ±1 min, stand hours exact).\n\n"
+        if !result.ringSources.isEmpty {
+            text += "Sources of the rings' values:\n\n"
+            for u in result.ringSources {
+                text +=
+                    "- \(u.ring): \(u.model == .iPhone ? "iPhone active energy (the phone-estimated Move ring, on days without Apple Watch energy)" : "Apple Watch records")"
+                    + " on \(grouped(u.days)) \(u.days == 1 ? "day" : "days")"
+                    + (u.compared > 0
+                        ? "; agrees with the ActivitySummary on \(grouped(u.agreeing)) of \(grouped(u.compared)) (\(percent(Double(u.agreeing), of: Double(u.compared))))"
+                        : "") + "\n"
+            }
+            text += "\n"
+        }
+        if check.daysWithoutRingRecords > 0 {
+            text +=
+                "\(grouped(check.daysWithoutRingRecords)) more \(check.daysWithoutRingRecords == 1 ? "day has" : "days have") "
+                + "an ActivitySummary but no ring records (no Watch energy, exercise or stand record); "
+                + "they are not compared.\n\n"
+        }
         let disagreements = check.disagreements.enumerated().sorted {
             ($0.element.date, Self.metricOrder($0.element.metric), $0.offset)
                 < ($1.element.date, Self.metricOrder($1.element.metric), $1.offset)

@@ -13,7 +13,7 @@ extension MarkdownReport {
             text += "- **Period:** no days with data\n"
         }
         let zone = result.timeZone
-        text += "- **Time zone:** \(Markdown.code(zone.identifier)), \(Self.describe(zone.reason))\n"
+        text += timeZoneLines()
         switch result.weekStart {
         case .iso8601:
             text +=

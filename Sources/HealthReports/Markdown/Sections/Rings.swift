@@ -12,6 +12,11 @@ extension MarkdownReport {
                 $0.moveGoalKcal != nil || $0.moveGoalMinutes != nil || $0.exerciseGoalMinutes != nil
                     || $0.standGoalHours != nil
             }.count
+            guard !result.days.isEmpty else {
+                // Nothing reported (e.g. --from/--to outside the data): say nothing about the export.
+                text += "No days are reported, so no ring can be counted.\n\n"
+                return
+            }
             text +=
                 daysWithSummary == 0
                 ? "No day has ring goals (no ActivitySummary), so no ring can be counted as closed.\n\n"

@@ -1,0 +1,101 @@
+import HealthExport
+
+/// UTC offsets seen in the export independently of the printed one: the beat times of Apple
+/// Watch HRV records are written in the true local time of the recording (reference §2.5), so
+/// the first beat's time of day minus the record's UTC time of day is the offset in force then
+/// (rounded to 15 minutes: the beat lies within a minute or two of the start).
+///
+/// Kept per UTC hour and offset (a count and the first instant); mergeable like
+/// `TimeZoneEvidence`. With no `HKTimeZone` in the export, it tells apart zones that
+/// `ActivitySummary` agreement cannot (days whose records lie far from midnight).
+struct OffsetEvidence: Sendable {
+    struct Entry: Sendable, Equatable {
+        var count: Int
+        var first: Int64
+    }
+
+    /// Key: UTC hour × 256 + (offset / 900 + 128).
+    private(set) var entries: [Int64: Entry] = [:]
+
+    init() {}
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Notes an HRV record starting at `start` whose first beat is at local time `beatTime`
+    /// (`6:14:48.94 PM`, `17:07:00,29`). Times that do not parse are ignored.
+    mutating func add(recordStart start: Int64, beatTime: String) {
+        guard let local = Self.secondsOfDay(beatTime) else { return }
+        let utc = floorMod(start, 86_400)
+        var d = floorMod(Int64(local) - utc, 86_400)  // 0 ..< 24 h
+        if d > 14 * 3600 + 450 { d -= 86_400 }  // offsets run from −12 h to +14 h
+        let quarters = Int64((Double(d) / 900).rounded())
+        add(offset: quarters * 900, at: start)
+    }
+
+    /// Notes that offset `offset` (seconds east) was in force at instant `t`.
+    mutating func add(offset: Int64, at t: Int64, count: Int = 1) {
+        let key = floorDiv(t, 3600) * 256 + offset / 900 + 128
+        if var e = entries[key] {
+            e.count += count
+            e.first = min(e.first, t)
+            entries[key] = e
+        } else {
+            entries[key] = Entry(count: count, first: t)
+        }
+    }
+
+    mutating func merge(_ other: OffsetEvidence) {
+        for (key, e) in other.entries {
+            let offset = (key - floorDiv(key, 256) * 256 - 128) * 900
+            add(offset: offset, at: e.first, count: e.count)
+        }
+    }
+
+    /// How many observations `calendar` explains (its offset at the instant equals the seen one).
+    func matches(_ calendar: LocalCalendar) -> Int {
+        var n = 0
+        for (key, e) in entries {
+            let offset = (key - floorDiv(key, 256) * 256 - 128) * 900
+            if calendar.offset(at: e.first) == offset { n += e.count }
+        }
+        return n
+    }
+
+    var count: Int { entries.values.reduce(0) { $0 + $1.count } }
+
+    /// Seconds since local midnight of a locale-formatted time of day: `h:mm:ss` with optional
+    /// fraction (`.` or `,`) and optional `AM`/`PM` (after a space, U+202F or nothing).
+    static func secondsOfDay(_ text: String) -> Int? {
+        var fields: [Int] = []
+        var current: Int?
+        var fraction = false
+        var pm: Bool?
+        var letters = ""
+        for u in text.unicodeScalars {
+            if let d = u.properties.numericType != nil ? Int(String(u)) : nil, u.isASCII {
+                if !fraction { current = (current ?? 0) * 10 + d }
+            } else if u == ":" {
+                guard let c = current else { return nil }
+                fields.append(c)
+                current = nil
+            } else if u == "." || u == "," {
+                if let c = current, !fraction { fields.append(c) }
+                current = nil
+                fraction = true
+            } else if u.properties.isAlphabetic {
+                letters.append(Character(u))
+            }
+        }
+        if let c = current, !fraction { fields.append(c) }
+        let l = letters.lowercased()
+        if l.hasPrefix("p") { pm = true } else if l.hasPrefix("a") { pm = false }
+        guard fields.count == 3, var h = fields.first, fields[1] < 60, fields[2] < 60 else { return nil }
+        if let pm {
+            guard h >= 1 && h <= 12 else { return nil }
+            if pm && h < 12 { h += 12 }
+            if !pm && h == 12 { h = 0 }
+        }
+        guard h < 24 else { return nil }
+        return h * 3600 + fields[1] * 60 + fields[2]
+    }
+}

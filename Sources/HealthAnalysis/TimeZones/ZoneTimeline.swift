@@ -1,0 +1,395 @@
+import Foundation
+import HealthExport
+
+/// Which zone is in force when: consecutive periods, each with a zone and the reason for it,
+/// decided from the export's own evidence (reference §2.7, §2.7.1).
+///
+/// **Where a change takes effect.** A change into zone B whose first day is the local date X
+/// takes effect at B's local midnight starting X: from that instant on, instants are read in B.
+/// So every day of B is a whole local day of B, every instant is filed under its own local date
+/// in the zone in force at that instant, and no date is repeated or skipped. Travelling east,
+/// the last day in the old zone ends early (it is shorter by the offset difference); travelling
+/// west, the first day in B also holds the hours of date X that were still spent in the old zone
+/// before B's midnight (it is longer). Equivalently: day X starts at the earlier of the two zones'
+/// midnights starting X. The first day X is the latest day whose B-midnight lies after the last
+/// sample that names the old zone and not after the first sample that names B, unless an earlier
+/// such day agrees better with `ActivitySummary`; a long gap without data (a flight) is where the
+/// change usually is, and there any of these days gives the same totals.
+struct ZoneTimeline: Sendable {
+    struct Period: Sendable {
+        var identifier: String
+        /// Nil for a fixed offset.
+        var timeZone: TimeZone?
+        var fixedOffset: Int64
+        /// The instant the zone takes effect (`Int64.min` for the first period).
+        var start: Int64
+        /// The local day number (days since 1970) of the period's first day; nil for the first.
+        var firstDay: Int?
+        var reason: TimeZonePeriodReason
+        var changeNote: String?
+    }
+
+    var periods: [Period]
+    /// Notes for the report (ignored values, ambiguous candidates, …).
+    var notes: [String] = []
+
+    /// The local days and hours of the timeline: each period's offsets from its start on.
+    func calendar(covering range: ClosedRange<Int64>) -> LocalCalendar {
+        var starts: [Int64] = []
+        var offsets: [Int64] = []
+        for (i, p) in periods.enumerated() {
+            let end = i + 1 < periods.count ? periods[i + 1].start : Int64.max
+            let from = max(p.start, range.lowerBound)
+            let to = min(end, range.upperBound)
+            let own: LocalCalendar
+            if let tz = p.timeZone {
+                own = LocalCalendar(timeZone: tz, covering: min(from, to)...max(from, to))
+            } else {
+                own = LocalCalendar(fixedOffsetSeconds: p.fixedOffset)
+            }
+            let first = i == 0 ? Int64.min : p.start
+            let startOffset = own.offset(at: max(p.start, from))
+            if offsets.last != startOffset {
+                starts.append(first)
+                offsets.append(startOffset)
+            }
+            for s in own.segments where s.start > first && s.start < end && s.offset != offsets.last {
+                starts.append(s.start)
+                offsets.append(s.offset)
+            }
+        }
+        if starts.isEmpty { return LocalCalendar(fixedOffsetSeconds: 0) }
+        starts[0] = Int64.min
+        return LocalCalendar(segmentStarts: starts, offsets: offsets)
+    }
+
+    /// The index of the period local day `day` belongs to.
+    func periodIndex(day: Int) -> Int {
+        var k = 0
+        for (i, p) in periods.enumerated() {
+            if let f = p.firstDay, f <= day { k = i } else if p.firstDay == nil { k = i }
+        }
+        return k
+    }
+}
+
+/// Builds a `ZoneTimeline` from the export's evidence (reference §2.7.1). Pure: the same inputs
+/// give the same timeline on every machine; the machine's `TZ` only picks among zones the export
+/// itself cannot tell apart.
+struct ZoneTimelineBuilder {
+    /// `--tz`: one zone for everything.
+    var option: String?
+    var evidence = TimeZoneEvidence()
+    /// `HKTimeZone` counts without instants (a reader's summary): used only when `evidence` is
+    /// empty, as one period in the most frequent IANA zone.
+    var counts: [String: Int] = [:]
+    /// True offsets from HRV beat times (used only without `HKTimeZone`).
+    var offsets = OffsetEvidence()
+    /// The `ExportDate` instant and its printed offset (seconds east).
+    var exportInstant: Int64?
+    var exportOffset: Int64?
+    /// The machine's `TZ`.
+    var environment: String?
+    /// Watch ring inputs per 15 minutes, and the `ActivitySummary` rows by local day number.
+    var rings = RingQuarterHours()
+    var summaries: [Int: ActivitySummary] = [:]
+    /// The instants with data (and the export instant).
+    var range: ClosedRange<Int64> = 0...0
+
+    /// Zones that stand for their group of equivalent zones when the export cannot tell which
+    /// of several zones with identical offsets it was (no `HKTimeZone`): the most populous.
+    static let preferredRepresentatives: [String] = [
+        "America/Los_Angeles", "America/Denver", "America/Phoenix", "America/Chicago", "America/New_York",
+        "America/Halifax", "America/St_Johns", "America/Sao_Paulo", "America/Santiago", "America/Mexico_City",
+        "America/Bogota", "America/Argentina/Buenos_Aires", "America/Anchorage", "Pacific/Honolulu",
+        "Europe/London", "Europe/Lisbon", "Europe/Berlin", "Europe/Paris", "Europe/Athens", "Europe/Istanbul",
+        "Europe/Moscow", "Africa/Lagos", "Africa/Cairo", "Africa/Johannesburg", "Africa/Nairobi", "Asia/Dubai",
+        "Asia/Tehran", "Asia/Karachi", "Asia/Kolkata", "Asia/Kathmandu", "Asia/Dhaka", "Asia/Bangkok",
+        "Asia/Shanghai", "Asia/Singapore", "Asia/Tokyo", "Australia/Perth", "Australia/Adelaide",
+        "Australia/Darwin", "Australia/Sydney", "Australia/Brisbane", "Pacific/Auckland", "UTC",
+    ]
+
+    func build() -> ZoneTimeline {
+        if let option, let tz = TimeZone.iana(option) {
+            let id = option.trimmingCharacters(in: .whitespaces)
+            return ZoneTimeline(periods: [
+                .init(identifier: id, timeZone: tz, fixedOffset: 0, start: .min, firstDay: nil, reason: .option)
+            ])
+        }
+        var notes: [String] = []
+        var unknown: [String: Int] = [:]
+        if evidence.isEmpty {
+            // Counts alone: each zone as if seen once, the most frequent last (ties by name).
+            let ranked = counts.filter { $0.value > 0 }.sorted { a, b in
+                a.value != b.value ? a.value < b.value : a.key > b.key
+            }
+            if let top = ranked.last(where: { TimeZone.iana($0.key) != nil }) {
+                for (name, n) in ranked where TimeZone.iana(name) == nil { unknown[name] = n }
+                var timeline = ZoneTimeline(periods: [
+                    .init(
+                        identifier: top.key, timeZone: TimeZone.iana(top.key)!, fixedOffset: 0, start: .min,
+                        firstDay: nil, reason: .hkTimeZone(samples: top.value))
+                ])
+                if !unknown.isEmpty {
+                    timeline.notes.append(
+                        "Ignored HKTimeZone values that are not IANA zones: "
+                            + unknown.keys.sorted().map { "\($0) (\(unknown[$0]!))" }.joined(separator: ", ") + ".")
+                }
+                return timeline
+            }
+        }
+        var runs: [(id: String, tz: TimeZone, first: Int64, last: Int64, count: Int)] = []
+        var zones: [String: TimeZone] = [:]
+        for (name, e) in evidence.observations {
+            let tz: TimeZone
+            if let known = zones[name] {
+                tz = known
+            } else if let found = TimeZone.iana(name) {
+                tz = found
+                zones[name] = found
+            } else {
+                unknown[name, default: 0] += e.count
+                continue
+            }
+            if let last = runs.last, last.id == name {
+                runs[runs.count - 1].last = max(last.last, e.last)
+                runs[runs.count - 1].count += e.count
+            } else {
+                runs.append((name, tz, e.first, e.last, e.count))
+            }
+        }
+        if !unknown.isEmpty {
+            notes.append(
+                "Ignored HKTimeZone values that are not IANA zones: "
+                    + unknown.keys.sorted().map { "\($0) (\(unknown[$0]!))" }.joined(separator: ", ") + ".")
+        }
+        // A stray value (at most 2 samples within a day) between two runs of one zone is taken
+        // for noise (a sample synced from another device), not for a trip.
+        var k = 1
+        while k + 1 < runs.count {
+            let r = runs[k]
+            if r.count <= 2 && r.last - r.first < 86_400 && runs[k - 1].id == runs[k + 1].id {
+                notes.append(
+                    "Ignored \(r.count) HKTimeZone sample(s) naming \(r.id) between samples naming \(runs[k - 1].id).")
+                runs[k - 1].last = runs[k + 1].last
+                runs[k - 1].count += runs[k + 1].count
+                runs.removeSubrange(k...(k + 1))
+            } else {
+                k += 1
+            }
+        }
+        guard !runs.isEmpty else {
+            var timeline = withoutHKTimeZone()
+            timeline.notes.insert(contentsOf: notes, at: 0)
+            return timeline
+        }
+
+        var periods: [ZoneTimeline.Period] = [
+            .init(
+                identifier: runs[0].id, timeZone: runs[0].tz, fixedOffset: 0, start: .min, firstDay: nil,
+                reason: .hkTimeZone(samples: runs[0].count))
+        ]
+        for k in 1..<runs.count {
+            let a = runs[k - 1]
+            let b = runs[k]
+            let window = (a.last - 3 * 86_400)...(b.first + 3 * 86_400)
+            let calB = LocalCalendar(timeZone: b.tz, covering: window)
+            let lowDay = calB.dayNumber(a.last) + 1
+            let highDay = calB.dayNumber(b.first)
+            var candidates = lowDay <= highDay ? Array(lowDay...highDay) : []
+            candidates = candidates.filter { calB.startOfDay($0) > a.last && calB.startOfDay($0) <= b.first }
+            var note: String?
+            var chosen: Int
+            if candidates.isEmpty {
+                chosen = lowDay
+                note =
+                    "samples naming \(a.id) and \(b.id) lie within one local day; the change is placed after the last one naming \(a.id)"
+            } else if candidates.count == 1 {
+                chosen = candidates[0]
+            } else {
+                // Score each candidate first day by ActivitySummary agreement around the gap.
+                chosen = candidates.last!
+                var best: RingAgreement?
+                var bestDays: [Int] = []
+                for x in candidates.reversed() {
+                    var trial = periods
+                    trial.append(
+                        .init(
+                            identifier: b.id, timeZone: b.tz, fixedOffset: 0, start: calB.startOfDay(x), firstDay: x,
+                            reason: .hkTimeZone(samples: b.count)))
+                    let cal = ZoneTimeline(periods: trial).calendar(covering: window)
+                    let days = (cal.dayNumber(a.last) - 1)...(cal.dayNumber(b.first) + 1)
+                    let score = RingAgreement.score(rings.dailyValues(cal), summaries: summaries, days: days)
+                    if best == nil || score.agreeing > best!.agreeing {
+                        best = score
+                        bestDays = [x]
+                    } else if score.agreeing == best!.agreeing {
+                        bestDays.append(x)
+                    }
+                }
+                chosen = bestDays.max()!
+                let first = CivilDate(daysSince1970: candidates.first!)
+                let last = CivilDate(daysSince1970: candidates.last!)
+                if let best, best.compared > 0, bestDays.count < candidates.count {
+                    note =
+                        "the change lies between \(first) and \(last); \(CivilDate(daysSince1970: chosen)) agrees best with the ActivitySummary (\(best.agreeing) of \(best.compared) days around it)"
+                } else {
+                    note =
+                        "the change lies between \(first) and \(last) (no sample names a zone in between, and the ActivitySummary cannot tell); placed at the first sample naming \(b.id)"
+                }
+            }
+            periods.append(
+                .init(
+                    identifier: b.id, timeZone: b.tz, fixedOffset: 0, start: calB.startOfDay(chosen), firstDay: chosen,
+                    reason: .hkTimeZone(samples: b.count), changeNote: note))
+        }
+        if let e = exportInstant, let printed = exportOffset, let last = periods.last?.timeZone,
+            Int64(last.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e)))) != printed
+        {
+            notes.append(
+                "The export was made at \(Analyzer.offsetLabel(printed)), but the last HKTimeZone, \(periods.last!.identifier), "
+                    + "has \(Analyzer.offsetLabel(Int64(last.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e)))))) then: "
+                    + "the phone was elsewhere at export time; days after the last sample naming a zone may be in another zone."
+            )
+        }
+        return ZoneTimeline(periods: periods, notes: notes)
+    }
+
+    /// No `HKTimeZone`: the IANA zones with the printed offset at the export instant, grouped by
+    /// their offsets over the data, scored by `ActivitySummary` agreement (reference §2.7.1).
+    func withoutHKTimeZone() -> ZoneTimeline {
+        let env = environment.flatMap { TimeZone.iana($0) }
+        guard let e = exportInstant, let printed = exportOffset else {
+            if let env {
+                return ZoneTimeline(
+                    periods: [
+                        .init(
+                            identifier: env.identifier, timeZone: env, fixedOffset: 0, start: .min, firstDay: nil,
+                            reason: .environment)
+                    ],
+                    notes: [
+                        "The export has neither HKTimeZone metadata nor an ExportDate: days are bucketed in this machine's zone, \(env.identifier). Use --tz to choose the zone the data was recorded in."
+                    ])
+            }
+            return fixed(0, warning: "no ExportDate")
+        }
+        let exportDate = Date(timeIntervalSince1970: Double(e))
+        var groups: [[Int64]: [String]] = [:]
+        var calendars: [[Int64]: LocalCalendar] = [:]
+        for id in TimeZone.knownTimeZoneIdentifiers {
+            guard let tz = TimeZone(identifier: id), Int64(tz.secondsFromGMT(for: exportDate)) == printed else {
+                continue
+            }
+            let cal = LocalCalendar(timeZone: tz, covering: range)
+            let signature = cal.segments.flatMap { [$0.start, $0.offset] }
+            groups[signature, default: []].append(id)
+            calendars[signature] = cal
+        }
+        let candidateCount = groups.values.reduce(0) { $0 + $1.count }
+        guard !groups.isEmpty else {
+            return fixed(printed, warning: "no IANA zone has the export's offset")
+        }
+        func representative(_ ids: [String]) -> String {
+            if let env, ids.contains(env.identifier) { return env.identifier }
+            if let p = Self.preferredRepresentatives.first(where: { ids.contains($0) }) { return p }
+            let plain = ids.filter { !$0.hasPrefix("Etc/") && $0.contains("/") }
+            return (plain.isEmpty ? ids : plain).min()!
+        }
+        let hasRingEvidence = !rings.isEmpty && summaries.values.contains { $0.hasRingValues }
+        var scored: [(signature: [Int64], ids: [String], score: RingAgreement, offsets: Int)] = groups.map {
+            sig, ids in
+            let score =
+                hasRingEvidence
+                ? RingAgreement.score(rings.dailyValues(calendars[sig]!), summaries: summaries) : RingAgreement()
+            return (sig, ids.sorted(), score, offsets.matches(calendars[sig]!))
+        }
+        func preference(_ ids: [String]) -> Int {
+            Self.preferredRepresentatives.firstIndex { ids.contains($0) } ?? Self.preferredRepresentatives.count
+        }
+        // Ring agreement first; then the true offsets of HRV beat times; then a well-known zone.
+        scored.sort { a, b in
+            if a.score.agreeing != b.score.agreeing { return a.score.agreeing > b.score.agreeing }
+            if a.offsets != b.offsets { return a.offsets > b.offsets }
+            if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }
+            return representative(a.ids) < representative(b.ids)
+        }
+        let top = scored.filter { $0.score.agreeing == scored[0].score.agreeing && $0.offsets == scored[0].offsets }
+        var notes: [String] = []
+        if (!hasRingEvidence || scored[0].score.compared == 0) && offsets.isEmpty {
+            // Nothing in the export tells the candidates apart.
+            if let env, let g = scored.first(where: { $0.ids.contains(env.identifier) }) {
+                notes.append(
+                    "The export names no time zone (no HKTimeZone metadata) and has no ring data to test zones with: "
+                        + "days are bucketed in this machine's zone, \(env.identifier), which has the export's offset "
+                        + "\(Analyzer.offsetLabel(printed)) at the export instant. Use --tz to choose the zone the data was recorded in."
+                )
+                _ = g
+                return ZoneTimeline(
+                    periods: [
+                        .init(
+                            identifier: env.identifier, timeZone: env, fixedOffset: 0, start: .min, firstDay: nil,
+                            reason: .environment)
+                    ], notes: notes)
+            }
+            if scored.count == 1 {
+                let id = representative(scored[0].ids)
+                if scored[0].ids.count > 1 {
+                    notes.append(
+                        "The export names no time zone (no HKTimeZone metadata): every zone with its offset \(Analyzer.offsetLabel(printed)) "
+                            + "at the export instant has the same offsets over the data (\(scored[0].ids.count) zones); days are bucketed in \(id)."
+                    )
+                }
+                return ZoneTimeline(
+                    periods: [
+                        .init(
+                            identifier: id, timeZone: TimeZone(identifier: id), fixedOffset: 0, start: .min,
+                            firstDay: nil,
+                            reason: .activitySummaryAgreement(
+                                candidates: candidateCount, agreeingDays: 0, comparedDays: 0))
+                    ], notes: notes)
+            }
+            return fixed(printed, warning: "no HKTimeZone metadata and no ring data to tell the candidate zones apart")
+        }
+        let winner = top.count > 1 && env != nil ? (top.first { $0.ids.contains(env!.identifier) } ?? top[0]) : top[0]
+        let id = representative(winner.ids)
+        if !offsets.isEmpty {
+            notes.append(
+                "Time zone: the export names none (no HKTimeZone); \(id) was chosen among \(candidateCount) IANA zones with the export's offset "
+                    + "\(Analyzer.offsetLabel(printed)) at the export instant"
+                    + (winner.score.compared > 0
+                        ? ": its days agree with the ActivitySummary on \(winner.score.agreeing) of \(winner.score.compared) days"
+                        : "")
+                    + ", and its offsets match the true local time of \(winner.offsets) of \(offsets.count) HRV records (beat times)."
+            )
+        }
+        if top.count > 1 {
+            let others = top.filter { $0.signature != winner.signature }.map { representative($0.ids) }
+            notes.append(
+                "Time zone: \(id) and \(others.joined(separator: ", ")) agree equally well with the ActivitySummary "
+                    + "(\(winner.score.agreeing) of \(winner.score.compared) days); \(id) was taken. Use --tz to choose."
+            )
+        }
+        return ZoneTimeline(
+            periods: [
+                .init(
+                    identifier: id, timeZone: TimeZone(identifier: id), fixedOffset: 0, start: .min, firstDay: nil,
+                    reason: .activitySummaryAgreement(
+                        candidates: candidateCount, agreeingDays: winner.score.agreeing,
+                        comparedDays: winner.score.compared))
+            ], notes: notes)
+    }
+
+    private func fixed(_ offset: Int64, warning why: String) -> ZoneTimeline {
+        let label = Analyzer.offsetLabel(offset)
+        return ZoneTimeline(
+            periods: [
+                .init(
+                    identifier: label, timeZone: nil, fixedOffset: offset, start: .min, firstDay: nil,
+                    reason: .exportOffset)
+            ],
+            notes: [
+                "WARNING: no time zone known (\(why)): days are bucketed at the export's fixed offset \(label), "
+                    + "ignoring daylight saving time. Use --tz to name the zone."
+            ])
+    }
+}

@@ -1,0 +1,85 @@
+/// A move or trip in a synthetic export: from local date `firstDay` on, the person lives in
+/// `timeZoneIdentifier` (until the next change).
+public struct SyntheticZoneChange: Sendable, Equatable {
+    /// `YYYY-MM-DD`: the first local day in the new zone.
+    public var firstDay: String
+    public var timeZoneIdentifier: String
+
+    public init(firstDay: String, timeZoneIdentifier: String) {
+        self.firstDay = firstDay
+        self.timeZoneIdentifier = timeZoneIdentifier
+    }
+}
+
+/// The zone of every generated day, and the generator's own rule for where a change takes
+/// effect (written independently of the analyzer's calendar code, so that the truth checks it):
+/// day D starts at the earlier of the two instants that are local midnight D in the zone of day
+/// D−1 and in the zone of day D; from the new zone's midnight D on, the clock shows the new zone.
+///
+/// The day before a change is a travel day: the Watch comes off an hour before that day's end at
+/// the latest and is not worn at night, so that no sample lies in the hours that the two zones'
+/// dates disagree on.
+struct ZoneSchedule: Sendable {
+    let firstDay: Int
+    /// Per day index (0 ... days, the last entry for the day after the data), an index into `clocks`.
+    let zoneOfDay: [Int]
+    let clocks: [ZoneClock]
+    let identifiers: [String]
+    /// Day indices where a new zone starts, with the instant its clock takes over.
+    let changes: [(index: Int, instant: Int64)]
+
+    init(_ config: SyntheticExportConfiguration, firstDay: Int) {
+        self.firstDay = firstDay
+        var ids = [config.timeZoneIdentifier]
+        var clocks = [ZoneClock(identifier: config.timeZoneIdentifier)!]
+        var zoneOfDay = Array(repeating: 0, count: config.days + 1)
+        for change in config.zoneChanges.sorted(by: { $0.firstDay < $1.firstDay }) {
+            let start = Civil.parse(change.firstDay)! - firstDay
+            var z = ids.firstIndex(of: change.timeZoneIdentifier) ?? -1
+            if z < 0 {
+                z = ids.count
+                ids.append(change.timeZoneIdentifier)
+                clocks.append(ZoneClock(identifier: change.timeZoneIdentifier)!)
+            }
+            for i in max(0, start)..<zoneOfDay.count { zoneOfDay[i] = z }
+        }
+        self.zoneOfDay = zoneOfDay
+        self.clocks = clocks
+        self.identifiers = ids
+        var changes: [(Int, Int64)] = []
+        for i in 1..<zoneOfDay.count where zoneOfDay[i] != zoneOfDay[i - 1] {
+            changes.append((i, clocks[zoneOfDay[i]].midnight(day: firstDay + i)))
+        }
+        self.changes = changes
+    }
+
+    /// The zone clock of day `index`.
+    func clock(_ index: Int) -> ZoneClock { clocks[zoneOfDay[min(max(index, 0), zoneOfDay.count - 1)]] }
+
+    func identifier(day index: Int) -> String { identifiers[zoneOfDay[min(max(index, 0), zoneOfDay.count - 1)]] }
+
+    /// True when day `index + 1` is in another zone (a travel day).
+    func isTravelDay(_ index: Int) -> Bool {
+        index + 1 < zoneOfDay.count && zoneOfDay[index + 1] != zoneOfDay[index]
+    }
+
+    /// The first instant of day `index` (the rule above).
+    func dayStart(_ index: Int) -> Int64 {
+        let own = clock(index).midnight(day: firstDay + index)
+        guard index > 0 else { return own }
+        return min(own, clock(index - 1).midnight(day: firstDay + index))
+    }
+
+    /// The zone index in force at instant `t`: the latest change whose new-zone midnight is at or
+    /// before `t`.
+    func zone(at t: Int64) -> Int {
+        var z = zoneOfDay[0]
+        for c in changes where c.instant <= t { z = zoneOfDay[c.index] }
+        return z
+    }
+
+    /// The UTC offset of the zone in force at `t`.
+    func offset(at t: Int64) -> Int64 { clocks[zone(at: t)].offset(at: t) }
+
+    func localSeconds(at t: Int64) -> Int64 { t + offset(at: t) }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import SyntheticExport
+import Testing
+
+/// Exports whose person moves, travels, or whose export names no zone: the days of `daily.csv`
+/// must be the generator's true local days (its own calendar code, `ZoneSchedule`), value by
+/// value, with the zone of each day, and the Watch's ActivitySummary must agree on every day.
+@Suite("Time zones per period against the generator's truth")
+struct TimeZoneScenarioTests {
+    struct Scenario: CustomTestStringConvertible, Sendable {
+        var name: String
+        var configuration: SyntheticExportConfiguration
+        var environmentTZ: String = "UTC"
+        /// iPhone-only: no Watch, so exercise and stand have no data (empty cells) where the
+        /// truth counts 0.
+        var noWatch = false
+        var testDescription: String { name }
+    }
+
+    static let scenarios: [Scenario] = [
+        // Los Angeles (PST, then PDT from 2024-03-10) to Berlin: first Berlin day 2024-03-21.
+        Scenario(
+            name: "relocation Los Angeles to Berlin",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2024-03-01", days: 39, timeZoneIdentifier: "America/Los_Angeles", seed: 3,
+                zoneChanges: [SyntheticZoneChange(firstDay: "2024-03-21", timeZoneIdentifier: "Europe/Berlin")])),
+        // A week in Tokyo and back; Berlin falls back on 2025-10-26, while the person is away.
+        Scenario(
+            name: "one-week trip Berlin to Tokyo and back",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-10-13", days: 28, timeZoneIdentifier: "Europe/Berlin", seed: 4,
+                zoneChanges: [
+                    SyntheticZoneChange(firstDay: "2025-10-20", timeZoneIdentifier: "Asia/Tokyo"),
+                    SyntheticZoneChange(firstDay: "2025-10-27", timeZoneIdentifier: "Europe/Berlin"),
+                ])),
+        // Southern hemisphere: Sydney leaves DST on 2025-04-06 (a 25-hour day).
+        Scenario(
+            name: "Australia/Sydney across the April change",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-03-30", days: 14, timeZoneIdentifier: "Australia/Sydney", seed: 6)),
+        // +05:45, never a whole hour.
+        Scenario(
+            name: "Asia/Kathmandu",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-06-02", days: 10, timeZoneIdentifier: "Asia/Kathmandu", seed: 7)),
+        // No HKTimeZone anywhere, across Berlin's 2025-10-26 change; run under two machine zones.
+        Scenario(
+            name: "no HKTimeZone, Berlin DST change, TZ=UTC",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-10-20", days: 14, timeZoneIdentifier: "Europe/Berlin", seed: 8,
+                writesTimeZoneMetadata: false), environmentTZ: "UTC"),
+        Scenario(
+            name: "no HKTimeZone, Berlin DST change, TZ=Asia/Tokyo",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-10-20", days: 14, timeZoneIdentifier: "Europe/Berlin", seed: 8,
+                writesTimeZoneMetadata: false), environmentTZ: "Asia/Tokyo"),
+        // No HKTimeZone in the southern hemisphere: Santiago leaves DST on 2025-04-06.
+        Scenario(
+            name: "no HKTimeZone, America/Santiago",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-03-30", days: 14, timeZoneIdentifier: "America/Santiago", seed: 9,
+                writesTimeZoneMetadata: false)),
+        // iPhone only: the Move ring is the phone's estimate from its active energy.
+        Scenario(
+            name: "iPhone only, phone-estimated Move ring",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-05-05", days: 10, timeZoneIdentifier: "America/Chicago", seed: 10,
+                hasAppleWatch: false), noWatch: true),
+    ]
+
+    @Test(arguments: scenarios)
+    func dailyCSVHasTheTrueDaysInTheTrueZones(scenario: Scenario) throws {
+        let dir = try temporaryFolder()
+        let (bytes, truth) = SyntheticExport.makeExport(scenario.configuration)
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(bytes).write(to: xml)
+        let out = dir.appendingPathComponent("out")
+        let r = try run(["report", xml.path, "--out", out.path], environment: ["TZ": scenario.environmentTZ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try readPlainCSV(out.appendingPathComponent("daily.csv"))
+        #expect(rows.map { $0["date"]! } == truth.days.map(\.date))
+        #expect(rows.map { $0["time_zone"]! } == truth.dayTimeZoneIdentifiers)
+
+        func number(_ row: [String: String], _ column: String) -> Double? { row[column].flatMap(Double.init) }
+        func within(_ value: Double?, _ expected: Double, relative: Double) -> Bool {
+            guard let value else { return expected == 0 }
+            return abs(value - expected) <= max(relative * abs(expected), 0.051)  // kcal have 1 decimal
+        }
+        for (row, t) in zip(rows, truth.days) {
+            let at = "\(scenario.name) \(t.date)"
+            #expect(number(row, "steps") == t.steps, "\(at) steps")
+            #expect(within(number(row, "distance_km"), t.distanceKm, relative: 0.001), "\(at) distance")
+            #expect(
+                within(number(row, "active_energy_kcal"), t.activeEnergyKcal, relative: 0.005), "\(at) active energy")
+            #expect(within(number(row, "move_kcal"), t.moveKcal, relative: 0.005), "\(at) move")
+            let empty: Double? = scenario.noWatch ? 0 : nil
+            #expect((number(row, "exercise_min") ?? empty) == t.exerciseMinutes, "\(at) exercise")
+            #expect((number(row, "stand_hours") ?? empty) == Double(t.standHours), "\(at) stand hours")
+            if scenario.noWatch { #expect(t.moveKcal > 0, "\(at): the phone estimated a Move ring") }
+            #expect(number(row, "workouts") == Double(t.workouts), "\(at) workouts")
+            #expect(number(row, "heart_rate_max_bpm") == t.heartRateMaxBpm, "\(at) heart rate max")
+        }
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("on \(truth.days.count) days: \(truth.days.count) agree (100%)"), "\(report)")
+        let model = scenario.noWatch ? "- Move: iPhone active energy" : "- Move: Apple Watch records"
+        #expect(
+            report.contains(
+                "\(model)\(scenario.noWatch ? " (the phone-estimated Move ring, on days without Apple Watch energy)" : "") on \(truth.days.count) days; agrees with the ActivitySummary on \(truth.days.count) of \(truth.days.count) (100%)"
+            ), "\(report)")
+    }
+
+    @Test func theSameExportGivesTheSameDaysOnEveryMachine() throws {
+        // No HKTimeZone: only the export decides, never the machine's TZ.
+        let configuration = SyntheticExportConfiguration(
+            firstDay: "2025-10-20", days: 14, timeZoneIdentifier: "Europe/Berlin", seed: 8,
+            writesTimeZoneMetadata: false)
+        let dir = try temporaryFolder()
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(SyntheticExport.makeExport(configuration).bytes).write(to: xml)
+        var outputs: [Data] = []
+        for tz in ["UTC", "Asia/Tokyo", "America/Los_Angeles"] {
+            let out = dir.appendingPathComponent(tz.replacingOccurrences(of: "/", with: "-"))
+            let r = try run(["report", xml.path, "--out", out.path], environment: ["TZ": tz])
+            #expect(r.status == 0, "\(r.stderr)")
+            outputs.append(try Data(contentsOf: out.appendingPathComponent("daily.csv")))
+        }
+        #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
+    }
+
+    @Test func reportListsThePeriodsAndWhy() throws {
+        let configuration = Self.scenarios[0].configuration
+        let dir = try temporaryFolder()
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(SyntheticExport.makeExport(configuration).bytes).write(to: xml)
+        let out = dir.appendingPathComponent("out")
+        let r = try run(["report", xml.path, "--out", out.path], environment: ["TZ": "UTC"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("- `America/Los_Angeles` 2024-03-01 to 2024-03-20, from "))
+        #expect(report.contains("- `Europe/Berlin` 2024-03-21 to 2024-04-08, from "))
+        // --tz still forces one zone for everything.
+        let forced = dir.appendingPathComponent("forced")
+        let f = try run(["report", xml.path, "--out", forced.path, "--tz", "Europe/Berlin"])
+        #expect(f.status == 0, "\(f.stderr)")
+        let rows = try readPlainCSV(forced.appendingPathComponent("daily.csv"))
+        #expect(Set(rows.map { $0["time_zone"]! }) == ["Europe/Berlin"])
+        // Forced into Berlin, the 20 Los Angeles days are cut 8–9 hours off: far more than 5 % of
+        // the days disagree with the ActivitySummary; standard error and the Notes say so, with
+        // the cause tested (the export's own timeline agrees on every day).
+        #expect(f.stderr.contains("WARNING: the rings computed from the records disagree with the ActivitySummary on "))
+        #expect(f.stderr.contains("leaving out --tz (zones per period from the export) agrees on 39 of 39 days"))
+        let forcedReport = try String(contentsOf: forced.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(forcedReport.contains("Likely cause: the time zone"))
+        #expect(!r.stderr.contains("WARNING"))
+    }
+}
+
+@Suite("Messages for a truncated export")
+struct TruncatedExportMessageTests {
+    /// Cuts a generated export exactly before a record, inside one, and before `</HealthData>`.
+    @Test(arguments: ["between", "inside", "end"])
+    func aTruncatedExportIsCalledIncompleteOnOneLine(cut: String) throws {
+        let dir = try temporaryFolder()
+        let bytes = SyntheticExport.makeExport(SyntheticExportConfiguration(days: 2)).bytes
+        let data = Data(bytes)
+        let record = Data("<Record".utf8)
+        let middle = data.range(of: record, in: (data.count / 2)..<data.count)!.lowerBound
+        let end = data.range(of: Data("</HealthData>".utf8), options: .backwards)!.lowerBound
+        let length = cut == "between" ? middle : cut == "inside" ? middle + 40 : end
+        let xml = dir.appendingPathComponent("export.xml")
+        try data.prefix(length).write(to: xml)
+        let r = try run(["report", xml.path, "--out", dir.appendingPathComponent("out").path])
+        #expect(r.status == 1)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("export.xml: line "))
+        #expect(r.stderr.contains("export again from the Health app"))
+        if cut != "inside" {
+            // libxml2 says "Extra content at the end of the document" for these cuts.
+            #expect(r.stderr.contains("the export is truncated: it ends before </HealthData>"))
+        } else {
+            #expect(r.stderr.contains("incomplete or damaged"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/daily.csv").path))
+    }
+}

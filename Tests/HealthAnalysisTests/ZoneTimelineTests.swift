@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+@testable import HealthAnalysis
+@testable import HealthExport
+
+/// The zone timeline's pure pieces (reference §2.7.1): evidence, the calendar of a timeline, and
+/// where the builder puts a change. Instants come from Foundation's Calendar (`Clock`), an
+/// oracle independent of `LocalCalendar`.
+@Suite("Zone timeline")
+struct ZoneTimelineTests {
+    static let la = TimeZone(identifier: "America/Los_Angeles")!
+    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let range: ClosedRange<Int64> =
+        Clock(zone: "UTC").t(
+            "2024-02-20 00:00")...Clock(zone: "UTC").t(
+            "2024-04-20 00:00")
+
+    static func timeline(_ a: TimeZone, then b: TimeZone, firstDay: String) -> ZoneTimeline {
+        let x = CivilDate(firstDay)!.daysSince1970
+        let start = LocalCalendar(timeZone: b, covering: range).startOfDay(x)
+        return ZoneTimeline(periods: [
+            .init(
+                identifier: a.identifier, timeZone: a, fixedOffset: 0, start: .min, firstDay: nil,
+                reason: .hkTimeZone(samples: 1)),
+            .init(
+                identifier: b.identifier, timeZone: b, fixedOffset: 0, start: start, firstDay: x,
+                reason: .hkTimeZone(samples: 1)),
+        ])
+    }
+
+    @Test func goingEastTheLastDayInTheOldZoneIsShorter() {
+        // LA (PDT, -7) to Berlin (CET, +1) on 2024-03-21: Berlin's midnight starting 03-21 is
+        // 2024-03-20 23:00Z = 16:00 PDT on 03-20, so 03-20 runs 00:00 PDT (07:00Z) to 23:00Z: 16 h.
+        let cal = Self.timeline(Self.la, then: Self.berlin, firstDay: "2024-03-21").calendar(covering: Self.range)
+        let d20 = CivilDate("2024-03-20")!.daysSince1970
+        #expect(cal.startOfDay(d20) == Clock(zone: "UTC").t("2024-03-20 07:00"))
+        #expect(cal.startOfDay(d20 + 1) == Clock(zone: "UTC").t("2024-03-20 23:00"))
+        #expect(cal.startOfDay(d20 + 2) == Clock(zone: "UTC").t("2024-03-21 23:00"))
+        // 15:59 PDT is still 03-20; 16:00 PDT is 00:00 CET on 03-21.
+        #expect(cal.dayNumber(Clock(zone: "UTC").t("2024-03-20 22:59")) == d20)
+        #expect(cal.dayNumber(Clock(zone: "UTC").t("2024-03-20 23:00")) == d20 + 1)
+    }
+
+    @Test func goingWestTheFirstDayInTheNewZoneIsLonger() {
+        // Berlin (CET) to LA (PDT) on 2024-03-21: the day starts at Berlin's midnight (03-20
+        // 23:00Z) and ends at LA's midnight starting 03-22 (03-22 07:00Z): 32 h. Between Berlin's
+        // midnight and LA's (03-21 07:00Z) the clock still shows Berlin time, date 03-21.
+        let cal = Self.timeline(Self.berlin, then: Self.la, firstDay: "2024-03-21").calendar(covering: Self.range)
+        let d21 = CivilDate("2024-03-21")!.daysSince1970
+        #expect(cal.startOfDay(d21) == Clock(zone: "UTC").t("2024-03-20 23:00"))
+        #expect(cal.startOfDay(d21 + 1) == Clock(zone: "UTC").t("2024-03-22 07:00"))
+        #expect(cal.offset(at: Clock(zone: "UTC").t("2024-03-21 06:59")) == 3600)
+        #expect(cal.offset(at: Clock(zone: "UTC").t("2024-03-21 07:00")) == -7 * 3600)
+        #expect(cal.dayNumber(Clock(zone: "UTC").t("2024-03-21 07:00")) == d21)
+    }
+
+    @Test func evidenceMergesToTheSameAsOneReader() {
+        let t0 = Clock(zone: "UTC").t("2024-03-01 08:00")
+        var all = TimeZoneEvidence()
+        var a = TimeZoneEvidence()
+        var b = TimeZoneEvidence()
+        for k in 0..<40 {
+            let zone = k % 3 == 0 ? "Europe/Berlin" : "America/Los_Angeles"
+            let t = t0 + Int64(k) * 1_000
+            all.add(zone, at: t)
+            if k % 2 == 0 { a.add(zone, at: t) } else { b.add(zone, at: t) }
+        }
+        b.merge(a)
+        #expect(b.observations.map(\.zone) == all.observations.map(\.zone))
+        #expect(b.observations.map(\.entry) == all.observations.map(\.entry))
+        // k = 0, 3, …, 39: 14 Berlin samples, 26 Los Angeles.
+        #expect(b.counts == ["Europe/Berlin": 14, "America/Los_Angeles": 26])
+    }
+
+    @Test(arguments: [
+        ("6:14:48.94 PM", 18 * 3600 + 14 * 60 + 48), ("12:05:00.10 AM", 300), ("12:30:00.00 PM", 12 * 3600 + 1800),
+        ("08:33:44,67", 8 * 3600 + 33 * 60 + 44), ("17:07:00,29", 17 * 3600 + 420),
+        ("6:14:48.94\u{202F}PM", 18 * 3600 + 14 * 60 + 48),
+    ])
+    func beatTimesParse(text: String, seconds: Int) {
+        #expect(OffsetEvidence.secondsOfDay(text) == seconds)
+    }
+
+    @Test func beatTimeGivesTheTrueOffset() {
+        // §2.7 (e): record printed 19:14:47 -0400 = 23:14:47Z, first beat 6:14:48.94 PM: EST, -0500.
+        var e = OffsetEvidence()
+        e.add(recordStart: Clock(zone: "UTC").t("2017-11-22 23:14:47"), beatTime: "6:14:48.94 PM")
+        let ny = LocalCalendar(
+            timeZone: TimeZone(identifier: "America/New_York")!,
+            covering: Clock(zone: "UTC").t("2017-11-01 00:00")...Clock(zone: "UTC").t("2017-12-01 00:00"))
+        #expect(e.matches(ny) == 1)
+        #expect(e.matches(LocalCalendar(fixedOffsetSeconds: -4 * 3600)) == 0)
+    }
+
+    @Test func ringAgreementPlacesAChangeInsideAGapWithoutZoneSamples() {
+        // Last Los Angeles sample 03-15 12:00 PDT, first Berlin sample 03-24 12:00 CET: first
+        // Berlin days 03-16 … 03-24 are possible. The Watch recorded 10 exercise minutes every
+        // night at 03:00 Berlin time from 03-19 on (02:00Z: 19:00 PDT the day before). They are
+        // on the summaries' dates only with Berlin in force: first days 03-16 … 03-19 agree on 5
+        // days, 03-20 on 4 (the 19th's minutes fall on the 18th in LA), later ones on fewer. Of
+        // the best, the latest: 03-19.
+        var b = ZoneTimelineBuilder()
+        b.range = Self.range
+        b.evidence.add("America/Los_Angeles", at: Clock(zone: "America/Los_Angeles").t("2024-03-15 12:00"))
+        b.evidence.add("Europe/Berlin", at: Clock(zone: "Europe/Berlin").t("2024-03-24 12:00"))
+        for day in 19...23 {
+            let t = Clock(zone: "Europe/Berlin").t("2024-03-\(day) 03:00")
+            b.rings.addExercise(start: t, end: t + 600, minutes: 10)
+            b.summaries[CivilDate("2024-03-\(day)")!.daysSince1970] = ActivitySummary(
+                date: CivilDate("2024-03-\(day)")!, appleExerciseTimeMinutes: 10)
+        }
+        let timeline = b.build()
+        #expect(timeline.periods.map(\.identifier) == ["America/Los_Angeles", "Europe/Berlin"])
+        #expect(timeline.periods[1].firstDay == CivilDate("2024-03-19")!.daysSince1970)
+        #expect(timeline.periods[1].changeNote?.contains("agrees best with the ActivitySummary") == true)
+    }
+
+    @Test func withoutEvidenceInAGapTheChangeIsAtTheFirstSampleOfTheNewZone() {
+        var b = ZoneTimelineBuilder()
+        b.range = Self.range
+        b.evidence.add("America/Los_Angeles", at: Clock(zone: "America/Los_Angeles").t("2024-03-15 12:00"))
+        b.evidence.add("Europe/Berlin", at: Clock(zone: "Europe/Berlin").t("2024-03-24 12:00"))
+        let timeline = b.build()
+        #expect(timeline.periods[1].firstDay == CivilDate("2024-03-24")!.daysSince1970)
+    }
+
+    @Test func aStraySampleBetweenTwoOfOneZoneIsNoise() {
+        var b = ZoneTimelineBuilder()
+        b.range = Self.range
+        for day in 1...9 {
+            b.evidence.add("Europe/Berlin", at: Clock(zone: "Europe/Berlin").t("2024-03-0\(day) 12:00"))
+        }
+        b.evidence.add("Asia/Tokyo", at: Clock(zone: "Europe/Berlin").t("2024-03-05 13:00"))
+        let timeline = b.build()
+        #expect(timeline.periods.map(\.identifier) == ["Europe/Berlin"])
+        #expect(timeline.notes.contains { $0.contains("Ignored 1 HKTimeZone sample(s) naming Asia/Tokyo") })
+    }
+}
+
+@Suite("ActivitySummary cross-check without ring records")
+struct SummaryOnlyDaysTests {
+    @Test func daysWithASummaryButNoRingRecordsAreCountedApart() throws {
+        // 07-01: Watch energy 300 kcal = summary 300 → agrees. 07-02: a summary (250 kcal, 12
+        // stand hours) but no ring record at all (Watch not worn): counted apart, not a
+        // disagreement, so 1 of 1 compared days agrees.
+        let utc = Clock(zone: "UTC")
+        let records = [sample(.watch, utc, "2025-07-01 10:00", "2025-07-01 10:30", 300, type: T.activeEnergy)]
+        let summaries = [
+            ActivitySummary(date: CivilDate("2025-07-01")!, activeEnergyBurnedKcal: 300),
+            ActivitySummary(date: CivilDate("2025-07-02")!, activeEnergyBurnedKcal: 250, appleStandHours: 12),
+        ]
+        let r = try analyze(records, summaries: summaries, options: AnalysisOptions(timeZoneIdentifier: "UTC"))
+        #expect(r.crossCheck.daysCompared == 1 && r.crossCheck.daysAgreeing == 1)
+        #expect(r.crossCheck.daysWithoutRingRecords == 1)
+        #expect(r.crossCheck.disagreements.isEmpty)
+        #expect(!r.notes.contains { $0.hasPrefix("WARNING") })
+    }
+}
+
+@Suite("Small outputs of issue 9")
+struct SmallOutputTests {
+    @Test func theRepeatedFallBackHourIsTwoDistinctStandRows() throws {
+        // Berlin falls back on 2025-10-26 at 03:00 CEST = 01:00Z: 02:00–03:00 happens twice,
+        // at 00:00Z (+02:00) and 01:00Z (+01:00). One stood record in each.
+        let utc = Clock(zone: "UTC")
+        let records = [
+            standHour(.watch, utc.t("2025-10-26 00:00"), stood: true),
+            standHour(.watch, utc.t("2025-10-26 01:00"), stood: true),
+        ]
+        let r = try analyze(records, options: AnalysisOptions(timeZoneIdentifier: "Europe/Berlin"))
+        #expect(r.standHours.map(\.hour) == [2, 2])
+        #expect(r.standHours.map(\.utcOffsetSeconds) == [7200, 3600])
+        #expect(Set(r.standHours).count == 2)
+    }
+
+    @Test func aWindowWithoutDataWarnsAndNamesTheDataPeriod() throws {
+        let utc = Clock(zone: "UTC")
+        let records = [sample(.watch, utc, "2025-07-01 10:00", "2025-07-01 10:30", 300, type: T.activeEnergy)]
+        let summaries = [ActivitySummary(date: CivilDate("2025-07-01")!, activeEnergyBurnedKcal: 300)]
+        let r = try analyze(
+            records, summaries: summaries,
+            options: AnalysisOptions(timeZoneIdentifier: "UTC", from: CivilDate("2025-08-01")!))
+        #expect(r.days.isEmpty)
+        #expect(
+            r.notes.contains(
+                "WARNING: no data between 2025-08-01 and the end: the export has data from 2025-07-01 to 2025-07-01."))
+    }
+}
