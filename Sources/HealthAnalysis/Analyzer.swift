@@ -27,7 +27,7 @@ public final class Analyzer {
     ) -> [any DomainAccumulator] {
         [
             CumulativeTypes(options: options, scratch: scratch, bufferLimit: sampleBufferLimit),
-            HeartRate(),
+            HeartRate(scratch: scratch, bufferLimit: sampleBufferLimit / 2),
             Sleep(),
             Vitals(),
             OncePerDayValues(),

@@ -10,11 +10,17 @@ import HealthExport
 /// (23 h × 60 + 1 h × 150) / 24 h = 63.75 bpm, where the plain mean of the 864 samples reads 135.
 ///
 /// Memory: samples are aggregated into 15-minute UTC buckets while streaming (every UTC offset
-/// is a whole number of 15-minute steps, so a bucket lies inside one local day in any zone).
+/// is a whole number of 15-minute steps, so a bucket lies inside one local day in any zone);
+/// for the time-weighted mean every sample is kept in 16 bytes in a `HeartRateSeries` (bounded
+/// buffer, sorted runs in the scratch space).
 final class HeartRate: DomainAccumulator {
     private var buckets = HeartRateBuckets()
-    /// Every sample (instant, bpm), for the time-weighted mean: 16 bytes a sample.
-    private var series: [(instant: Int64, bpm: Double)] = []
+    /// Every sample (instant, bpm), for the time-weighted mean.
+    private var series: HeartRateSeries
+
+    init(scratch: any ScratchSpace, bufferLimit: Int) {
+        series = HeartRateSeries(scratch: scratch, bufferLimit: bufferLimit)
+    }
     /// The most a sample can weigh (reference §5.6 suggests capping the gap, e.g. at 10 minutes).
     static let weightCap: Int64 = 600
 
@@ -34,7 +40,7 @@ final class HeartRate: DomainAccumulator {
         }
         let t = r.pointee.startDate.secondsSince1970
         buckets.add(q.value, at: t)
-        series.append((t, q.value))
+        series.append(HeartRatePoint(instant: t, bpm: q.value))
         context.cover(t, t)
         // Heart rate is not merged by source, but its device strings are often the only sign
         // that a localized source name is an Apple Watch.
@@ -44,41 +50,57 @@ final class HeartRate: DomainAccumulator {
     func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
         let other = other as! HeartRate
         other.buckets.forEachBucket { start, bucket in buckets.add(bucket, at: start) }
-        series.append(contentsOf: other.series)
+        series.merge(other.series)
     }
 
-    func finish(_ context: inout FinishContext) {
+    func finish(_ context: inout FinishContext) throws {
         let calendar = context.calendar
         buckets.forEachBucket { start, bucket in
             context.daily.addHeartRate(day: calendar.dayNumber(start), bucket)
         }
-        for (day, mean) in Self.timeWeightedMeans(series, calendar: calendar) {
+        var means = TimeWeightedMeans(calendar: calendar)
+        try series.forEachSorted { means.add($0) }
+        for (day, mean) in means.finish() {
             context.daily.setHeartRateTimeWeightedMean(day: day, mean)
         }
     }
+}
 
-    /// Per local day, the time-weighted mean of the samples (see the type's comment).
-    static func timeWeightedMeans(_ samples: [(instant: Int64, bpm: Double)], calendar: LocalCalendar) -> [Int: Double]
-    {
-        // Sorting by (instant, bpm) makes the result independent of the input order.
-        let sorted = samples.sorted { ($0.instant, $0.bpm) < ($1.instant, $1.bpm) }
-        var sums: [Int: (weighted: Double, weight: Int64, plain: Double, count: Int)] = [:]
-        var day = Int.min
-        var dayEnd = Int64.min
-        for (n, s) in sorted.enumerated() {
-            if s.instant >= dayEnd {
-                day = calendar.dayNumber(s.instant)
-                dayEnd = calendar.startOfDay(day + 1)
-            }
-            let w = n + 1 < sorted.count ? min(sorted[n + 1].instant - s.instant, weightCap) : weightCap
-            var e = sums[day] ?? (0, 0, 0, 0)
-            e.weighted += Double(w) * s.bpm
-            e.weight += w
-            e.plain += s.bpm
-            e.count += 1
-            sums[day] = e
+/// Per local day, the time-weighted mean of heart-rate samples fed in `HeartRatePoint.precedes`
+/// order (see `HeartRate`): each sample weighs the seconds until the next one, at most
+/// `HeartRate.weightCap`; the last weighs the cap. Sorting makes the result independent of the
+/// input order.
+struct TimeWeightedMeans {
+    let calendar: LocalCalendar
+    private var sums: [Int: (weighted: Double, weight: Int64, plain: Double, count: Int)] = [:]
+    private var day = Int.min
+    private var dayEnd = Int64.min
+    private var previous: HeartRatePoint?
+
+    init(calendar: LocalCalendar) { self.calendar = calendar }
+
+    mutating func add(_ p: HeartRatePoint) {
+        if let s = previous { account(s, weight: min(p.instant - s.instant, HeartRate.weightCap)) }
+        previous = p
+    }
+
+    private mutating func account(_ s: HeartRatePoint, weight w: Int64) {
+        if s.instant >= dayEnd {
+            day = calendar.dayNumber(s.instant)
+            dayEnd = calendar.startOfDay(day + 1)
         }
-        // All samples of a day at one instant weigh nothing: their plain mean.
+        var e = sums[day] ?? (0, 0, 0, 0)
+        e.weighted += Double(w) * s.bpm
+        e.weight += w
+        e.plain += s.bpm
+        e.count += 1
+        sums[day] = e
+    }
+
+    /// The means by day. All samples of a day at one instant weigh nothing: their plain mean.
+    mutating func finish() -> [Int: Double] {
+        if let s = previous { account(s, weight: HeartRate.weightCap) }
+        previous = nil
         return sums.mapValues { $0.weight > 0 ? $0.weighted / Double($0.weight) : $0.plain / Double($0.count) }
     }
 }
