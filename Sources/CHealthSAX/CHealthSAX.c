@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HSAX_FILTER_BUFFER (1u << 20)
+#ifndef HSAX_FILTER_BUFFER
+#define HSAX_FILTER_BUFFER (1u << 20)   /* the fuzz targets build with a small one (scripts/fuzz) */
+#endif
 #define HSAX_DOCTYPE_LIMIT (1u << 20)   /* bytes we skip looking for <HealthData after <!DOCTYPE */
 #define HSAX_CONTROL_ALLOWANCE 4096    /* see control_allowance */
 #define HSAX_NAME_CACHE 512             /* power of two; at most half of it is filled */
@@ -300,7 +302,8 @@ static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *pref
                 uint8_t *b = malloc(cap);
                 if (b == NULL) { s->attributes[id].bytes = v; s->attributes[id].length = (int32_t)n; present |= (uint64_t)1 << id; continue; }
                 if (p->scratch_len) memcpy(b, p->scratch, p->scratch_len);
-                for (int k = 0; k < HSAX_A_COUNT; k++) {
+                /* (nothing points into an empty or absent block: no pointer arithmetic on NULL) */
+                for (int k = 0; p->scratch_len && k < HSAX_A_COUNT; k++) {
                     if ((present >> k & 1) && s->attributes[k].bytes >= p->scratch &&
                         s->attributes[k].bytes < p->scratch + p->scratch_len)
                         s->attributes[k].bytes = b + (s->attributes[k].bytes - p->scratch);
@@ -702,7 +705,8 @@ static int grow_slots(hsax_parser *p) {
 int32_t hsax_intern_cached(hsax_parser *p, int32_t slot, const uint8_t *bytes, int32_t length, int32_t *is_new) {
     if (slot >= 0 && slot < HSAX_INTERN_SLOTS) {
         int32_t last = p->last_id[slot];
-        if (last >= 0 && p->lengths[last] == length && memcmp(p->arena + p->offsets[last], bytes, (size_t)length) == 0) {
+        if (last >= 0 && p->lengths[last] == length &&
+            (length == 0 || memcmp(p->arena + p->offsets[last], bytes, (size_t)length) == 0)) {
             if (is_new) *is_new = 0;
             return last;
         }
@@ -720,7 +724,7 @@ int32_t hsax_intern(hsax_parser *p, const uint8_t *bytes, int32_t length, int32_
         intern_slot *s = &p->slots[j];
         if (s->id < 0) break;
         if (s->hash == h && p->lengths[s->id] == length &&
-            memcmp(p->arena + p->offsets[s->id], bytes, (size_t)length) == 0) {
+            (length == 0 || memcmp(p->arena + p->offsets[s->id], bytes, (size_t)length) == 0)) {
             if (is_new) *is_new = 0;
             return s->id;
         }
@@ -737,7 +741,7 @@ int32_t hsax_intern(hsax_parser *p, const uint8_t *bytes, int32_t length, int32_
         p->lengths = l;
         p->ids_cap = cap;
     }
-    if (p->arena_len + (size_t)length > p->arena_cap) {
+    if (p->arena == NULL || p->arena_len + (size_t)length > p->arena_cap) {
         size_t cap = p->arena_cap ? p->arena_cap * 2 : 65536;
         while (cap < p->arena_len + (size_t)length) cap *= 2;
         uint8_t *a = realloc(p->arena, cap);
@@ -745,7 +749,7 @@ int32_t hsax_intern(hsax_parser *p, const uint8_t *bytes, int32_t length, int32_
         p->arena = a;
         p->arena_cap = cap;
     }
-    memcpy(p->arena + p->arena_len, bytes, (size_t)length);
+    if (length > 0) memcpy(p->arena + p->arena_len, bytes, (size_t)length);
     int32_t id = p->count++;
     p->offsets[id] = (uint32_t)p->arena_len;
     p->lengths[id] = length;

@@ -27,7 +27,8 @@ enum ReportCommand {
           report.md        the overview to read first, with chart_*.svg beside it
           schema.sql       typed tables for the CSV files (DuckDB, SQLite)
           report.json      how the report was made: tool, input, zone, source order, period
-        All files are written to temporary names and renamed into place when all are complete.
+        The files appear together or not at all: they are written into a hidden folder
+        beside <dir> and swapped with it in one step (other files in <dir> are kept).
         A workout's route file missing from the export is a warning, not an error.
 
         <input>  export.zip (read in place), export.xml, the unzipped folder, or - for XML
