@@ -112,7 +112,7 @@ func run(_ arguments: [String]) -> Outcome {
     p.arguments = arguments
     p.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
     let err = URL(fileURLWithPath: options.work + "/stderr")
-    FileManager.default.createFile(atPath: err.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
     p.standardOutput = FileHandle.nullDevice
     p.standardError = try! FileHandle(forWritingTo: err)
     p.standardInput = FileHandle.nullDevice
@@ -232,14 +232,14 @@ let extraOptions: [[String]] = [
 func fail(_ what: String, _ bytes: [UInt8]) {
     failures += 1
     let name = options.artifacts + "/cli-case-\(caseNumber).xml"
-    FileManager.default.createFile(atPath: name, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: name, contents: Data(bytes))
     print("FAIL case \(caseNumber): \(what) (input saved as \(name))")
 }
 
 while caseNumber < options.cases, Date().timeIntervalSince(start) < options.seconds {
     var random = Random(state: UInt64(caseNumber) &* 7919 &+ 1)
     let bytes = mutate(seeds[random.below(seeds.count)], &random)
-    FileManager.default.createFile(atPath: input, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: input, contents: Data(bytes))
 
     let inspect = run(["inspect", input])
     exits["inspect \(inspect.signaled ? "signal " : "")\(inspect.status)", default: 0] += 1
