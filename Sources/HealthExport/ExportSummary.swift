@@ -70,6 +70,10 @@ public struct ExportSummary: Sendable {
     public var droppedDoctype: Bool
     /// Skipped or partly ignored elements, merged by kind and detail, in order of first line.
     public var diagnostics: [Diagnostic]
+    /// Start instants (UTC seconds, rounded down to 15 minutes, at most 100,000 distinct) of the
+    /// records skipped for their value or unit after their dates were read, so that a report can
+    /// say which days lost records (an empty cell then is rejected input, not "no data").
+    public var rejectedRecordStarts: [Int64] = []
 
     /// The most frequent `HKTimeZone` value (ties broken by name), or nil when none was seen.
     public var mostFrequentTimeZone: String? {

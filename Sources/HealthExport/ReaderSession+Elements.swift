@@ -207,20 +207,24 @@ extension ReaderSession {
             let unit = symbol(unitValue, .unit)
             guard let raw = a.bytes(HSAX_A_VALUE) else {
                 diagnose(.missingAttribute, "\(symbols[Int(type)]) with a unit but no value", line: line)
+                rejected(startDate)
                 return
             }
             guard let number = decodeDouble(raw) else {
                 diagnose(.nonNumericValue, "value=\(quoted(raw)) on \(symbols[Int(type)])", line: line)
+                rejected(startDate)
                 return
             }
             guard let c = conversion(unit) else {
                 diagnose(.unknownUnit, "unit \(quoted(a.bytes(HSAX_A_UNIT))) on \(symbols[Int(type)])", line: line)
+                rejected(startDate)
                 return
             }
             let converted = c.apply(number)
             guard abs(number) <= Self.largestValue, abs(converted) <= Self.largestValue else {
                 diagnose(
                     .valueOutOfRange, "value=\(quoted(raw)) on \(symbols[Int(type)]) is beyond ±3.4e38", line: line)
+                rejected(startDate)
                 return
             }
             value = .quantity(
@@ -232,6 +236,7 @@ extension ReaderSession {
             } else if kind == 2 {
                 // A quantity without a unit cannot be converted or added up.
                 diagnose(.missingAttribute, "\(symbols[Int(type)]) with a value but no unit", line: line)
+                rejected(startDate)
                 return
             } else {
                 value = .none(

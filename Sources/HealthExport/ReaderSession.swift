@@ -63,6 +63,8 @@ final class ReaderSession {
     /// The latest plausible instant: a day after `ExportDate`, or after the time of the read
     /// until an `ExportDate` is seen (see `plausible`).
     @exclusivity(unchecked) var latestPlausible = Int64(time(nil)) + 86_400
+    /// See `ExportSummary.rejectedRecordStarts`.
+    @exclusivity(unchecked) var rejectedStarts: Set<Int64> = []
 
     // Counts.
     @exclusivity(unchecked) var knownElementCounts = [Int](repeating: 0, count: Int(HSAX_EL_COUNT.rawValue))
@@ -218,6 +220,12 @@ final class ReaderSession {
         return nil
     }
 
+    /// Notes the start of a record skipped for its value or unit.
+    func rejected(_ start: Timestamp) {
+        guard rejectedStarts.count < 100_000 else { return }
+        rejectedStarts.insert(start.secondsSince1970.floorDiv(900) * 900)
+    }
+
     /// 1900-01-01 00:00:00 UTC, the earliest plausible instant.
     static let earliestPlausible: Int64 = -2_208_988_800
 
@@ -355,7 +363,7 @@ final class ReaderSession {
         return SessionTally(
             elementCounts: counts, unmodeledElementCounts: unmodeled, diagnostics: diagnostics,
             timeZoneCounts: timeZoneCounts, exportDate: exportDate, exportDateSegment: exportDateSegment, me: me,
-            meSegment: meSegment, locale: locale, elementsRead: elementsRead)
+            meSegment: meSegment, locale: locale, elementsRead: elementsRead, rejectedStarts: rejectedStarts)
     }
 }
 
@@ -373,6 +381,8 @@ struct SessionTally {
     var meSegment: Int32
     var locale: String?
     var elementsRead: Int
+    /// See `ExportSummary.rejectedRecordStarts`.
+    var rejectedStarts: Set<Int64>
 
     /// Adds `other`, a tally of other segments of the same document: counts add up, a
     /// diagnostic's first line is the smaller one, and the header elements come from the later
@@ -392,6 +402,7 @@ struct SessionTally {
         }
         locale = locale ?? other.locale
         elementsRead += other.elementsRead
+        if rejectedStarts.count < 100_000 { rejectedStarts.formUnion(other.rejectedStarts) }
     }
 
     func summary(inputName: String, bytesRead: Int64, removed: Int64, droppedDoctype: Bool, exportVersion: Int32)
@@ -412,7 +423,8 @@ struct SessionTally {
             inputName: inputName, exportDate: exportDate, exportVersion: exportVersion >= 0 ? Int(exportVersion) : nil,
             locale: locale, me: me, bytesRead: bytesRead, elementCounts: elementCounts,
             unmodeledElementCounts: unmodeledElementCounts, timeZoneCounts: timeZoneCounts,
-            removedControlCharacters: removed, droppedDoctype: droppedDoctype, diagnostics: diags)
+            removedControlCharacters: removed, droppedDoctype: droppedDoctype, diagnostics: diags,
+            rejectedRecordStarts: rejectedStarts.sorted())
     }
 }
 

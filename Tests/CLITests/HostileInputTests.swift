@@ -162,6 +162,30 @@ struct HostileInputTests {
             ))
     }
 
+    /// Defect 4, second half: a day whose records were all rejected says so, so that its empty
+    /// cells are not taken for "no data". June 1 has a valid record; June 2 and 3 only rejected
+    /// ones (a value beyond Float range, an unknown unit); June 4 a valid one again.
+    @Test func aDayWhoseRecordsWereAllRejectedSaysSo() throws {
+        let xml =
+            xmlHead + exportDateLine + steps("100", "2025-06-01 10:00:00") + steps("1e39", "2025-06-02 11:00:00")
+            + steps("5", "2025-06-03 11:00:00").replacingOccurrences(of: "unit=\"count\"", with: "unit=\"furlong\"")
+            + steps("7", "2025-06-04 12:00:00") + "</HealthData>\n"
+        let input = try hostileFile("rejected.xml", Array(xml.utf8))
+        let out = input.deletingLastPathComponent().appendingPathComponent("out")
+        let r = try run(["report", input.path, "--out", out.path, "--tz", "UTC"], limit: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        let daily = try csvRows(out.appendingPathComponent("daily.csv"))
+        #expect(
+            daily.map { [$0[0], $0[1]] } == [
+                ["2025-06-01", "100"], ["2025-06-02", ""], ["2025-06-03", ""], ["2025-06-04", "7"],
+            ])
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(
+            report.contains(
+                "Every record of 2 day(s) was rejected (see the diagnostics): 2025-06-02, 2025-06-03."
+                    + " Their empty cells mean rejected records, not \"no data\"."), "\(report)")
+    }
+
     /// Defect 6: the pre-filter deleted NUL bytes without limit: `inspect /dev/zero` never ended
     /// and 100 MB of leading NULs were accepted. Past 4096 + 1/64 of the bytes it now stops.
     @Test func devZeroEndsAsNotAnExport() throws {
