@@ -62,7 +62,12 @@ final class ReaderSession {
     @exclusivity(unchecked) var timeZoneCounts: [String: Int] = [:]
     /// The latest plausible instant: a day after `ExportDate`, or after the time of the read
     /// until an `ExportDate` is seen (see `plausible`).
-    @exclusivity(unchecked) var latestPlausible = Int64(time(nil)) + 86_400
+    @exclusivity(unchecked) var latestPlausible = Int64(time(nil)) + 86_400 {
+        didSet { boundByExportDate = true }
+    }
+    /// True once `latestPlausible` comes from an `ExportDate` (this session's or, in a parallel
+    /// read, the first segment's).
+    @exclusivity(unchecked) var boundByExportDate = false
     /// See `ExportSummary.rejectedRecordStarts`.
     @exclusivity(unchecked) var rejectedStarts: Set<Int64> = []
 
@@ -241,7 +246,7 @@ final class ReaderSession {
     func implausible(_ element: String, _ name: String, _ t: Timestamp) -> String {
         "\(element) \(name) "
             + (t.secondsSince1970 < Self.earliestPlausible
-                ? "before 1900" : exportDate == nil ? "after today" : "more than a day after the ExportDate")
+                ? "before 1900" : boundByExportDate ? "more than a day after the ExportDate" : "after today")
     }
 
     /// A required date attribute; records a diagnostic and returns nil when missing, bad or
