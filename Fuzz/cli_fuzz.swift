@@ -9,6 +9,7 @@
 // A failing case is copied to the artifacts folder with a line saying what failed.
 //
 //   cli_fuzz --binary B --seeds DIR --work DIR --artifacts DIR [--seconds S] [--cases N] [--timeout S]
+//            [--first K]   (case numbers K ..< K + N: each number always mutates the same way)
 import Foundation
 
 struct Options {
@@ -19,6 +20,7 @@ struct Options {
     var seconds = 60.0
     var cases = Int.max
     var timeout = 20.0
+    var first = 0
 }
 
 var options = Options()
@@ -33,6 +35,7 @@ while arguments.count >= 2 {
     case "--seconds": options.seconds = Double(value)!
     case "--cases": options.cases = Int(value)!
     case "--timeout": options.timeout = Double(value)!
+    case "--first": options.first = Int(value)!
     default: fatalError("unknown option \(name)")
     }
 }
@@ -223,7 +226,7 @@ var failures = 0
 var exits: [String: Int] = [:]
 var reportsWritten = 0
 let start = Date()
-var caseNumber = 0
+var caseNumber = options.first
 let extraOptions: [[String]] = [
     [], [], ["--no-dedup"], ["--week-start", "sunday"], ["--from", "2025-10-01", "--to", "2025-11-30"],
     ["--tz", "Europe/Berlin"],
@@ -236,7 +239,7 @@ func fail(_ what: String, _ bytes: [UInt8]) {
     print("FAIL case \(caseNumber): \(what) (input saved as \(name))")
 }
 
-while caseNumber < options.cases, Date().timeIntervalSince(start) < options.seconds {
+while caseNumber - options.first < options.cases, Date().timeIntervalSince(start) < options.seconds {
     var random = Random(state: UInt64(caseNumber) &* 7919 &+ 1)
     let bytes = mutate(seeds[random.below(seeds.count)], &random)
     _ = FileManager.default.createFile(atPath: input, contents: Data(bytes))
@@ -272,12 +275,12 @@ while caseNumber < options.cases, Date().timeIntervalSince(start) < options.seco
     }
     if !leftovers.isEmpty { fail("left \(leftovers) beside --out", bytes) }
     caseNumber += 1
-    if caseNumber % 500 == 0 {
-        print("\(caseNumber) cases, \(failures) failures, \(Int(Date().timeIntervalSince(start))) s")
+    if (caseNumber - options.first) % 500 == 0 {
+        print("\(caseNumber - options.first) cases, \(failures) failures, \(Int(Date().timeIntervalSince(start))) s")
     }
 }
 print(
-    "cli: \(caseNumber) cases (inspect + report each) in \(Int(Date().timeIntervalSince(start))) s; \(failures) failures; \(reportsWritten) reports written"
+    "cli: \(caseNumber - options.first) cases (numbers \(options.first) ..< \(caseNumber); inspect + report each) in \(Int(Date().timeIntervalSince(start))) s; \(failures) failures; \(reportsWritten) reports written"
 )
 for (key, n) in exits.sorted(by: { $0.key < $1.key }) { print("  \(key): \(n)") }
 exit(failures == 0 ? 0 : 1)
