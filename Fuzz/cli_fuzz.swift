@@ -178,14 +178,32 @@ func fields(_ line: Substring) -> [String] {
     return result
 }
 
-let reportFiles: Set<String> = ["daily.csv", "weekly.csv", "stand_hours.csv", "sources.csv", "report.md"]
+/// The text files every report writes; charts (`chart_*.svg`) only when they have data.
+let reportFiles: Set<String> = [
+    "daily.csv", "weekly.csv", "monthly.csv", "stand_hours.csv", "sources.csv", "sleep.csv", "workouts.csv",
+    "report.md", "schema.sql", "report.json",
+]
 let badNumbers: Set<String> = ["nan", "-nan", "inf", "-inf", "infinity", "-infinity", "+inf"]
 
 /// What is wrong with a complete report set, or nil.
 func checkSet(_ set: [String: Data]) -> String? {
-    guard Set(set.keys) == reportFiles else { return "--out holds \(set.keys.sorted())" }
+    let charts = set.keys.filter { $0.hasPrefix("chart_") && $0.hasSuffix(".svg") }
+    guard reportFiles.isSubset(of: set.keys), Set(set.keys) == reportFiles.union(charts) else {
+        return "--out holds \(set.keys.sorted())"
+    }
     for (name, data) in set {
         guard let text = String(data: data, encoding: .utf8) else { return "\(name) is not UTF-8" }
+        if name.hasSuffix(".svg") || name.hasSuffix(".json") || name.hasSuffix(".sql") {
+            if name.hasSuffix(".svg"), !text.contains("</svg>") { return "\(name) is not a complete SVG" }
+            if name.hasSuffix(".json"), (try? JSONSerialization.jsonObject(with: data)) == nil {
+                return "\(name) is not complete JSON"
+            }
+            for word in text.split(whereSeparator: { !$0.isLetter && $0 != "-" && $0 != "+" })
+            where badNumbers.contains(word.lowercased()) {
+                return "\(name) shows '\(word)'"
+            }
+            continue
+        }
         if name == "report.md" {
             guard text.hasSuffix("\n") else { return "report.md does not end with a newline" }
             for word in text.split(whereSeparator: { " |\n()".contains($0) })
@@ -194,8 +212,10 @@ func checkSet(_ set: [String: Data]) -> String? {
             }
             continue
         }
-        guard text.hasSuffix("\r\n") else { return "\(name) does not end with CRLF" }
-        let lines = text.split(separator: "\r\n", omittingEmptySubsequences: false).dropLast()
+        guard text.hasSuffix("\n") else { return "\(name) does not end with a line break" }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
+            $0.hasSuffix("\r") ? $0.dropLast() : $0
+        }
         guard let header = lines.first.map(fields) else { return "\(name) has no header" }
         for line in lines.dropFirst() {
             let row = fields(line)
@@ -204,8 +224,8 @@ func checkSet(_ set: [String: Data]) -> String? {
                 if badNumbers.contains(cell.lowercased()) { return "\(name) \(column) = \(cell)" }
                 // Week-over-week changes may be negative; nothing else in the reports may be.
                 let signed =
-                    column.contains("change") || column.contains("pct") || column == "source"
-                    || column == "type"
+                    column.contains("change") || column.contains("pct") || column.contains("delta")
+                    || column.contains("temperature") || column == "source" || column == "type"
                 if !signed, cell.hasPrefix("-"), Double(cell) != nil { return "\(name) \(column) = \(cell) (negative)" }
             }
         }
