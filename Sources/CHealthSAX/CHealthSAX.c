@@ -10,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HSAX_FILTER_BUFFER (1u << 20)
+#ifndef HSAX_FILTER_BUFFER
+#define HSAX_FILTER_BUFFER (1u << 20)   /* the fuzz targets build with a small one (scripts/fuzz) */
+#endif
 #define HSAX_DOCTYPE_LIMIT (1u << 20)   /* bytes we skip looking for <HealthData after <!DOCTYPE */
-#define HSAX_NAME_CACHE 512             /* power of two; > number of distinct names */
+#define HSAX_CONTROL_ALLOWANCE 4096    /* see control_allowance */
+#define HSAX_NAME_CACHE 512             /* power of two; at most half of it is filled */
 
 static const char *const element_names[HSAX_EL_COUNT] = {
     [HSAX_EL_UNKNOWN] = NULL,
@@ -112,11 +115,18 @@ typedef struct {
     int32_t id;
 } name_slot;
 
+typedef struct {
+    name_slot slots[HSAX_NAME_CACHE];
+    int32_t used;
+} name_cache;
+
 /* Pre-filter states. */
 enum {
     PF_PROLOG = 0,     /* before the root element; looking for <!DOCTYPE or the root */
     PF_PROLOG_LT,      /* saw '<' in the prolog; deciding what it starts */
     PF_DOCTYPE,        /* inside the DOCTYPE: dropping bytes until <HealthData */
+    PF_COMMENT,        /* inside a comment of the prolog: passed on until "-->" */
+    PF_PI,             /* inside a processing instruction (the XML declaration): until "?>" */
     PF_BODY,           /* after the root's start: only control characters are removed */
 };
 
@@ -136,8 +146,8 @@ struct hsax_parser {
     int stopped;
     hsax_start start; /* reused for every start tag */
 
-    name_slot element_cache[HSAX_NAME_CACHE];
-    name_slot attribute_cache[HSAX_NAME_CACHE];
+    name_cache element_cache;
+    name_cache attribute_cache;
 
     /* attribute values rewritten for "&#38;" (see decode_amp); reset per start tag */
     uint8_t *scratch;
@@ -159,6 +169,11 @@ struct hsax_parser {
     int dropped_doctype;
     int32_t export_version;
     int64_t removed_controls;
+    int64_t fed;              /* bytes fed so far (before the pre-filter) */
+    uint8_t head[4];          /* the first bytes fed, for the UTF-16 test */
+    int pf_dashes;            /* '-' just seen in a comment */
+    int pf_question;          /* '?' just seen in a processing instruction */
+    int not_export;           /* HSAX_ERR_CONTROLS or HSAX_ERR_UTF16 once found */
     uint8_t *out;             /* filtered bytes waiting for xmlParseChunk */
     size_t out_len;
     int no_root;
@@ -202,23 +217,29 @@ static inline size_t ptr_hash(const void *p) {
     return (size_t)(v >> 40);
 }
 
-static int32_t lookup_name(name_slot *cache, const xmlChar *name, const char *const *names, int count,
+/* Matches `name` against `names[first..<count]`, through a pointer cache. The cache holds at
+   most HSAX_NAME_CACHE / 2 names (probing always ends at an empty slot); once it is that full,
+   further names are matched by strcmp on every lookup, so a file with thousands of distinct
+   element or attribute names costs O(count) per name, never a hang. */
+static int32_t lookup_name(name_cache *cache, const xmlChar *name, const char *const *names, int count,
                            int first) {
     size_t i = ptr_hash(name) & (HSAX_NAME_CACHE - 1);
-    for (;;) {
-        name_slot *s = &cache[i];
+    for (int probes = 0; probes < HSAX_NAME_CACHE; probes++) {
+        name_slot *s = &cache->slots[i];
         if (s->key == name) return s->id;
-        if (s->key == NULL) {
-            int32_t id = -1;
-            for (int k = first; k < count; k++) {
-                if (strcmp((const char *)name, names[k]) == 0) { id = k; break; }
-            }
-            s->key = name;
-            s->id = id;
-            return id;
-        }
+        if (s->key == NULL) break;
         i = (i + 1) & (HSAX_NAME_CACHE - 1);
     }
+    int32_t id = -1;
+    for (int k = first; k < count; k++) {
+        if (strcmp((const char *)name, names[k]) == 0) { id = k; break; }
+    }
+    if (cache->used < HSAX_NAME_CACHE / 2 && cache->slots[i].key == NULL) {
+        cache->slots[i].key = name;
+        cache->slots[i].id = id;
+        cache->used++;
+    }
+    return id;
 }
 
 /* Without entity substitution libxml2 hands `&amp;` in an attribute value on as the five bytes
@@ -257,7 +278,7 @@ static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *pref
     hsax_parser *p = (hsax_parser *)ctx;
     if (p->stopped) return;
     hsax_start *s = &p->start;
-    int32_t el = lookup_name(p->element_cache, localname, element_names, HSAX_EL_COUNT, 1);
+    int32_t el = lookup_name(&p->element_cache, localname, element_names, HSAX_EL_COUNT, 1);
     s->element = el < 0 ? HSAX_EL_UNKNOWN : el;
     s->depth = p->depth++;
     s->line = p->ctxt->input ? p->ctxt->input->line : 0;
@@ -269,7 +290,7 @@ static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *pref
     p->scratch_len = 0;
     for (int i = 0; i < nb_attributes; i++) {
         const xmlChar **a = attributes + 5 * i;
-        int32_t id = lookup_name(p->attribute_cache, a[0], attribute_names, HSAX_A_COUNT, 0);
+        int32_t id = lookup_name(&p->attribute_cache, a[0], attribute_names, HSAX_A_COUNT, 0);
         if (id < 0) { unknown++; continue; }
         const uint8_t *v = (const uint8_t *)a[3];
         size_t n = (size_t)(a[4] - a[3]);
@@ -281,7 +302,8 @@ static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *pref
                 uint8_t *b = malloc(cap);
                 if (b == NULL) { s->attributes[id].bytes = v; s->attributes[id].length = (int32_t)n; present |= (uint64_t)1 << id; continue; }
                 if (p->scratch_len) memcpy(b, p->scratch, p->scratch_len);
-                for (int k = 0; k < HSAX_A_COUNT; k++) {
+                /* (nothing points into an empty or absent block: no pointer arithmetic on NULL) */
+                for (int k = 0; p->scratch_len && k < HSAX_A_COUNT; k++) {
                     if ((present >> k & 1) && s->attributes[k].bytes >= p->scratch &&
                         s->attributes[k].bytes < p->scratch + p->scratch_len)
                         s->attributes[k].bytes = b + (s->attributes[k].bytes - p->scratch);
@@ -309,7 +331,7 @@ static void on_end_ns(void *ctx, const xmlChar *localname, const xmlChar *prefix
     hsax_parser *p = (hsax_parser *)ctx;
     p->depth--;
     if (p->stopped) return;
-    int32_t el = lookup_name(p->element_cache, localname, element_names, HSAX_EL_COUNT, 1);
+    int32_t el = lookup_name(&p->element_cache, localname, element_names, HSAX_EL_COUNT, 1);
     p->on_end(p->context, el < 0 ? HSAX_EL_UNKNOWN : el, p->depth);
 }
 
@@ -321,6 +343,11 @@ static void on_error(void *ctx, xmlErrorPtr error) {
     p->error_line = error->line;
     p->error_column = error->int2;
     const char *m = error->message ? error->message : "unknown libxml2 error";
+    /* libxml2's own words for its size limit ("Huge input lookup", "AttValue length too long")
+       do not say what is wrong with the file. */
+    if (strstr(m, "Huge input lookup") || strstr(m, "length too long") || strstr(m, "huge text"))
+        m = "a single tag or value is longer than 10,000,000 bytes (libxml2's limit, "
+            "XML_MAX_TEXT_LENGTH); no Apple Health export holds one, so the file is damaged or not an export";
     size_t n = strlen(m);
     while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' ')) n--;
     if (n >= sizeof p->error_message) n = sizeof p->error_message - 1;
@@ -450,6 +477,13 @@ static inline int emit(hsax_parser *p, uint8_t b) {
     return HSAX_OK;
 }
 
+/* Control characters the pre-filter may delete before the byte at offset `at`: a fixed
+   allowance plus 1/64 of the bytes before it. Past that the input is not an export (a flood of
+   NUL bytes, /dev/zero, a UTF-16 or binary file), and the feed stops with HSAX_ERR_CONTROLS. */
+static inline int64_t control_allowance(int64_t at) {
+    return HSAX_CONTROL_ALLOWANCE + at / 64;
+}
+
 /* One byte of the prolog or DOCTYPE (slow path; runs only until the root element starts). */
 static int prolog_byte(hsax_parser *p, uint8_t b) {
     int rc = HSAX_OK;
@@ -474,14 +508,34 @@ static int prolog_byte(hsax_parser *p, uint8_t b) {
             }
             return HSAX_OK;
         }
-        /* Not a DOCTYPE: hand the held bytes on. "<?" and "<!" (comment) stay in the prolog;
-           anything else is the root element's start tag. */
-        int stays = p->pf_pending[1] == '?' || p->pf_pending[1] == '!';
+        /* "<!-" can still become a comment: wait for the second '-'. */
+        if (p->pf_pending_len == 3 && p->pf_pending[1] == '!' && b == '-') return HSAX_OK;
+        /* Not a DOCTYPE: hand the held bytes on. A comment ("<!--") and a processing instruction
+           ("<?") are skipped to their end, so that a '<' inside them is not taken for the root
+           element; any other "<!" stays in the prolog; anything else starts the root element. */
+        int next = PF_BODY;
+        if (p->pf_pending_len == 4 && p->pf_pending[1] == '!' && p->pf_pending[2] == '-' && b == '-') {
+            next = PF_COMMENT;
+            p->pf_dashes = 0;
+        } else if (p->pf_pending[1] == '?') {
+            next = PF_PI;
+            p->pf_question = b == '?' && p->pf_pending_len > 2;
+        } else if (p->pf_pending[1] == '!') {
+            next = PF_PROLOG;
+        }
         for (int i = 0; i < p->pf_pending_len && rc == HSAX_OK; i++) rc = emit(p, p->pf_pending[i]);
         p->pf_pending_len = 0;
-        p->pf_state = stays ? PF_PROLOG : PF_BODY;
+        p->pf_state = next;
         return rc;
     }
+    case PF_COMMENT:
+        if (b == '>' && p->pf_dashes >= 2) p->pf_state = PF_PROLOG;
+        p->pf_dashes = b == '-' ? p->pf_dashes + 1 : 0;
+        return emit(p, b);
+    case PF_PI:
+        if (b == '>' && p->pf_question) p->pf_state = PF_PROLOG;
+        p->pf_question = b == '?';
+        return emit(p, b);
     case PF_DOCTYPE: {
         if (++p->pf_doctype_bytes > HSAX_DOCTYPE_LIMIT) { p->no_root = 1; return HSAX_ERR_NO_ROOT; }
         if (b == '\n') rc = emit(p, b); /* keep line numbers those of the original file */
@@ -523,20 +577,33 @@ int hsax_parser_feed(hsax_parser *p, const uint8_t *bytes, size_t length, int is
     if (p->stopped) return HSAX_ERR_STOPPED;
     if (p->has_error) return HSAX_ERR_XML;
     if (p->no_root) return HSAX_ERR_NO_ROOT;
+    if (p->not_export) return p->not_export;
     size_t i = 0;
     int rc;
     /* slow path: prolog and DOCTYPE, byte by byte */
     while (i < length && p->pf_state != PF_BODY) {
         uint8_t b = bytes[i++];
-        if (is_control[b]) { p->removed_controls++; continue; }
-        if ((rc = prolog_byte(p, b)) != HSAX_OK) return rc;
+        int64_t at = p->fed + (int64_t)i - 1;
+        if (at < 4) {
+            p->head[at] = b;
+            if (at == 1 && ((p->head[0] == 0xFF && b == 0xFE) || (p->head[0] == 0xFE && b == 0xFF)))
+                return p->not_export = HSAX_ERR_UTF16;
+            if (at == 3 && ((p->head[0] == '<' && p->head[1] == 0 && p->head[2] == '?' && b == 0) ||
+                            (p->head[0] == 0 && p->head[1] == '<' && p->head[2] == 0 && b == '?')))
+                return p->not_export = HSAX_ERR_UTF16;
+        }
+        if (is_control[b]) {
+            if (++p->removed_controls > control_allowance(at)) { p->fed += (int64_t)i; return p->not_export = HSAX_ERR_CONTROLS; }
+            continue;
+        }
+        if ((rc = prolog_byte(p, b)) != HSAX_OK) { p->fed += (int64_t)i; return rc; }
     }
     /* fastest path: nothing is waiting in the filter buffer and the rest of the chunk holds no
        control character (the usual case): libxml2 reads it where it is, without a copy. */
     if (i < length && p->out_len == 0 && !has_control(bytes + i, length - i)) {
         size_t n = length - i;
         i = length;
-        if ((rc = parse_chunk(p, bytes + i - n, n, 0)) != HSAX_OK) return rc;
+        if ((rc = parse_chunk(p, bytes + i - n, n, 0)) != HSAX_OK) { p->fed += (int64_t)length; return rc; }
     }
     /* fast path: copy everything but the control characters. Eight bytes at a time are tested
        for any byte below 0x20 (exact for every byte value); only words holding one (mostly the
@@ -559,22 +626,24 @@ int hsax_parser_feed(hsax_parser *p, const uint8_t *bytes, size_t length, int is
             for (int j = 0; j < 8; j++) {
                 uint8_t b = src[k + j];
                 dst[w] = b;
-                w += !is_control[b];
+                if (!is_control[b]) w++;
+                else if (++p->removed_controls > control_allowance(p->fed + (int64_t)(i + k + j))) goto too_many;
             }
             k += 8;
         }
         for (; k < n; k++) {
             uint8_t b = src[k];
             dst[w] = b;
-            w += !is_control[b];
+            if (!is_control[b]) w++;
+            else if (++p->removed_controls > control_allowance(p->fed + (int64_t)(i + k))) goto too_many;
         }
-        p->removed_controls += (int64_t)(n - w);
         p->out_len += w;
         i += n;
         if (p->out_len >= HSAX_FILTER_BUFFER / 2 || i < length) {
-            if ((rc = flush_out(p, 0)) != HSAX_OK) return rc;
+            if ((rc = flush_out(p, 0)) != HSAX_OK) { p->fed += (int64_t)length; return rc; }
         }
     }
+    p->fed += (int64_t)length;
     if (is_last) {
         if (p->pf_state == PF_DOCTYPE) { p->no_root = 1; return HSAX_ERR_NO_ROOT; }
         if (p->pf_state == PF_PROLOG_LT) {
@@ -584,6 +653,9 @@ int hsax_parser_feed(hsax_parser *p, const uint8_t *bytes, size_t length, int is
         return flush_out(p, 1);
     }
     return HSAX_OK;
+too_many:
+    p->fed += (int64_t)length;
+    return p->not_export = HSAX_ERR_CONTROLS;
 }
 
 const char *hsax_element_name(int32_t element) {
@@ -633,7 +705,8 @@ static int grow_slots(hsax_parser *p) {
 int32_t hsax_intern_cached(hsax_parser *p, int32_t slot, const uint8_t *bytes, int32_t length, int32_t *is_new) {
     if (slot >= 0 && slot < HSAX_INTERN_SLOTS) {
         int32_t last = p->last_id[slot];
-        if (last >= 0 && p->lengths[last] == length && memcmp(p->arena + p->offsets[last], bytes, (size_t)length) == 0) {
+        if (last >= 0 && p->lengths[last] == length &&
+            (length == 0 || memcmp(p->arena + p->offsets[last], bytes, (size_t)length) == 0)) {
             if (is_new) *is_new = 0;
             return last;
         }
@@ -651,7 +724,7 @@ int32_t hsax_intern(hsax_parser *p, const uint8_t *bytes, int32_t length, int32_
         intern_slot *s = &p->slots[j];
         if (s->id < 0) break;
         if (s->hash == h && p->lengths[s->id] == length &&
-            memcmp(p->arena + p->offsets[s->id], bytes, (size_t)length) == 0) {
+            (length == 0 || memcmp(p->arena + p->offsets[s->id], bytes, (size_t)length) == 0)) {
             if (is_new) *is_new = 0;
             return s->id;
         }
@@ -668,7 +741,7 @@ int32_t hsax_intern(hsax_parser *p, const uint8_t *bytes, int32_t length, int32_
         p->lengths = l;
         p->ids_cap = cap;
     }
-    if (p->arena_len + (size_t)length > p->arena_cap) {
+    if (p->arena == NULL || p->arena_len + (size_t)length > p->arena_cap) {
         size_t cap = p->arena_cap ? p->arena_cap * 2 : 65536;
         while (cap < p->arena_len + (size_t)length) cap *= 2;
         uint8_t *a = realloc(p->arena, cap);
@@ -676,7 +749,7 @@ int32_t hsax_intern(hsax_parser *p, const uint8_t *bytes, int32_t length, int32_
         p->arena = a;
         p->arena_cap = cap;
     }
-    memcpy(p->arena + p->arena_len, bytes, (size_t)length);
+    if (length > 0) memcpy(p->arena + p->arena_len, bytes, (size_t)length);
     int32_t id = p->count++;
     p->offsets[id] = (uint32_t)p->arena_len;
     p->lengths[id] = length;

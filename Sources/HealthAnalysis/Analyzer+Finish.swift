@@ -2,6 +2,22 @@ import Foundation
 import HealthExport
 
 extension Analyzer {
+    /// Names the local days on which the reader rejected records and nothing else was recorded:
+    /// their empty cells are rejected input, not "no data" (issue 10).
+    static func noteDaysOfRejectedRecords(
+        _ starts: [Int64], calendar: LocalCalendar, rowsFirst: Int, hasData: [Bool], notes: inout [String]
+    ) {
+        let days = Set(starts.map { calendar.dayNumber($0) }).filter { day in
+            let i = day - rowsFirst
+            return i < 0 || i >= hasData.count || !hasData[i]
+        }.sorted()
+        guard !days.isEmpty else { return }
+        let shown = days.prefix(10).map { CivilDate(daysSince1970: $0).description }.joined(separator: ", ")
+        notes.append(
+            "Every record of \(days.count) day(s) was rejected (see the diagnostics): \(shown)"
+                + (days.count > 10 ? ", …" : "") + ". Their empty cells mean rejected records, not \"no data\".")
+    }
+
     /// Buckets everything consumed into local days of the chosen zone and computes the result.
     /// Call once, after the last batch.
     ///
@@ -18,12 +34,16 @@ extension Analyzer {
     ///   - timeZoneCounts: how many samples carried each `HKTimeZone` value; used only when the
     ///     analyzer saw no `HKTimeZone` itself (records built without metadata).
     ///   - environmentTimeZone: the machine's zone identifier, if known.
+    ///   - rejectedRecordStarts: start instants of records the reader skipped for their value or
+    ///     unit (`ExportSummary.rejectedRecordStarts`); days without other data among them are
+    ///     named in a note, so that their empty cells are not read as "no data" (issue 10).
     /// - Throws: `AnalysisError` for an invalid `--tz` or an empty `--from`/`--to` range; the
     ///   scratch space's error when spilling cumulative samples or reading them back failed.
     /// - Complexity: O(n log n) in the number of stored cumulative samples; memory bounded by
     ///   the sample buffer (see `init(options:scratch:sampleBufferLimit:)`).
     public func finish(
-        exportDate: Timestamp?, timeZoneCounts: [String: Int], environmentTimeZone: String?
+        exportDate: Timestamp?, timeZoneCounts: [String: Int], environmentTimeZone: String?,
+        rejectedRecordStarts: [Int64] = []
     ) throws -> AnalysisResult {
         try options.validate()
         markFinished()
@@ -42,6 +62,10 @@ extension Analyzer {
         if let e = exportDate?.secondsSince1970 {
             low = min(low, e)
             high = max(high, e)
+        }
+        if let first = rejectedRecordStarts.min(), let last = rejectedRecordStarts.max(), low <= high {
+            low = min(low, first)
+            high = max(high, last)
         }
         let covered = low <= high ? (low - margin)...(high + margin) : 0...margin
         let timeline = makeZoneTimeline(
@@ -138,6 +162,8 @@ extension Analyzer {
             rings.append(ring)
             hasData.append(data)
         }
+        Self.noteDaysOfRejectedRecords(
+            rejectedRecordStarts, calendar: calendar, rowsFirst: rowsFirst, hasData: hasData, notes: &notes)
         let weeks = WeeklyBuilder(
             weekStart: options.weekStart, rowsFirst: rowsFirst, rows: rows, rings: rings, hasData: hasData,
             complete: completeFirst...max(completeFirst, completeLast), completeIsEmpty: completeLast < completeFirst

@@ -52,7 +52,7 @@ struct FileDescriptorSource: ChunkSource {
 /// The export's XML entry inside a zip, streamed by libarchive (zip64 included; nothing is
 /// extracted to disk). The entry is chosen by content, not by name (reference §1.1): the
 /// first `.xml` entry at most two folders deep, outside `__MACOSX/` and not an AppleDouble
-/// `._` file, whose first MiB holds `<HealthData` and no `<ClinicalDocument` before it.
+/// `._` file, whose first `exportSniffLength` bytes pass `prefixIsHealthExport`.
 struct ZipEntrySource: ChunkSource {
     let path: String
     var archive: OpaquePointer?
@@ -60,6 +60,9 @@ struct ZipEntrySource: ChunkSource {
     /// The entry being read (for messages).
     var entry = ""
     var prefixOffset = 0
+    /// Bytes read from entries to tell whether they are the export (at most
+    /// `exportSniffLength` per candidate entry).
+    var sniffedBytes = 0
     var total: Int64?
     var consumed: Int64 { archive.map { archive_filter_bytes($0, -1) } ?? 0 }
 
@@ -93,13 +96,13 @@ struct ZipEntrySource: ChunkSource {
             let name = entryName(entry)
             seen.append(name)
             guard archive_entry_filetype(entry) == S_IFREG, isCandidate(name) else { continue }
-            // Read up to 1 MiB and test it; if it is the export, keep those bytes to replay.
+            // Read the first few KiB and test them; if it is the export, keep those bytes to replay.
             var head = [UInt8]()
-            head.reserveCapacity(1 << 20)
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-            while head.count < (1 << 20) {
+            head.reserveCapacity(exportSniffLength)
+            var chunk = [UInt8](repeating: 0, count: exportSniffLength)
+            while head.count < exportSniffLength {
                 let n = chunk.withUnsafeMutableBytes {
-                    archive_read_data(a, $0.baseAddress, min($0.count, (1 << 20) - head.count))
+                    archive_read_data(a, $0.baseAddress, min($0.count, exportSniffLength - head.count))
                 }
                 if n < 0 {
                     throw ExportReadError.archive(
@@ -108,6 +111,7 @@ struct ZipEntrySource: ChunkSource {
                             + " while reading \(name); the archive is damaged or truncated")
                 }
                 if n == 0 { break }
+                sniffedBytes += n
                 head.append(contentsOf: chunk[0..<n])
             }
             if prefixIsHealthExport(head[...]) {

@@ -57,7 +57,10 @@ public struct ReaderOptions: Sendable {
 /// strings (reference §2.8).
 ///
 /// A record with a bad date, a non-numeric value or an unknown unit is skipped and counted in
-/// `ExportSummary.diagnostics`; it does not stop the read. A document that is not well-formed
+/// `ExportSummary.diagnostics`; it does not stop the read. So is a date outside 1900 ... a day
+/// after `ExportDate` and a number beyond ±3.4e38 (issue 10: one such value must neither widen
+/// the report to millennia nor become infinity). Input that is UTF-16, or holds more control
+/// characters than 4096 + 1/64 of its bytes, stops with `ExportReadError.notHealthExport`. A document that is not well-formed
 /// stops the read with `ExportReadError.notWellFormed`, whatever was delivered before it.
 public struct ExportReader: Sendable {
     public var options: ReaderOptions
@@ -173,6 +176,16 @@ public struct ExportReader: Sendable {
                 case Int32(HSAX_ERR_NO_ROOT):
                     throw ExportReadError.notHealthExport(
                         input: name, reason: "a DOCTYPE is not followed by a <HealthData> element within 1 MiB")
+                case Int32(HSAX_ERR_CONTROLS):
+                    throw ExportReadError.notHealthExport(
+                        input: name,
+                        reason: "it holds more control characters than an export can (more than 4096 + 1/64 of"
+                            + " the bytes read are 0x00-0x1F other than tab, LF and CR; a NUL flood or a binary file)")
+                case Int32(HSAX_ERR_UTF16):
+                    throw ExportReadError.notHealthExport(
+                        input: name,
+                        reason: "it is encoded in UTF-16; Apple Health exports are UTF-8"
+                            + " (convert it first, e.g. iconv -f UTF-16 -t UTF-8)")
                 default:
                     if !session.sawRoot {
                         throw ExportReadError.notXML(
@@ -207,8 +220,8 @@ private let onEnd: hsax_end_fn = { context, element, depth in
 func errnoText() -> String { String(cString: strerror(errno)) }
 
 /// Looks for the export file in an unzipped folder: the first `.xml` file within two levels
-/// (in name order, skipping `__MACOSX` and `._*`) whose first MiB holds `<HealthData` and no
-/// `<ClinicalDocument` before it, so localized names such as `Exportar.xml` are found.
+/// (in name order, skipping `__MACOSX` and `._*`) whose first `exportSniffLength` bytes pass
+/// `prefixIsHealthExport`, so localized names such as `Exportar.xml` are found.
 func findExportFile(inDirectory dir: String) -> String? {
     var candidates: [String] = []
     func scan(_ d: String, depth: Int) {
@@ -242,15 +255,22 @@ private func looksLikeHealthExport(_ path: String) -> Bool {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { return false }
     defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var buffer = [UInt8](repeating: 0, count: exportSniffLength)
     let n = read(fd, &buffer, buffer.count)
     return n > 0 && prefixIsHealthExport(buffer[0..<n])
 }
 
-/// True when `bytes` (the start of a file) contain `<HealthData` and no `<ClinicalDocument`
-/// before it (`export_cda.xml` is the CDA rendering, not the export).
+/// How much of a candidate file (or zip entry) is read to tell whether it is the export: the
+/// XML declaration and `<!DOCTYPE HealthData` stand in its first hundred bytes (reference §2.1),
+/// so a few KiB are plenty, and a zip with many entries is not read a MiB per entry.
+let exportSniffLength = 8 * 1024
+
+/// True when `bytes` (the start of a file) contain `<!DOCTYPE HealthData` or `<HealthData`, and no
+/// `<ClinicalDocument` before it (`export_cda.xml` is the CDA rendering, not the export).
 func prefixIsHealthExport(_ bytes: ArraySlice<UInt8>) -> Bool {
-    guard let h = firstIndex(of: Array("<HealthData".utf8), in: bytes) else { return false }
+    let root = firstIndex(of: Array("<HealthData".utf8), in: bytes)
+    let doctype = firstIndex(of: Array("<!DOCTYPE HealthData".utf8), in: bytes)
+    guard let h = [root, doctype].compactMap({ $0 }).min() else { return false }
     if let c = firstIndex(of: Array("<ClinicalDocument".utf8), in: bytes), c < h { return false }
     return true
 }

@@ -16,6 +16,13 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         case ignoredAttribute = "ignored attribute"
         /// Control characters XML forbids were deleted by the pre-filter (reference §2.4).
         case controlCharactersRemoved = "control characters removed"
+        /// A date before 1900 or more than a day after the export's `ExportDate` (after the time
+        /// of the read when the export has no `ExportDate` before it): the element was skipped
+        /// (an optional date ignored), so that one bad date cannot widen a report to millennia.
+        case implausibleDate = "implausible date"
+        /// A number beyond ±3.4 × 10^38 (what a `Float` holds, the analysis' storage): the
+        /// record was skipped (an optional number ignored) instead of becoming infinity.
+        case valueOutOfRange = "value out of range"
     }
 
     public var kind: Kind
@@ -63,6 +70,10 @@ public struct ExportSummary: Sendable {
     public var droppedDoctype: Bool
     /// Skipped or partly ignored elements, merged by kind and detail, in order of first line.
     public var diagnostics: [Diagnostic]
+    /// Start instants (UTC seconds, rounded down to 15 minutes, at most 100,000 distinct) of the
+    /// records skipped for their value or unit after their dates were read, so that a report can
+    /// say which days lost records (an empty cell then is rejected input, not "no data").
+    public var rejectedRecordStarts: [Int64] = []
 
     /// The most frequent `HKTimeZone` value (ties broken by name), or nil when none was seen.
     public var mostFrequentTimeZone: String? {

@@ -211,6 +211,10 @@ final class ParallelRun: @unchecked Sendable {
 
     /// Set once, before any segment is handed out; read-only afterwards.
     var prefix: Piece?
+    /// A day after the `ExportDate` in the first segment (where exports have it), set before
+    /// that segment is handed out: the bound of plausible dates for the later segments, whose
+    /// workers never see the element (a serial read has seen it by then; issue 10).
+    var exportDateBound: Int64?
 
     init(workers: Int, inputName: String, batchSize: Int, feedSize: Int) {
         self.inputName = inputName
@@ -249,6 +253,9 @@ final class ParallelRun: @unchecked Sendable {
         }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
+        if piece.info.kind & Int32(HSAX_PIECE_START) != 0, piece.info.segment == 0, let bytes = piece.bytes {
+            exportDateBound = ReaderSession.exportDateBound(in: UnsafeBufferPointer(start: bytes, count: piece.count))
+        }
         if piece.info.kind & Int32(HSAX_PIECE_START) != 0 {
             var best = 0
             for w in 1..<queues.count where queuedBytes[w] < queuedBytes[best] { best = w }
@@ -368,6 +375,7 @@ final class ParallelWorker {
             defer { piece.free() }
             let kind = piece.info.kind
             if kind & Int32(HSAX_PIECE_START) != 0 {
+                if piece.info.segment > 0, let bound = run.exportDateBound { session.latestPlausible = bound }
                 if !started {
                     guard let prefix = run.prefix else {
                         ok = false

@@ -85,8 +85,10 @@ extension ReaderSession {
         case HSAX_EL_ACTIVITY_SUMMARY:
             activitySummary(a, line: line)
         case HSAX_EL_EXPORT_DATE:
+            // Checked against 1900 and the time of the read; it then bounds every later date.
             exportDate = requiredDate(a, HSAX_A_VALUE, "value", element: "ExportDate", line: line)
             exportDateSegment = s.pointee.segment
+            if let t = exportDate { latestPlausible = t.secondsSince1970 + 86_400 }
         case HSAX_EL_ME:
             meSegment = s.pointee.segment
             me = Me(
@@ -195,23 +197,38 @@ extension ReaderSession {
             _ = requiredDate(a, HSAX_A_END_DATE, "endDate", element: symbols[Int(type)], line: line)
             return
         }
+        guard plausible(startDate), plausible(endDate) else {
+            let (name, t) = plausible(startDate) ? ("endDate", endDate) : ("startDate", startDate)
+            diagnose(.implausibleDate, implausible(symbols[Int(type)], name, t), line: line)
+            return
+        }
         let value: RecordValue
         if let unitValue = a.raw(HSAX_A_UNIT), unitValue.length > 0 {
             let unit = symbol(unitValue, .unit)
             guard let raw = a.bytes(HSAX_A_VALUE) else {
                 diagnose(.missingAttribute, "\(symbols[Int(type)]) with a unit but no value", line: line)
+                rejected(startDate)
                 return
             }
             guard let number = decodeDouble(raw) else {
                 diagnose(.nonNumericValue, "value=\(quoted(raw)) on \(symbols[Int(type)])", line: line)
+                rejected(startDate)
                 return
             }
             guard let c = conversion(unit) else {
                 diagnose(.unknownUnit, "unit \(quoted(a.bytes(HSAX_A_UNIT))) on \(symbols[Int(type)])", line: line)
+                rejected(startDate)
+                return
+            }
+            let converted = c.apply(number)
+            guard abs(number) <= Self.largestValue, abs(converted) <= Self.largestValue else {
+                diagnose(
+                    .valueOutOfRange, "value=\(quoted(raw)) on \(symbols[Int(type)]) is beyond ±3.4e38", line: line)
+                rejected(startDate)
                 return
             }
             value = .quantity(
-                Quantity(value: c.apply(number), unit: c.unit, originalValue: number, originalUnit: symbols[Int(unit)]))
+                Quantity(value: converted, unit: c.unit, originalValue: number, originalUnit: symbols[Int(unit)]))
         } else if let v = a.raw(HSAX_A_VALUE) {
             let kind = typeKind(type)
             if kind == 1 {
@@ -219,6 +236,7 @@ extension ReaderSession {
             } else if kind == 2 {
                 // A quantity without a unit cannot be converted or added up.
                 diagnose(.missingAttribute, "\(symbols[Int(type)]) with a value but no unit", line: line)
+                rejected(startDate)
                 return
             } else {
                 value = .none(
@@ -235,7 +253,9 @@ extension ReaderSession {
                 sourceSymbol: source,
                 sourceVersion: a.raw(HSAX_A_SOURCE_VERSION).map { symbols[Int(symbol($0, .sourceVersion))] },
                 device: a.raw(HSAX_A_DEVICE).flatMap(device),
-                creationDate: a.bytes(HSAX_A_CREATION_DATE).flatMap { dates.decode($0) }
+                creationDate: a.bytes(HSAX_A_CREATION_DATE).flatMap { dates.decode($0) }.flatMap {
+                    plausible($0) ? $0 : nil
+                }
                     ?? optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: symbols[Int(type)], line: line),
                 startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line)))
     }
@@ -369,6 +389,12 @@ extension ReaderSession {
         }
         guard let date = CivilDate(String(decoding: dc, as: UTF8.self)) else {
             diagnose(.badDate, "ActivitySummary dateComponents=\(quoted(dc))", line: line)
+            return
+        }
+        // The local date's midnight in UTC: plausible when from 1900 to a day after ExportDate.
+        let midnight = Timestamp(secondsSince1970: Int64(date.daysSince1970) * 86_400)
+        guard plausible(midnight) else {
+            diagnose(.implausibleDate, implausible("ActivitySummary", "dateComponents", midnight), line: line)
             return
         }
         let e = "ActivitySummary"

@@ -1,5 +1,13 @@
 import CHealthSAX
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Read access to one start tag's attributes, as byte ranges inside the parser's buffer.
 /// Valid only during the start callback.
 struct Attributes {
@@ -52,6 +60,16 @@ final class ReaderSession {
     @exclusivity(unchecked) var exportDateSegment = Int32.min
     @exclusivity(unchecked) var meSegment = Int32.min
     @exclusivity(unchecked) var timeZoneCounts: [String: Int] = [:]
+    /// The latest plausible instant: a day after `ExportDate`, or after the time of the read
+    /// until an `ExportDate` is seen (see `plausible`).
+    @exclusivity(unchecked) var latestPlausible = Int64(time(nil)) + 86_400 {
+        didSet { boundByExportDate = true }
+    }
+    /// True once `latestPlausible` comes from an `ExportDate` (this session's or, in a parallel
+    /// read, the first segment's).
+    @exclusivity(unchecked) var boundByExportDate = false
+    /// See `ExportSummary.rejectedRecordStarts`.
+    @exclusivity(unchecked) var rejectedStarts: Set<Int64> = []
 
     // Counts.
     @exclusivity(unchecked) var knownElementCounts = [Int](repeating: 0, count: Int(HSAX_EL_COUNT.rawValue))
@@ -187,7 +205,52 @@ final class ReaderSession {
         return "'\(s)'" + (b.count > 80 ? "…" : "")
     }
 
-    /// A required date attribute; records a diagnostic and returns nil when missing or bad.
+    /// `latestPlausible` as a serial read sets it from the first `<ExportDate value="…">` in
+    /// `bytes` (the first segment of a parallel read), or nil when there is none or it is not
+    /// plausible itself.
+    static func exportDateBound(in bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let tag = Array("<ExportDate value=\"".utf8)
+        let limit = min(bytes.count, 64 * 1024)
+        var i = 0
+        while i + tag.count + 25 <= limit {
+            if bytes[i] == tag[0], (0..<tag.count).allSatisfy({ bytes[i + $0] == tag[$0] }) {
+                let value = UnsafeBufferPointer(rebasing: bytes[(i + tag.count)..<(i + tag.count + 25)])
+                guard let t = decodeTimestamp(value), t.secondsSince1970 >= earliestPlausible,
+                    t.secondsSince1970 <= Int64(time(nil)) + 86_400
+                else { return nil }
+                return t.secondsSince1970 + 86_400
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Notes the start of a record skipped for its value or unit.
+    func rejected(_ start: Timestamp) {
+        guard rejectedStarts.count < 100_000 else { return }
+        rejectedStarts.insert(start.secondsSince1970.floorDiv(900) * 900)
+    }
+
+    /// 1900-01-01 00:00:00 UTC, the earliest plausible instant.
+    static let earliestPlausible: Int64 = -2_208_988_800
+
+    /// True for instants from 1900 to a day after the export's `ExportDate` (or after the time of
+    /// the read while no `ExportDate` was seen). Health data cannot be from the future, and one
+    /// record dated 9999-12-31 must not make a report of three million empty days.
+    @inline(__always)
+    func plausible(_ t: Timestamp) -> Bool {
+        t.secondsSince1970 >= Self.earliestPlausible && t.secondsSince1970 <= latestPlausible
+    }
+
+    /// The diagnostic detail for an implausible date.
+    func implausible(_ element: String, _ name: String, _ t: Timestamp) -> String {
+        "\(element) \(name) "
+            + (t.secondsSince1970 < Self.earliestPlausible
+                ? "before 1900" : boundByExportDate ? "more than a day after the ExportDate" : "after today")
+    }
+
+    /// A required date attribute; records a diagnostic and returns nil when missing, bad or
+    /// implausible.
     func requiredDate(_ a: Attributes, _ id: hsax_attribute_id, _ name: String, element: String, line: Int32)
         -> Timestamp?
     {
@@ -199,10 +262,14 @@ final class ReaderSession {
             diagnose(.badDate, "\(element) \(name)=\(quoted(b))", line: line)
             return nil
         }
+        guard plausible(t) else {
+            diagnose(.implausibleDate, implausible(element, name, t), line: line)
+            return nil
+        }
         return t
     }
 
-    /// An optional date attribute; a bad value is ignored with a diagnostic.
+    /// An optional date attribute; a bad or implausible value is ignored with a diagnostic.
     func optionalDate(_ a: Attributes, _ id: hsax_attribute_id, _ name: String, element: String, line: Int32)
         -> Timestamp?
     {
@@ -211,16 +278,28 @@ final class ReaderSession {
             diagnose(.ignoredAttribute, "\(element) \(name)=\(quoted(b)) is not a date", line: line)
             return nil
         }
+        guard plausible(t) else {
+            diagnose(.implausibleDate, implausible(element, name, t), line: line)
+            return nil
+        }
         return t
     }
 
-    /// An optional number attribute; a bad value is ignored with a diagnostic.
+    /// The largest magnitude a number may have: what a `Float` holds (the analysis stores
+    /// cumulative values as `Float`), so that no value becomes infinity and no sum overflows.
+    static let largestValue = Double(Float.greatestFiniteMagnitude)
+
+    /// An optional number attribute; a bad or out-of-range value is ignored with a diagnostic.
     func optionalNumber(_ a: Attributes, _ id: hsax_attribute_id, _ name: String, element: String, line: Int32)
         -> Double?
     {
         guard let b = a.bytes(id), b.count > 0 else { return nil }
         guard let v = decodeDouble(b) else {
             diagnose(.ignoredAttribute, "\(element) \(name)=\(quoted(b)) is not a number", line: line)
+            return nil
+        }
+        guard abs(v) <= Self.largestValue else {
+            diagnose(.valueOutOfRange, "\(element) \(name)=\(quoted(b)) is beyond ±3.4e38", line: line)
             return nil
         }
         return v
@@ -289,7 +368,7 @@ final class ReaderSession {
         return SessionTally(
             elementCounts: counts, unmodeledElementCounts: unmodeled, diagnostics: diagnostics,
             timeZoneCounts: timeZoneCounts, exportDate: exportDate, exportDateSegment: exportDateSegment, me: me,
-            meSegment: meSegment, locale: locale, elementsRead: elementsRead)
+            meSegment: meSegment, locale: locale, elementsRead: elementsRead, rejectedStarts: rejectedStarts)
     }
 }
 
@@ -307,6 +386,8 @@ struct SessionTally {
     var meSegment: Int32
     var locale: String?
     var elementsRead: Int
+    /// See `ExportSummary.rejectedRecordStarts`.
+    var rejectedStarts: Set<Int64>
 
     /// Adds `other`, a tally of other segments of the same document: counts add up, a
     /// diagnostic's first line is the smaller one, and the header elements come from the later
@@ -326,6 +407,7 @@ struct SessionTally {
         }
         locale = locale ?? other.locale
         elementsRead += other.elementsRead
+        if rejectedStarts.count < 100_000 { rejectedStarts.formUnion(other.rejectedStarts) }
     }
 
     func summary(inputName: String, bytesRead: Int64, removed: Int64, droppedDoctype: Bool, exportVersion: Int32)
@@ -346,7 +428,8 @@ struct SessionTally {
             inputName: inputName, exportDate: exportDate, exportVersion: exportVersion >= 0 ? Int(exportVersion) : nil,
             locale: locale, me: me, bytesRead: bytesRead, elementCounts: elementCounts,
             unmodeledElementCounts: unmodeledElementCounts, timeZoneCounts: timeZoneCounts,
-            removedControlCharacters: removed, droppedDoctype: droppedDoctype, diagnostics: diags)
+            removedControlCharacters: removed, droppedDoctype: droppedDoctype, diagnostics: diags,
+            rejectedRecordStarts: rejectedStarts.sorted())
     }
 }
 

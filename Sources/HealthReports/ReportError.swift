@@ -20,8 +20,30 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// the same run are already in place.
     case cannotReplaceFile(path: String, Errno)
 
+    /// The output path is a symbolic link to `destination`, which does not exist.
+    case danglingSymbolicLink(path: String, destination: String)
+    /// Another run holds the lock of this output folder (`lock` is the lock file).
+    case busy(path: String, lock: String)
+    /// The output folder holds a folder that is not part of the report: the folder is
+    /// replaced as a whole and folders cannot be carried over.
+    case folderInTheWay(path: String)
+    /// A file of the output folder that is not part of the report could not be carried over
+    /// into the new folder (hard link failed).
+    case cannotCarryOver(path: String, Errno)
+
     public var description: String {
         switch self {
+        case .danglingSymbolicLink(let path, let destination):
+            return
+                "cannot write the report into '\(path)': it is a symbolic link to '\(destination)', which does not exist"
+        case .busy(let path, let lock):
+            return "cannot write the report into '\(path)': another health-analyzer report is writing into it"
+                + " right now (it holds '\(lock)'); run again when it is done"
+        case .folderInTheWay(let path):
+            return "cannot write the report: '\(path)' is a folder; the output folder is replaced as a whole"
+                + " and folders in it are not carried over: move it away or choose another --out"
+        case .cannotCarryOver(let path, let error):
+            return "cannot keep '\(path)' in the new output folder: \(error)"
         case .cannotCreateDirectory(let path, let error):
             return "cannot create the output directory '\(path)': \(error)"
         case .notADirectory(let path):

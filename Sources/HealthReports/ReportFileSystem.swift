@@ -25,7 +25,121 @@ protocol ReportFileSystem: Sendable {
     func removeFile(_ path: String)
     /// Flushes a directory's entries (the renames in it) to disk; best effort.
     func syncDirectory(_ path: String)
+    /// Swaps two directories in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`).
+    func exchange(_ first: String, _ second: String) throws(ReportError.Errno)
+    /// Opens (creating) `path` and takes an exclusive `flock` on it without waiting; returns
+    /// the descriptor. `EWOULDBLOCK` when another process holds it.
+    func lock(_ path: String) throws(ReportError.Errno) -> Int32
+    func unlock(_ descriptor: Int32)
+    /// The entries of a directory, without `.` and `..`.
+    func entries(of directory: String) throws(ReportError.Errno) -> [DirectoryEntry]
+    /// Removes an empty directory; best effort.
+    func removeDirectory(_ path: String)
+    /// Gives `destination` the permission bits of `source`; best effort.
+    func copyMode(from source: String, to destination: String)
+    /// A new hard link `destination` to `source` (a symbolic link is linked, not followed).
+    func link(_ source: String, to destination: String) throws(ReportError.Errno)
+    /// Where `path` points when it is a symbolic link, else nil.
+    func symbolicLinkDestination(_ path: String) -> String?
+    /// The absolute path of an existing `path`, links resolved.
+    func realPath(_ path: String) throws(ReportError.Errno) -> String
+    /// True when both paths exist and are the same inode (hard links of one file).
+    func isSameFile(_ first: String, _ second: String) -> Bool
 }
+
+/// One entry of a directory.
+struct DirectoryEntry: Hashable, Sendable {
+    var name: String
+    /// True for a directory (a symbolic link to one is not a directory here).
+    var isDirectory: Bool
+}
+
+// The real calls, shared by every file system (tests override only what they make fail).
+extension ReportFileSystem {
+    func exchange(_ first: String, _ second: String) throws(ReportError.Errno) {
+        if renameExchange(first, second) != 0 { throw .current }
+    }
+
+    func lock(_ path: String) throws(ReportError.Errno) -> Int32 {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 { throw .current }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let error = ReportError.Errno.current
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    func unlock(_ descriptor: Int32) {
+        _ = close(descriptor)
+    }
+
+    func entries(of directory: String) throws(ReportError.Errno) -> [DirectoryEntry] {
+        guard let handle = opendir(directory) else { throw .current }
+        defer { closedir(handle) }
+        var result: [DirectoryEntry] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name == "." || name == ".." { continue }
+            var info = stat()
+            let isDirectory =
+                lstat(directory + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            result.append(DirectoryEntry(name: name, isDirectory: isDirectory))
+        }
+        return result.sorted { $0.name < $1.name }
+    }
+
+    func removeDirectory(_ path: String) {
+        _ = rmdir(path)
+    }
+
+    func copyMode(from source: String, to destination: String) {
+        var info = stat()
+        if stat(source, &info) == 0 { _ = chmod(destination, info.st_mode & 0o7777) }
+    }
+
+    func link(_ source: String, to destination: String) throws(ReportError.Errno) {
+        if linkat(AT_FDCWD, source, AT_FDCWD, destination, 0) != 0 { throw .current }
+    }
+
+    func symbolicLinkDestination(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        guard n >= 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    func isSameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        return lstat(first, &a) == 0 && lstat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    func realPath(_ path: String) throws(ReportError.Errno) -> String {
+        guard let resolved = realpath(path, nil) else { throw .current }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// `renameat2(AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE)`. Glibc declares it only
+/// for `_GNU_SOURCE`, which Swift's Glibc module does not set, so it is looked up at run time
+/// (glibc 2.28 and later); ENOSYS without it.
+private func renameExchange(_ first: String, _ second: String) -> Int32 {
+    typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
+    guard let symbol = renameAt2Symbol else {
+        errno = ENOSYS
+        return -1
+    }
+    let renameAt2 = unsafeBitCast(symbol, to: RenameAt2.self)
+    // 2 is RENAME_EXCHANGE (linux/fs.h).
+    return renameAt2(AT_FDCWD, first, AT_FDCWD, second, 2)
+}
+
+nonisolated(unsafe) private let renameAt2Symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2")
 
 /// The real file system, through POSIX calls.
 struct POSIXFileSystem: ReportFileSystem {

@@ -54,7 +54,7 @@ public enum ReportPipeline {
     ) throws -> ReportRun {
         let result = try analyzer.finish(
             exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
-            environmentTimeZone: environmentTimeZone)
+            environmentTimeZone: environmentTimeZone, rejectedRecordStarts: summary.rejectedRecordStarts)
         var context = ReportContext(
             inputFileName: displayName(summary.inputName), exportDate: summary.exportDate,
             exportVersion: summary.exportVersion.map { String($0) },

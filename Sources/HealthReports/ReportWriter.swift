@@ -51,6 +51,8 @@ public enum ReportFile: String, CaseIterable, Hashable, Sendable {
 public struct ReportWriter: Sendable {
     public var options: ReportOptions
     let fileSystem: any ReportFileSystem
+    /// Called at each step of a write (`OutputStep`); for tests that stop the process there.
+    public var stepHook: (@Sendable (OutputStep) -> Void)?
 
     public init(options: ReportOptions = .init()) {
         self.init(options: options, fileSystem: POSIXFileSystem())
@@ -79,16 +81,17 @@ public struct ReportWriter: Sendable {
     }
 
     /// Writes every `ReportFile` (the CSV files, `report.md`, `schema.sql`, `report.json`) and the
-    /// charts that have data (`chart_*.svg`, linked from `report.md`) into `directory`, creating it
-    /// (and missing parents) first.
+    /// charts that have data (`chart_*.svg`, linked from `report.md`) into `directory` as one set,
+    /// creating the directory (and missing parents) first.
     ///
-    /// All files are first written completely, each to a hidden temporary file in
-    /// `directory` (`.daily.csv.tmp-…`) and flushed to disk; only when all are complete are
-    /// they renamed over the existing files, one by one. So a failed write replaces nothing and
-    /// removes its temporary files: an earlier report in `directory` stays as it was. Only an
-    /// interruption between the renames (or a rename failing, which needs e.g. a directory
-    /// in the way) can leave a mix of new and old complete files; a process killed while writing
-    /// can leave a hidden temporary file, never a partial report file.
+    /// The set is atomic (see `OutputFolder`): the files are written completely into a hidden
+    /// staging folder beside `directory`, flushed to disk, and the two folders are swapped in one
+    /// step. After a failure, a crash or a kill at any instant, `directory` holds exactly the
+    /// earlier set or exactly the new one, never a mix and never a partial file (a chart of an
+    /// earlier run that has no data now is gone with the earlier set). Other files in
+    /// `directory` are carried over (hard links); another folder in it stops the write before
+    /// anything changes. Two runs on one `directory` do not mix: the second fails at once with
+    /// `ReportError.busy`. Staging folders of killed runs are removed by the next run.
     ///
     /// - Parameters:
     ///   - result: The analysis to render.
@@ -102,81 +105,18 @@ public struct ReportWriter: Sendable {
     {
         // Render first: nothing touches the disk until every text exists.
         let texts =
-            ReportFile.allCases.map { ($0.fileName, text(of: $0, for: result, context: context)) }
-            + charts(result).map { ($0.fileName, $0.svg) }
+            ReportFile.allCases.map { (name: $0.fileName, text: text(of: $0, for: result, context: context)) }
+            + charts(result).map { (name: $0.fileName, text: $0.svg) }
         let directory = directory.isEmpty ? "." : directory
-        try createDirectory(directory)
-
-        var written: [(temporary: String, final: String)] = []
-        for (fileName, text) in texts {
-            let final = Self.join(directory, fileName)
-            do {
-                let temporary = try writeTemporaryFile(named: fileName, in: directory, contents: text)
-                written.append((temporary, final))
-            } catch {
-                for file in written { fileSystem.removeFile(file.temporary) }
-                throw .cannotWriteFile(path: final, error)
-            }
-        }
-        for (index, file) in written.enumerated() {
-            do {
-                try fileSystem.rename(file.temporary, to: file.final)
-            } catch {
-                for rest in written[index...] { fileSystem.removeFile(rest.temporary) }
-                fileSystem.syncDirectory(directory)
-                throw .cannotReplaceFile(path: file.final, error)
-            }
-        }
-        fileSystem.syncDirectory(directory)
-        return written.map(\.final)
+        try OutputFolder(fileSystem: fileSystem, stepHook: stepHook).write(
+            texts, to: directory, owns: Self.isReportFile)
+        return texts.map { Self.join(directory, $0.name) }
     }
 
-    /// Creates a new hidden temporary file for `name` in `directory` with `contents`, and returns
-    /// its path. On failure nothing is left behind.
-    private func writeTemporaryFile(named name: String, in directory: String, contents: String)
-        throws(ReportError.Errno) -> String
-    {
-        var attempts = 0
-        while true {
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            let path = Self.join(directory, ".\(name).tmp-\(getpid())-\(suffix)")
-            do {
-                try fileSystem.createFile(path, contents: contents)
-                return path
-            } catch {
-                attempts += 1
-                // EEXIST: the name is taken (by a file we did not create): try another one.
-                if error.rawValue == EEXIST, attempts < 8 { continue }
-                if error.rawValue != EEXIST { fileSystem.removeFile(path) }
-                throw error
-            }
-        }
-    }
-
-    /// Creates `directory` and its missing parents, like `mkdir -p`.
-    private func createDirectory(_ directory: String) throws(ReportError) {
-        let status: PathStatus
-        do {
-            status = try fileSystem.status(of: directory)
-        } catch {
-            throw .cannotCreateDirectory(path: directory, error)
-        }
-        switch status {
-        case .directory:
-            return
-        case .notDirectory:
-            throw .notADirectory(path: directory)
-        case .missing:
-            let parent = Self.parent(of: directory)
-            if !parent.isEmpty, parent != directory { try createDirectory(parent) }
-            do {
-                try fileSystem.makeDirectory(directory)
-            } catch {
-                // Someone else created it in the meantime: fine if it is a directory.
-                if error.rawValue == EEXIST, (try? fileSystem.status(of: directory)) == .directory { return }
-                throw .cannotCreateDirectory(path: directory, error)
-            }
-        }
+    /// True for the names a report may write: every `ReportFile` and every `chart_*.svg`. An
+    /// earlier run's file of such a name is part of the earlier set, never carried over.
+    static func isReportFile(_ name: String) -> Bool {
+        ReportFile(rawValue: name) != nil || (name.hasPrefix("chart_") && name.hasSuffix(".svg"))
     }
 
     /// `directory/name`, without doubling a trailing slash.

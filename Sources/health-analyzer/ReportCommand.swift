@@ -27,7 +27,8 @@ enum ReportCommand {
           report.md        the overview to read first, with chart_*.svg beside it
           schema.sql       typed tables for the CSV files (DuckDB, SQLite)
           report.json      how the report was made: tool, input, zone, source order, period
-        All files are written to temporary names and renamed into place when all are complete.
+        The files appear together or not at all: they are written into a hidden folder
+        beside <dir> and swapped with it in one step (other files in <dir> are kept).
         A workout's route file missing from the export is a warning, not an error.
 
         <input>  export.zip (read in place), export.xml, the unzipped folder, or - for XML
@@ -165,7 +166,9 @@ enum ReportCommand {
         // Warnings of the analysis (zone fallbacks, rings that disagree with the ActivitySummary)
         // also go to standard error, so that a cron job's mail shows them.
         for note in result.notes where note.hasPrefix("WARNING") { printError(note) }
-        let written = try ReportWriter().write(result, context: context, to: out)
+        var writer = ReportWriter()
+        writer.stepHook = testStepHook(ProcessInfo.processInfo.environment)
+        let written = try writer.write(result, context: context, to: out)
         if let db { try ArchiveCommands.storeResults(run, db: db) }
         if quiet { return ExitCode.success }
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
@@ -174,6 +177,20 @@ enum ReportCommand {
         )
         for path in written { print("wrote \(path)") }
         return ExitCode.success
+    }
+
+    /// For the tests of the atomic output set only: `HEALTH_ANALYZER_TEST_KILL_AT=<step>` kills
+    /// the process with SIGKILL at that step of the write, `HEALTH_ANALYZER_TEST_PAUSE_AT=<step>`
+    /// sleeps 3 s there (steps as `OutputStep.name` spells them: `staged:daily.csv`,
+    /// `all-staged`, `swapped`, `cleaned`).
+    private static func testStepHook(_ environment: [String: String]) -> (@Sendable (OutputStep) -> Void)? {
+        let kill = environment["HEALTH_ANALYZER_TEST_KILL_AT"]
+        let pause = environment["HEALTH_ANALYZER_TEST_PAUSE_AT"]
+        guard kill != nil || pause != nil else { return nil }
+        return { step in
+            if step.name == pause { sleep(3) }
+            if step.name == kill { Foundation.kill(getpid(), SIGKILL) }
+        }
     }
 
     private static func inputLabel(_ input: ExportInput) -> String {

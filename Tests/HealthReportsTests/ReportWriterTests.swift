@@ -113,38 +113,32 @@ struct AtomicWritingTests {
         #expect(directoryEntries(directory.path) == [])
     }
 
-    @Test func aFailedRenameRemovesTheRemainingTemporaryFiles() {
+    /// The swap is the one step that changes the output folder: when it fails, the earlier set
+    /// is whole and the staging folder (in the parent) is gone.
+    @Test func aFailedSwapLeavesTheEarlierReportAndNoStagingFolder() {
         let directory = TemporaryDirectory()
         writeEarlierReport(into: directory.path)
+        let parent = ReportWriter.parent(of: directory.path)
+        let staging = "." + directory.path.split(separator: "/").last! + ".tmp-"
         let writer = ReportWriter(
-            options: .init(), fileSystem: FailingFileSystem(fileName: "stand_hours.csv", failure: .rename, errno: EIO))
-        #expect(
-            throws: ReportError.cannotReplaceFile(path: directory.appending("stand_hours.csv"), .init(rawValue: EIO))
-        ) {
+            options: .init(), fileSystem: FailingFileSystem(fileName: "", failure: .swap, errno: EIO))
+        #expect(throws: ReportError.cannotReplaceFile(path: directory.path, .init(rawValue: EIO))) {
             try writer.write(result, context: context, to: directory.path)
         }
-        // No temporary file is left; the files renamed before the failure are new and complete,
-        // the others are still the earlier ones.
-        #expect(directoryEntries(directory.path) == reportFileNames)
-        #expect(readFile(directory.appending("daily.csv")) == ReportWriter().dailyCSV(result))
-        #expect(readFile(directory.appending("weekly.csv")) == ReportWriter().weeklyCSV(result))
-        #expect(readFile(directory.appending("stand_hours.csv")) == "earlier stand_hours.csv\n")
-        #expect(readFile(directory.appending("report.md")) == "earlier report.md\n")
+        expectEarlierReportUntouched(in: directory.path)
+        #expect(directoryEntries(parent).filter { $0.hasPrefix(staging) } == [])
     }
 
-    @Test func aDirectoryInTheWayOfAFileIsReportedAndCleanedUp() throws {
+    /// A folder in the output folder cannot be carried into the new one: the write stops before
+    /// anything changes, and the folder and its contents stay.
+    @Test func aFolderInTheOutputFolderStopsTheWriteBeforeAnythingChanges() throws {
         let directory = TemporaryDirectory()
         makeDirectory(directory.appending("report.md"))
         writeFile(directory.appending("report.md/keep.txt"), "keep\n")
-        #expect {
+        #expect(throws: ReportError.folderInTheWay(path: directory.appending("report.md"))) {
             try ReportWriter().write(result, context: context, to: directory.path)
-        } throws: { error in
-            guard case .cannotReplaceFile(let path, let code) = error as? ReportError else { return false }
-            // Linux says EISDIR; other systems may say ENOTEMPTY or EEXIST.
-            return path == directory.appending("report.md") && [EISDIR, ENOTEMPTY, EEXIST].contains(code.rawValue)
         }
-        // The files before report.md were renamed into place; the ones after it were not.
-        #expect(directoryEntries(directory.path) == writtenFileNames.prefix(8).sorted())
+        #expect(directoryEntries(directory.path) == ["report.md"])
         #expect(readFile(directory.appending("report.md/keep.txt")) == "keep\n")
     }
 }

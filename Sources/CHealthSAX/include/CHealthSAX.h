@@ -7,8 +7,10 @@
 // What the glue does, in order, for every chunk fed to it:
 //  1. a byte pre-filter (reference §2.4): deletes the C0 control characters that XML forbids
 //     (0x00-0x08, 0x0B, 0x0C, 0x0E-0x1F) and drops the internal DOCTYPE (iOS 16 exports carry a
-//     malformed one that stops libxml2 even in recover mode), replacing it by the newlines it
-//     contained so that libxml2's line numbers stay those of the original file;
+//     malformed one that stops libxml2 even in recover mode) wherever it stands after the XML
+//     declaration and comments, replacing it by the newlines it contained so that libxml2's
+//     line numbers stay those of the original file. Deleted control characters are bounded
+//     (HSAX_ERR_CONTROLS) and UTF-16 input is refused (HSAX_ERR_UTF16);
 //  2. libxml2's push parser (XML_PARSE_NONET; no entity substitution, no DTD loading, no recover);
 //  3. for each start tag, the element and its attributes are matched by pointer against names
 //     interned in the parser's dictionary, and handed to Swift as byte ranges.
@@ -154,6 +156,10 @@ enum {
     HSAX_ERR_STOPPED = 2,    ///< the caller stopped the parse with hsax_parser_stop
     HSAX_ERR_NO_ROOT = 3,    ///< a DOCTYPE was not followed by <HealthData within 1 MiB
     HSAX_ERR_MEMORY = 4,
+    HSAX_ERR_CONTROLS = 5,   ///< the pre-filter deleted more control characters than
+                             ///< 4096 + 1/64 of the bytes before the last one: not an export
+    HSAX_ERR_UTF16 = 6,      ///< the input starts with a UTF-16 byte order mark (FF FE or FE FF)
+                             ///< or with "<?" in UTF-16; exports are UTF-8
 };
 
 /// Feeds `length` bytes (any chunk size, down to 1). Pass `is_last = 1` once, at the end

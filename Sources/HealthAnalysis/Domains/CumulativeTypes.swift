@@ -61,8 +61,7 @@ final class CumulativeTypes: DomainAccumulator {
             context.counters.outOfRange += 1
             return
         }
-        let s = context.sources.index(of: r)
-        guard s <= Int(UInt16.max) else {
+        guard let s = context.sources.index(of: r), s <= Int(UInt16.max) else {
             context.counters.tooManySources += 1
             return
         }

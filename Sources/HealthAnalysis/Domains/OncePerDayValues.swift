@@ -17,7 +17,10 @@ final class OncePerDayValues: DomainAccumulator {
             context.counters.countUnexpectedUnit(line: r.pointee.line)
             return
         }
-        let s = context.sources.index(of: r)
+        guard let s = context.sources.index(of: r) else {
+            context.counters.tooManySources += 1
+            return
+        }
         let t = r.pointee.startDate.secondsSince1970
         samples.append(
             OncePerDaySample(start: t, value: q.value, source: Int32(s), manual: r.pointee.wasUserEntered, type: type))
@@ -28,6 +31,10 @@ final class OncePerDayValues: DomainAccumulator {
         let other = other as! OncePerDayValues
         for var s in other.samples {
             s.source = Int32(sourceMap[Int(s.source)])
+            guard s.source >= 0 else {
+                context.counters.tooManySources += 1
+                continue
+            }
             samples.append(s)
         }
     }

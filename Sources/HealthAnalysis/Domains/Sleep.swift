@@ -38,7 +38,10 @@ final class Sleep: DomainAccumulator {
             context.counters.countEndBeforeStart(line: r.pointee.line)
             return
         }
-        let s = context.sources.index(of: r)
+        guard let s = context.sources.index(of: r) else {
+            context.counters.tooManySources += 1
+            return
+        }
         samples.append(Sample(start: start, end: end, stage: stage, source: Int32(s)))
         // A night belongs to its wake-up day: only the end widens the days with data.
         context.cover(end, end)
@@ -47,6 +50,10 @@ final class Sleep: DomainAccumulator {
     func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
         for var s in (other as! Sleep).samples {
             s.source = Int32(sourceMap[Int(s.source)])
+            guard s.source >= 0 else {
+                context.counters.tooManySources += 1
+                continue
+            }
             samples.append(s)
         }
     }

@@ -15,7 +15,10 @@ final class StandHours: DomainAccumulator {
 
     func consume(_ r: UnsafePointer<Record>, route: Int32, context: StreamContext) {
         guard case .category(.appleStandHour(let stood)) = r.pointee.value else { return }
-        let s = context.sources.index(of: r)
+        guard let s = context.sources.index(of: r) else {
+            context.counters.tooManySources += 1
+            return
+        }
         context.sources.noteWritesStandHours(s)
         let t = r.pointee.startDate.secondsSince1970
         records.append(StandRecord(start: t, source: Int32(s), stood: stood))
@@ -26,6 +29,10 @@ final class StandHours: DomainAccumulator {
         let other = other as! StandHours
         for var r in other.records {
             r.source = Int32(sourceMap[Int(r.source)])
+            guard r.source >= 0 else {
+                context.counters.tooManySources += 1
+                continue
+            }
             records.append(r)
         }
     }

@@ -61,7 +61,10 @@ final class Vitals: DomainAccumulator {
             return
         }
         let t = r.pointee.startDate.secondsSince1970
-        let s = context.sources.index(of: r)
+        guard let s = context.sources.index(of: r) else {
+            context.counters.tooManySources += 1
+            return
+        }
         samples.append(Sample(start: t, value: q.value * kind.scale, second: 0, source: Int32(s), kind: route))
         context.cover(t, t)
     }
@@ -74,7 +77,10 @@ final class Vitals: DomainAccumulator {
         guard let systolic = reading("HKQuantityTypeIdentifierBloodPressureSystolic"),
             let diastolic = reading("HKQuantityTypeIdentifierBloodPressureDiastolic")
         else { return }
-        let s = context.sources.index(named: c.sourceName)
+        guard let s = context.sources.index(named: c.sourceName) else {
+            context.counters.tooManySources += 1
+            return
+        }
         let t = c.startDate.secondsSince1970
         samples.append(Sample(start: t, value: systolic, second: diastolic, source: Int32(s), kind: -1))
         context.cover(t, t)
@@ -83,6 +89,10 @@ final class Vitals: DomainAccumulator {
     func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
         for var s in (other as! Vitals).samples {
             s.source = Int32(sourceMap[Int(s.source)])
+            guard s.source >= 0 else {
+                context.counters.tooManySources += 1
+                continue
+            }
             samples.append(s)
         }
     }

@@ -37,7 +37,10 @@ final class Workouts: DomainAccumulator {
     func consume(_ r: UnsafePointer<Record>, route: Int32, context: StreamContext) {}
 
     func consume(_ w: Workout, context: StreamContext) {
-        let s = context.sources.index(named: w.sourceName)
+        guard let s = context.sources.index(named: w.sourceName) else {
+            context.counters.tooManySources += 1
+            return
+        }
         context.sources.observe(creation: w.creationDate, device: w.device, source: s)
         let start = w.startDate.secondsSince1970
         let end = max(start, w.endDate.secondsSince1970)
@@ -95,6 +98,10 @@ final class Workouts: DomainAccumulator {
         let other = other as! Workouts
         for var w in other.workouts {
             w.source = Int32(sourceMap[Int(w.source)])
+            guard w.source >= 0 else {
+                context.counters.tooManySources += 1
+                continue
+            }
             workouts.append(w)
         }
         details.append(contentsOf: other.details)

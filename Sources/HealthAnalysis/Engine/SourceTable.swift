@@ -11,28 +11,36 @@ struct SourceTable {
 
     var count: Int { facts.count }
 
+    /// The most sources the table holds: a cumulative sample stores its source's priority
+    /// position in 16 bits. Samples of further sources are dropped and counted
+    /// (`tooManySources`; a note of the report says how many).
+    static let limit = Int(UInt16.max) + 1
+
     /// The index of the record's source (registering it on first sight), after noting its
-    /// creation date and device class.
+    /// creation date and device class; nil for a new source once the table holds `limit`.
     @inline(__always)
-    mutating func index(of r: UnsafePointer<Record>) -> Int {
+    mutating func index(of r: UnsafePointer<Record>) -> Int? {
         let symbol = Int(r.pointee.sourceSymbol)
         let s: Int
         if symbol >= 0 && symbol < bySymbol.count && bySymbol[symbol] >= 0 {
             s = Int(bySymbol[symbol])
         } else {
-            s = index(named: r.pointee.sourceName, symbol: symbol)
+            guard let new = index(named: r.pointee.sourceName, symbol: symbol) else { return nil }
+            s = new
         }
         observe(creation: r.pointee.creationDate, device: r.pointee.device, source: s)
         return s
     }
 
     /// The index of the source named `name`, registering it on first sight; `symbol` (the
-    /// reader's interned id, or -1) is cached for later lookups.
-    mutating func index(named name: String, symbol: Int = -1) -> Int {
+    /// reader's interned id, or -1) is cached for later lookups. Nil for a new source once the
+    /// table holds `limit`.
+    mutating func index(named name: String, symbol: Int = -1) -> Int? {
         let s: Int
         if let known = byName[name] {
             s = known
         } else {
+            guard facts.count < Self.limit else { return nil }
             s = facts.count
             facts.append(SourceFacts(name: name))
             byName[name] = s
@@ -68,10 +76,11 @@ struct SourceTable {
     mutating func noteWritesStandHours(_ s: Int) { facts[s].writesStandHours = true }
 
     /// Adds `other`'s sources by name, combining what both learned about each.
-    /// - Returns: for each index of `other`, the index of the same source here.
+    /// - Returns: for each index of `other`, the index of the same source here, or -1 for a
+    ///   source past `limit` (its samples are dropped and counted).
     mutating func merge(_ other: SourceTable) -> [Int] {
         other.facts.map { f in
-            let s = index(named: f.name)
+            guard let s = index(named: f.name) else { return -1 }
             facts[s].sawWatchDevice = facts[s].sawWatchDevice || f.sawWatchDevice
             facts[s].sawPhoneDevice = facts[s].sawPhoneDevice || f.sawPhoneDevice
             facts[s].writesStandHours = facts[s].writesStandHours || f.writesStandHours

@@ -52,7 +52,8 @@ final class ZoneEvidenceAccumulator: DomainAccumulator {
             else { return }
             let end = r.pointee.endDate.secondsSince1970
             guard end >= start else { return }
-            let s = context.sources.index(of: r)
+            // A source past the table's limit gives no evidence (its samples are dropped).
+            guard let s = context.sources.index(of: r) else { return }
             if route == Self.energy {
                 energyAndExercise[s, default: RingQuarterHours()].addEnergy(start: start, end: end, kcal: q.value)
             } else {
@@ -60,7 +61,8 @@ final class ZoneEvidenceAccumulator: DomainAccumulator {
             }
         case Self.standHour:
             guard case .category(.appleStandHour(true)) = r.pointee.value else { return }
-            stood[context.sources.index(of: r), default: []].insert(start)
+            guard let s = context.sources.index(of: r) else { return }
+            stood[s, default: []].insert(start)
         case Self.hrv:
             if let beat = r.pointee.heartbeats.first { offsets.add(recordStart: start, beatTime: beat.time) }
         default:
@@ -89,10 +91,10 @@ final class ZoneEvidenceAccumulator: DomainAccumulator {
         let other = other as! ZoneEvidenceAccumulator
         zones.merge(other.zones)
         offsets.merge(other.offsets)
-        for (s, rings) in other.energyAndExercise {
+        for (s, rings) in other.energyAndExercise where sourceMap[s] >= 0 {
             energyAndExercise[sourceMap[s], default: RingQuarterHours()].merge(rings)
         }
-        for (s, starts) in other.stood { stood[sourceMap[s], default: []].formUnion(starts) }
+        for (s, starts) in other.stood where sourceMap[s] >= 0 { stood[sourceMap[s], default: []].formUnion(starts) }
         for summary in other.summaries.values { keep(summary) }
     }
 

@@ -8,8 +8,9 @@ struct FailingFileSystem: ReportFileSystem {
         case create
         /// The temporary file is created and half of its contents written, then writing fails.
         case writeHalfway
-        /// Renaming the complete temporary file into place fails.
-        case rename
+        /// Swapping the complete staging folder with the output folder fails (`fileName` is
+        /// not looked at).
+        case swap
     }
 
     let fileName: String
@@ -19,7 +20,7 @@ struct FailingFileSystem: ReportFileSystem {
 
     private func isTarget(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.hasPrefix("." + fileName + ".tmp-") || name == fileName
+        return name == fileName
     }
 
     func status(of path: String) throws(ReportError.Errno) -> PathStatus { try real.status(of: path) }
@@ -33,14 +34,19 @@ struct FailingFileSystem: ReportFileSystem {
         case .writeHalfway:
             try real.createFile(path, contents: String(text.prefix(text.count / 2)))
             throw ReportError.Errno(rawValue: errno)
-        case .rename:
+        case .swap:
             try real.createFile(path, contents: text)
         }
     }
 
     func rename(_ source: String, to destination: String) throws(ReportError.Errno) {
-        if failure == .rename, isTarget(destination) { throw ReportError.Errno(rawValue: errno) }
+        if failure == .swap { throw ReportError.Errno(rawValue: errno) }
         try real.rename(source, to: destination)
+    }
+
+    func exchange(_ first: String, _ second: String) throws(ReportError.Errno) {
+        if failure == .swap { throw ReportError.Errno(rawValue: errno) }
+        try real.exchange(first, second)
     }
 
     func removeFile(_ path: String) { real.removeFile(path) }

@@ -23,7 +23,11 @@ struct TemporaryDirectory: ~Copyable {
 
     func appending(_ component: String) -> String { path + "/" + component }
 
-    deinit { removeTree(path) }
+    deinit {
+        removeTree(path)
+        // The writer's lock file beside the output folder (`OutputFolder`).
+        _ = unlink("/tmp/." + String(path.dropFirst("/tmp/".count)) + ".lock")
+    }
 }
 
 /// Removes a file or a directory tree (`rm -rf`), restoring write permission first.

@@ -1,0 +1,107 @@
+// Shared by the libFuzzer targets of the C glue (see scripts/fuzz). Not part of the package.
+#ifndef HSAX_FUZZ_COMMON_H
+#define HSAX_FUZZ_COMMON_H
+
+#include "CHealthSAX.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An event log: every start and end tag with everything the glue hands to Swift. */
+typedef struct {
+    uint8_t *bytes;
+    size_t len, cap;
+    hsax_parser *parser;
+    int stop_after;   /* hsax_parser_stop after this many start tags (0: never) */
+    int starts;
+} event_log;
+
+static void log_put(event_log *log, const void *p, size_t n) {
+    if (log->len + n > log->cap) {
+        size_t cap = log->cap ? log->cap * 2 : 4096;
+        while (cap < log->len + n) cap *= 2;
+        log->bytes = realloc(log->bytes, cap);
+        if (!log->bytes) abort();
+        log->cap = cap;
+    }
+    memcpy(log->bytes + log->len, p, n);
+    log->len += n;
+}
+
+/* Reads every byte the glue hands over (ASan checks the ranges) and interns the strings the
+   Swift reader interns, through the same slots. */
+static void on_start(void *context, const hsax_start *s) {
+    event_log *log = context;
+    if (s->element < 0 || s->element >= HSAX_EL_COUNT) abort();
+    if (s->depth < 0 || s->line < 0 || s->unknown_attributes < 0 || s->name == NULL) abort();
+    uint8_t tag = 'S';
+    log_put(log, &tag, 1);
+    log_put(log, &s->element, sizeof s->element);
+    log_put(log, &s->depth, sizeof s->depth);
+    log_put(log, &s->line, sizeof s->line);
+    log_put(log, &s->unknown_attributes, sizeof s->unknown_attributes);
+    log_put(log, &s->present, sizeof s->present);
+    log_put(log, s->name, strlen(s->name) + 1);
+    for (int a = 0; a < HSAX_A_COUNT; a++) {
+        if (!(s->present >> a & 1)) continue;
+        hsax_value v = s->attributes[a];
+        if (v.length < 0 || (v.length > 0 && v.bytes == NULL)) abort();
+        log_put(log, &v.length, sizeof v.length);
+        if (v.length > 0) log_put(log, v.bytes, (size_t)v.length);
+        int32_t is_new = 0;
+        int32_t slot = a == HSAX_A_TYPE ? 0 : a == HSAX_A_SOURCE_NAME ? 1 : a == HSAX_A_UNIT ? 2 : 7;
+        int32_t id = hsax_intern_cached(log->parser, slot, v.bytes, v.length, &is_new);
+        if (id < 0) abort();
+        if (hsax_intern(log->parser, v.bytes, v.length, NULL) != id) abort();
+    }
+    if (log->stop_after && ++log->starts == log->stop_after) hsax_parser_stop(log->parser);
+}
+
+static void on_end(void *context, int32_t element, int32_t depth) {
+    event_log *log = context;
+    if (element < 0 || element >= HSAX_EL_COUNT || depth < 0) abort();
+    uint8_t tag = 'E';
+    log_put(log, &tag, 1);
+    log_put(log, &element, sizeof element);
+    log_put(log, &depth, sizeof depth);
+}
+
+/* Feeds `data` in chunks of `chunk` bytes (the Swift reader's fixed-size reads), then the
+   final empty feed, as ExportReader.parse does. Returns the last result code. */
+static int feed_all(event_log *log, const uint8_t *data, size_t size, size_t chunk) {
+    log->parser = hsax_parser_create(log, on_start, on_end);
+    if (!log->parser) abort();
+    int rc = HSAX_OK;
+    size_t i = 0;
+    while (i < size) {
+        size_t n = size - i < chunk ? size - i : chunk;
+        rc = hsax_parser_feed(log->parser, data + i, n, 0);
+        i += n;
+        if (rc != HSAX_OK) break;
+    }
+    if (rc == HSAX_OK) rc = hsax_parser_feed(log->parser, NULL, 0, 1);
+    if (rc == HSAX_ERR_XML) {
+        const char *m = hsax_parser_error_message(log->parser);
+        if (m == NULL || strlen(m) >= 512) abort();
+        (void)hsax_parser_error_line(log->parser);
+    }
+    /* the counters Swift reads after the parse */
+    int64_t removed = hsax_parser_removed_control_characters(log->parser);
+    int32_t version = hsax_parser_export_version(log->parser);
+    int dropped = hsax_parser_dropped_doctype(log->parser);
+    if (removed < 0 || version < -1 || version > 100000) abort();
+    uint8_t tag = 'Z';
+    log_put(log, &tag, 1);
+    log_put(log, &version, sizeof version);
+    log_put(log, &dropped, sizeof dropped);
+    return rc;
+}
+
+/* The chunk size an input chooses with its first byte: 1 to 64 bytes, or 512 KiB (the
+   reader's default), so that every boundary position is tried. */
+static size_t chosen_chunk(uint8_t b) {
+    return b >= 0xC0 ? 512 * 1024 : (size_t)(b & 63) + 1;
+}
+
+#endif

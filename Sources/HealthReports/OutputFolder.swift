@@ -1,0 +1,229 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The moments of a write a test can stop the process at (`ReportWriter.stepHook`).
+public enum OutputStep: Hashable, Sendable {
+    /// One file is complete in the staging folder.
+    case staged(String)
+    /// Every file is complete in the staging folder; nothing in the output folder changed yet.
+    case allStaged
+    /// The staging folder and the output folder were swapped: the new set is in place, the
+    /// earlier one is in the staging folder's place.
+    case swapped
+    /// The earlier set was removed.
+    case cleaned
+
+    /// `staged:daily.csv`, `all-staged`, `swapped`, `cleaned` (the test hook's spelling).
+    public var name: String {
+        switch self {
+        case .staged(let file): return "staged:" + file
+        case .allStaged: return "all-staged"
+        case .swapped: return "swapped"
+        case .cleaned: return "cleaned"
+        }
+    }
+}
+
+/// Writes a set of files into an output folder as one unit: after a crash or a kill at any
+/// instant, the folder holds exactly the earlier set or exactly the new one.
+///
+/// How (Linux): the files are written into a hidden staging folder beside the output folder
+/// (`.<name>.tmp-<pid>-<random>`, flushed to disk), other files of the output folder are
+/// hard-linked into it, and the two folders are swapped in one step with
+/// `renameat2(RENAME_EXCHANGE)`; then the earlier set, now in the staging folder, is removed.
+/// A lock file beside the output folder (`.<name>.lock`, `flock`) lets one writer in at a time:
+/// a second one fails at once with `ReportError.busy`. Staging folders left by killed runs are
+/// removed by the next run (under the lock). Every file of the set is covered, whatever its
+/// name, so files added to a report later need nothing more.
+///
+/// Limits: the folder is replaced as a whole (its inode changes; a shell sitting in it keeps
+/// the earlier one), its parent must be writable, and other *folders* inside it cannot be
+/// carried over, so a folder in it that is not part of the set stops the write
+/// (`ReportError.folderInTheWay`) before anything changes.
+struct OutputFolder {
+    let fileSystem: any ReportFileSystem
+    var stepHook: (@Sendable (OutputStep) -> Void)?
+
+    /// Writes `files` (name, contents; names without `/`) into `directory`, creating it and
+    /// missing parents first. `owns` tells the names of the set (this run's and any earlier
+    /// run's, e.g. a chart that has no data this time): files of such names are replaced or
+    /// removed with the earlier set; other files are carried over.
+    /// - Throws: `ReportError`; the output folder is then as it was before the call.
+    func write(
+        _ files: [(name: String, text: String)], to directory: String,
+        owns: @escaping (String) -> Bool = { _ in false }
+    ) throws(ReportError) {
+        let target = try resolve(directory)
+        let parent = ReportWriter.parent(of: target)
+        let base = String(target.split(separator: "/").last ?? "")
+        guard !base.isEmpty, !parent.isEmpty else { throw .notADirectory(path: directory) }
+        let prefix = "." + base + ".tmp-"
+
+        let lock = ReportWriter.join(parent, "." + base + ".lock")
+        let lockFD: Int32
+        do {
+            lockFD = try fileSystem.lock(lock)
+        } catch {
+            if error.rawValue == EWOULDBLOCK { throw .busy(path: directory, lock: lock) }
+            throw .cannotWriteFile(path: lock, error)
+        }
+        defer { fileSystem.unlock(lockFD) }
+
+        // Staging folders of killed runs (only this tool's names are removed from them).
+        let names = Set(files.map(\.name))
+        let ours = { (name: String) in names.contains(name) || owns(name) }
+        // A file there that is also in the output folder (the same inode) was carried over.
+        for entry in (try? fileSystem.entries(of: parent)) ?? [] where entry.name.hasPrefix(prefix) {
+            let folder = ReportWriter.join(parent, entry.name)
+            let links = ((try? fileSystem.entries(of: folder)) ?? []).map(\.name).filter {
+                fileSystem.isSameFile(ReportWriter.join(folder, $0), ReportWriter.join(target, $0))
+            }
+            removeSet(in: folder, ours: ours, carried: links)
+        }
+
+        // What the output folder holds besides the set: carried over by hard links.
+        let exists = (try? fileSystem.status(of: target)) == .directory
+        var carried: [String] = []
+        if exists {
+            let entries: [DirectoryEntry]
+            do { entries = try fileSystem.entries(of: target) } catch {
+                throw .cannotCreateDirectory(path: target, error)
+            }
+            for entry in entries where !(ours(entry.name) && !entry.isDirectory) {
+                if entry.isDirectory { throw .folderInTheWay(path: ReportWriter.join(directory, entry.name)) }
+                // Temporary files of earlier versions (`.daily.csv.tmp-…`) are not carried over.
+                if isOldTemporary(entry.name, ours) { continue }
+                carried.append(entry.name)
+            }
+        }
+
+        let staging = ReportWriter.join(
+            parent, prefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
+        do {
+            try fileSystem.makeDirectory(staging)
+        } catch {
+            throw .cannotWriteFile(path: ReportWriter.join(directory, files.first?.name ?? ""), error)
+        }
+        if exists { fileSystem.copyMode(from: target, to: staging) }
+        func abandon() { removeSet(in: staging, ours: ours, carried: carried) }
+        for file in files {
+            do {
+                try fileSystem.createFile(ReportWriter.join(staging, file.name), contents: file.text)
+            } catch {
+                fileSystem.removeFile(ReportWriter.join(staging, file.name))
+                abandon()
+                throw .cannotWriteFile(path: ReportWriter.join(directory, file.name), error)
+            }
+            stepHook?(.staged(file.name))
+        }
+        for name in carried {
+            do {
+                try fileSystem.link(ReportWriter.join(target, name), to: ReportWriter.join(staging, name))
+            } catch {
+                abandon()
+                throw .cannotCarryOver(path: ReportWriter.join(directory, name), error)
+            }
+        }
+        fileSystem.syncDirectory(staging)
+        stepHook?(.allStaged)
+
+        do {
+            if exists {
+                try fileSystem.exchange(staging, target)
+            } else {
+                try fileSystem.rename(staging, to: target)
+            }
+        } catch {
+            abandon()
+            throw .cannotReplaceFile(path: directory, error)
+        }
+        fileSystem.syncDirectory(parent)
+        stepHook?(.swapped)
+        if exists { removeSet(in: staging, ours: ours, carried: carried) }
+        stepHook?(.cleaned)
+    }
+
+    /// Removes the set's files and the carried-over links from a staging folder, then the
+    /// folder. Anything else in it is never deleted: the folder then stays.
+    private func removeSet(in folder: String, ours: (String) -> Bool, carried: [String]) {
+        let carried = Set(carried)
+        for entry in (try? fileSystem.entries(of: folder)) ?? [] where !entry.isDirectory {
+            if ours(entry.name) || carried.contains(entry.name) || isOldTemporary(entry.name, ours) {
+                fileSystem.removeFile(ReportWriter.join(folder, entry.name))
+            }
+        }
+        fileSystem.removeDirectory(folder)
+    }
+
+    /// `.daily.csv.tmp-…`: a temporary file that versions before the atomic set left behind.
+    private func isOldTemporary(_ name: String, _ ours: (String) -> Bool) -> Bool {
+        guard name.hasPrefix("."), let end = name.range(of: ".tmp-") else { return false }
+        return ours(String(name[name.index(after: name.startIndex)..<end.lowerBound]))
+    }
+
+    /// The output folder's real path (symbolic links and `.`/`..` resolved), creating missing
+    /// parents; the folder itself may not exist yet.
+    private func resolve(_ directory: String) throws(ReportError) -> String {
+        switch try linkStatus(directory) {
+        case .danglingLink(let destination):
+            throw .danglingSymbolicLink(path: directory, destination: destination)
+        case .notDirectory:
+            throw .notADirectory(path: directory)
+        case .directory:
+            return try realPath(directory)
+        case .missing:
+            let parent = ReportWriter.parent(of: directory)
+            let name = String(directory.split(separator: "/").last ?? "")
+            try createDirectory(parent.isEmpty ? "." : parent)
+            return ReportWriter.join(try realPath(parent.isEmpty ? "." : parent), name)
+        }
+    }
+
+    private enum LinkStatus {
+        case missing, directory, notDirectory
+        case danglingLink(String)
+    }
+
+    private func linkStatus(_ path: String) throws(ReportError) -> LinkStatus {
+        let status: PathStatus
+        do { status = try fileSystem.status(of: path) } catch { throw .cannotCreateDirectory(path: path, error) }
+        switch status {
+        case .directory: return .directory
+        case .notDirectory: return .notDirectory
+        case .missing:
+            if let destination = fileSystem.symbolicLinkDestination(path) { return .danglingLink(destination) }
+            return .missing
+        }
+    }
+
+    private func realPath(_ path: String) throws(ReportError) -> String {
+        do { return try fileSystem.realPath(path) } catch { throw .cannotCreateDirectory(path: path, error) }
+    }
+
+    /// Creates `directory` and its missing parents, like `mkdir -p`.
+    private func createDirectory(_ directory: String) throws(ReportError) {
+        switch try linkStatus(directory) {
+        case .directory:
+            return
+        case .notDirectory:
+            throw .notADirectory(path: directory)
+        case .danglingLink(let destination):
+            throw .danglingSymbolicLink(path: directory, destination: destination)
+        case .missing:
+            let parent = ReportWriter.parent(of: directory)
+            if !parent.isEmpty, parent != directory { try createDirectory(parent) }
+            do {
+                try fileSystem.makeDirectory(directory)
+            } catch {
+                // Someone else created it in the meantime: fine if it is a directory.
+                if error.rawValue == EEXIST, (try? fileSystem.status(of: directory)) == .directory { return }
+                throw .cannotCreateDirectory(path: directory, error)
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HealthExport
+import Testing
+
+/// Inputs that scripts/fuzz found defects with (issue 10), read the way the fuzz target read
+/// them: the first byte chooses the chunk size (1-64 bytes, or 512 KiB from 0xC0 up), the
+/// second one (glue_chunked) a stop, the rest is the file.
+@Suite("Fuzz findings stay fixed")
+struct FuzzFindingsTests {
+    private func chunk(_ b: UInt8) -> Int { b >= 0xC0 ? 512 * 1024 : Int(b & 63) + 1 }
+
+    /// glue_chunked found UBSan's "applying zero offset to null pointer" in the glue's `&`
+    /// decoding: the first value holding `&` after another known attribute compared pointers
+    /// against the not yet allocated scratch block. The file (NULs, a broken root) must end in a
+    /// read error, not in a result or a crash.
+    @Test func theNullScratchInputEndsInAReadError() throws {
+        let bytes = try [UInt8](Data(contentsOf: fixtureURL("fuzz/ubsan-null-scratch.bin")))
+        let path = try temporaryFile(Array(bytes.dropFirst(2)))
+        #expect(throws: ExportReadError.self) { _ = try readAll(.path(path), chunkSize: chunk(bytes[0])) }
+    }
+
+    /// The same path with well-formed input: a decoded `&` in a value that follows other known
+    /// attributes, the first `&` of the parse, comes out whole, at every chunk size.
+    @Test(arguments: [1, 7, 64, 512 * 1024])
+    func anAmpersandAfterOtherAttributesIsDecoded(chunkSize: Int) throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+            <Record type="HKQuantityTypeIdentifierStepCount" unit="count" value="5" sourceName="A &amp; B &#38; C" startDate="2025-06-01 10:00:00 +0000" endDate="2025-06-01 10:05:00 +0000"/>
+            </HealthData>
+
+            """
+        let r = try readAll(.path(try temporaryFile(xml)), chunkSize: chunkSize)
+        #expect(r.records.map(\.sourceName) == ["A & B & C"])
+    }
+}
+
+private func fixtureURL(_ name: String) -> URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)")
+}
+
+@Suite("Fuzz findings stay fixed: interning")
+struct FuzzInternFindingsTests {
+    /// glue_chunked found UBSan's "applying zero offset to null pointer" in `hsax_intern`: an
+    /// empty string interned first copied zero bytes into the not yet allocated arena. An empty
+    /// `sourceName` on the first record is that case; it is a source like any other.
+    @Test func anEmptyFirstStringIsInterned() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+            <Record type="HKQuantityTypeIdentifierStepCount" sourceName="" unit="count" value="5" startDate="2025-06-01 10:00:00 +0000" endDate="2025-06-01 10:05:00 +0000"/>
+            <Record type="HKQuantityTypeIdentifierStepCount" sourceName="" unit="count" value="6" startDate="2025-06-01 11:00:00 +0000" endDate="2025-06-01 11:05:00 +0000"/>
+            </HealthData>
+
+            """
+        let r = try readAll(.path(try temporaryFile(xml)), chunkSize: 3)
+        #expect(r.records.map(\.sourceName) == ["", ""])
+        #expect(r.records.map(\.sourceSymbol) == [r.records[0].sourceSymbol, r.records[0].sourceSymbol])
+    }
+
+    /// The input itself (a broken root after NULs and a BOM inside an attribute name) ends in a
+    /// read error.
+    @Test func theEmptyInternInputEndsInAReadError() throws {
+        let bytes = try [UInt8](Data(contentsOf: fixtureURL("fuzz/ubsan-empty-intern.bin")))
+        let path = try temporaryFile(Array(bytes.dropFirst(2)))
+        #expect(throws: ExportReadError.self) { _ = try readAll(.path(path), chunkSize: Int(bytes[0] & 63) + 1) }
+    }
+}
