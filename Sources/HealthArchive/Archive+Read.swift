@@ -9,9 +9,12 @@ extension Archive {
     ///
     /// The returned summary is the latest export's (by `ExportDate`): its name, date, version,
     /// locale and diagnostics, the archive's `Me`, and `timeZoneCounts` over every stored
-    /// `HKTimeZone` metadata entry. A top-level record comes with its line in the export it was first
-    /// imported from (the smallest of its copies' there) (`Record.line`; 0 for records inside correlations), and `copies` times when
-    /// an export held exact duplicates of it (the most any one export held), as that export did.
+    /// `HKTimeZone` metadata entry (a record's counted once per copy).
+    ///
+    /// A top-level record comes with `Record.line`, its line in the export it was first imported
+    /// from (the smallest of its copies' lines there; 0 for records inside correlations), and is
+    /// handed on `records.copies` times: as often as the export holding the most exact duplicates
+    /// of it (reference §5.4, preprocessing 2) held it.
     ///
     /// - Throws: `ArchiveError`, or what `consume` throws.
     public func read(batchSize: Int = 4096, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {
@@ -383,8 +386,9 @@ final class Replay {
         var zones: [String: Int] = [:]
         let z = try db.prepare(
             """
-            SELECT value, count(*) FROM metadata
-            WHERE key_id = (SELECT id FROM metadata_keys WHERE key = ?) GROUP BY value
+            SELECT m.value,
+              sum(CASE m.owner_kind WHEN 1 THEN (SELECT r.copies FROM records r WHERE r.id = m.owner_id) ELSE 1 END)
+            FROM metadata m WHERE m.key_id = (SELECT id FROM metadata_keys WHERE key = ?) GROUP BY m.value
             """)
         z.bind(1, MetadataKey.timeZone)
         while try z.step() { zones[z.text(0)] = Int(z.int64(1)) }
