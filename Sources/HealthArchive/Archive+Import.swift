@@ -131,7 +131,7 @@ final class ImportSession {
     let insertRecord: Statement
     let insertMetadata: Statement
     let insertHeartbeat: Statement
-    let window: Statement
+    let window, windowCopies, writeCopies, updateCopies, updateLine: Statement
     let insertDevice: Statement
     let insertType, insertSource, insertVersion, insertUnit, insertValueText, insertKey: Statement
     let insertCorrelation, insertCorrelationRecord: Statement
@@ -160,14 +160,26 @@ final class ImportSession {
         insertRecord = try db.prepare(
             """
             INSERT INTO records (id, source_id, source_version_id, device_id, duration_s, creation_delay_s,
-              printed_offset_min, value, unit_id, original_value, value_text_id, export_id)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+              printed_offset_min, value, unit_id, original_value, value_text_id, export_id, line)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         insertMetadata = try db.prepare(
             "INSERT INTO metadata (owner_kind, owner_id, position, key_id, value) VALUES (?,?,?,?,?)")
         insertHeartbeat = try db.prepare("INSERT INTO heartbeats (record_id, position, bpm, time) VALUES (?,?,?,?)")
         window = try db.prepare(
-            "SELECT id, source_id, duration_s, value, unit_id, value_text_id FROM records WHERE id BETWEEN ? AND ?")
+            """
+            SELECT id, source_id, duration_s, value, unit_id, value_text_id, export_id, copies, line FROM records
+            WHERE id BETWEEN ? AND ?
+            """)
+        // This import's copies of records that earlier imports stored (see `consumeRecords`);
+        // a temporary table, so that memory stays O(batch) however large the export.
+        try db.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS import_copies (id INTEGER PRIMARY KEY, copies INTEGER NOT NULL)")
+        try db.execute("DELETE FROM temp.import_copies")
+        windowCopies = try db.prepare("SELECT id, copies FROM temp.import_copies WHERE id BETWEEN ? AND ?")
+        writeCopies = try db.prepare("INSERT OR REPLACE INTO temp.import_copies (id, copies) VALUES (?, ?)")
+        updateCopies = try db.prepare("UPDATE records SET copies = ? WHERE id = ?")
+        updateLine = try db.prepare("UPDATE records SET line = ? WHERE id = ?")
         insertDevice = try db.prepare(
             """
             INSERT INTO devices (name, manufacturer, model, hardware, software, creation_date, other_fields)
@@ -336,7 +348,13 @@ final class ImportSession {
 
     /// Looks up, per type and per stretch of starts, the identities the archive already holds,
     /// then inserts the records that are new, in document order (so the archive's row order is
-    /// the first export's order).
+    /// the first export's order), with their line in this export (the smallest of their copies').
+    ///
+    /// Exact duplicates (reference §5.4, preprocessing 2) are one row whose `copies` is the most
+    /// copies any one imported export held: the archive is the union of its exports, so two
+    /// exports each holding a pair keep a pair, and re-importing an export changes nothing.
+    /// This import's count of a row stored by an earlier import lives in `temp.import_copies`
+    /// (a duplicate can be in another batch); of a row this import stored, in `copies` itself.
     func consumeRecords(_ records: [Record]) throws {
         var keys: [(type: Int64, start: Int64, index: Int)] = []
         keys.reserveCapacity(records.count)
@@ -370,7 +388,10 @@ final class ImportSession {
             let identity = RecordIdentity(
                 source: source, start: r.startDate.secondsSince1970, end: r.endDate.secondsSince1970,
                 value: RecordIdentity.valueKey(value), unit: unit ?? 0, text: text ?? 0)
-            guard known[windowOf[i]].identities.insert(identity).inserted else { continue }
+            if let stored = known[windowOf[i]].identities[identity] {
+                try countCopy(of: identity, stored, line: r.line, in: &known[windowOf[i]])
+                continue
+            }
             let n = known[windowOf[i]].nextN[identity.start, default: 0]
             guard let id = Schema.recordID(type: types[i], start: identity.start, n: n) else {
                 outcome.recordsSkipped += 1
@@ -378,6 +399,8 @@ final class ImportSession {
                 continue
             }
             known[windowOf[i]].nextN[identity.start] = n + 1
+            known[windowOf[i]].identities[identity] = Window.Stored(
+                id: id, copies: 1, seen: 1, byThisImport: true, line: r.line)
             let s = insertRecord
             s.bind(1, id)
             s.bind(2, source)
@@ -390,6 +413,7 @@ final class ImportSession {
             s.bind(10, original)
             s.bind(11, text)
             s.bind(12, exportID)
+            s.bind(13, r.line)
             try s.run()
             outcome.recordsNew += 1
             try insertMetadata(r.metadata, kind: .record, owner: id)
@@ -403,10 +427,45 @@ final class ImportSession {
         }
     }
 
+    /// One more copy of a stored record in this export: raises its `copies` when this export
+    /// holds more of it than any before. A row this import stored keeps the smallest line of its
+    /// copies (with parser threads, a later copy can arrive first), as the analyzer notes lines.
+    func countCopy(of identity: RecordIdentity, _ stored: Window.Stored, line: Int, in window: inout Window) throws {
+        var stored = stored
+        stored.seen += 1
+        if stored.byThisImport && line < stored.line {
+            stored.line = line
+            updateLine.bind(1, line)
+            updateLine.bind(2, stored.id)
+            try updateLine.run()
+        }
+        if !stored.byThisImport {
+            writeCopies.bind(1, stored.id)
+            writeCopies.bind(2, stored.seen)
+            try writeCopies.run()
+        }
+        if stored.seen > stored.copies {
+            stored.copies = stored.seen
+            updateCopies.bind(1, stored.copies)
+            updateCopies.bind(2, stored.id)
+            try updateCopies.run()
+        }
+        window.identities[identity] = stored
+    }
+
     /// The identities of the records of one type the archive holds with starts in one stretch,
     /// and the next free `n` of each start second (see `Schema.recordID`).
     struct Window {
-        var identities = Set<RecordIdentity>()
+        /// A stored record: its id, `copies`, how many of it this import has read so far, and
+        /// whether this import stored it.
+        struct Stored {
+            var id: Int64
+            var copies: Int64
+            var seen: Int64
+            var byThisImport: Bool
+            var line: Int
+        }
+        var identities: [RecordIdentity: Stored] = [:]
         var nextN: [Int64: Int64] = [:]
 
         init(_ session: ImportSession, type: Int64, from: Int64, to: Int64) throws {
@@ -415,14 +474,24 @@ final class ImportSession {
             defer { s.reset() }
             s.bind(1, range.lowerBound)
             s.bind(2, range.upperBound)
+            var seen: [Int64: Int64] = [:]
+            let c = session.windowCopies
+            defer { c.reset() }
+            c.bind(1, range.lowerBound)
+            c.bind(2, range.upperBound)
+            while try c.step() { seen[c.int64(0)] = c.int64(1) }
             while try s.step() {
                 let id = s.int64(0)
                 let start = Schema.start(ofRecord: id)
-                identities.insert(
+                let byThisImport = s.int64(6) == session.exportID
+                let copies = s.int64(7)
+                identities[
                     RecordIdentity(
                         source: s.int64(1), start: start, end: start + s.int64(2),
                         value: RecordIdentity.valueKey(s.doubleOrNil(3)), unit: s.int64OrNil(4) ?? 0,
-                        text: s.int64OrNil(5) ?? 0))
+                        text: s.int64OrNil(5) ?? 0)] = Stored(
+                        id: id, copies: copies, seen: byThisImport ? copies : seen[id] ?? 0, byThisImport: byThisImport,
+                        line: Int(s.int64OrNil(8) ?? 0))
                 nextN[start] = max(nextN[start] ?? 0, (id & ((1 << 21) - 1)) + 1)
             }
         }

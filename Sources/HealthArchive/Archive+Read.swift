@@ -9,7 +9,12 @@ extension Archive {
     ///
     /// The returned summary is the latest export's (by `ExportDate`): its name, date, version,
     /// locale and diagnostics, the archive's `Me`, and `timeZoneCounts` over every stored
-    /// `HKTimeZone` metadata entry. Record line numbers are not stored: `Record.line` is 0.
+    /// `HKTimeZone` metadata entry (a record's counted once per copy).
+    ///
+    /// A top-level record comes with `Record.line`, its line in the export it was first imported
+    /// from (the smallest of its copies' lines there; 0 for records inside correlations), and is
+    /// handed on `records.copies` times: as often as the export holding the most exact duplicates
+    /// of it (reference §5.4, preprocessing 2) held it.
     ///
     /// - Throws: `ArchiveError`, or what `consume` throws.
     public func read(batchSize: Int = 4096, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {
@@ -113,7 +118,8 @@ final class Replay {
     /// Top-level records in id order, with metadata and heartbeats merged in from their own
     /// tables (both ordered by record id, so each is one forward scan).
     func records(batchSize: Int, _ consume: (ExportBatch) throws -> Void) throws {
-        let rows = try db.prepare("SELECT id, \(Self.recordColumns) FROM records ORDER BY id")  // computed columns
+        let rows = try db.prepare(
+            "SELECT id, \(Self.recordColumns), line, copies FROM records ORDER BY id")  // computed columns
         let metadata = try db.prepare(
             "SELECT owner_id, key_id, value FROM metadata WHERE owner_kind = 1 ORDER BY owner_id, position")
         let beats = try db.prepare("SELECT record_id, bpm, time FROM heartbeats ORDER BY record_id, position")
@@ -124,6 +130,7 @@ final class Replay {
         while try rows.step() {
             let id = rows.int64(0)
             var r = record(rows, from: 1, nested: false)
+            r.line = Int(rows.int64OrNil(13) ?? 0)
             while metadataOwner < id { metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max }
             while metadataOwner == id {
                 r.metadata.append(MetadataEntry(key: keys[metadata.int64(1)] ?? "", value: metadata.text(2)))
@@ -134,7 +141,7 @@ final class Replay {
                 r.heartbeats.append(InstantaneousBeatsPerMinute(bpm: beats.double(1), time: beats.text(2)))
                 beatOwner = try beats.step() ? beats.int64(0) : Int64.max
             }
-            batch.records.append(r)
+            for _ in 0..<max(1, rows.int64(14)) { batch.records.append(r) }
             if batch.records.count >= batchSize {
                 try consume(batch)
                 batch.records.removeAll(keepingCapacity: true)
@@ -379,8 +386,9 @@ final class Replay {
         var zones: [String: Int] = [:]
         let z = try db.prepare(
             """
-            SELECT value, count(*) FROM metadata
-            WHERE key_id = (SELECT id FROM metadata_keys WHERE key = ?) GROUP BY value
+            SELECT m.value,
+              sum(CASE m.owner_kind WHEN 1 THEN (SELECT r.copies FROM records r WHERE r.id = m.owner_id) ELSE 1 END)
+            FROM metadata m WHERE m.key_id = (SELECT id FROM metadata_keys WHERE key = ?) GROUP BY m.value
             """)
         z.bind(1, MetadataKey.timeZone)
         while try z.step() { zones[z.text(0)] = Int(z.int64(1)) }

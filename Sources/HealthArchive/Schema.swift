@@ -76,13 +76,17 @@ enum Schema {
             // Top-level records. Identity: type, source, start, end, value and unit (checked on
             // import). The id is the key `(type_id << 54) | ((start_utc + 2^31) << 21) | n`, so the
             // table itself is ordered by type and start (no separate index); type_id, start_utc,
-            // end_utc and creation_utc are computed columns (stored: durations only).
+            // end_utc and creation_utc are computed columns (stored: durations only). `line` is the
+            // record's line in the export it was first imported from; `copies` the most exact
+            // duplicates of it (reference §5.4, preprocessing 2) that any one imported export held
+            // (1 costs no byte: SQLite stores the integers 0 and 1 in the record header alone).
             """
             CREATE TABLE records (id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL REFERENCES sources(id),
               source_version_id INTEGER REFERENCES source_versions(id), device_id INTEGER REFERENCES devices(id),
               duration_s INTEGER NOT NULL, creation_delay_s INTEGER, printed_offset_min INTEGER NOT NULL,
               value REAL, unit_id INTEGER REFERENCES units(id), original_value REAL,
               value_text_id INTEGER REFERENCES value_texts(id), export_id INTEGER NOT NULL REFERENCES exports(id),
+              line INTEGER, copies INTEGER NOT NULL DEFAULT 1,
               type_id INTEGER GENERATED ALWAYS AS (id >> 54) VIRTUAL,
               start_utc INTEGER GENERATED ALWAYS AS (((id >> 21) & 8589934591) - 2147483648) VIRTUAL,
               end_utc INTEGER GENERATED ALWAYS AS (start_utc + duration_s) VIRTUAL,

@@ -19,12 +19,18 @@ let summer = SyntheticExportConfiguration(
 
 @Suite("Archive")
 struct ArchiveTests {
+    /// The export holds what real ones do (reference §5.4): an exact duplicate of a step
+    /// sample next to it and another one near the end (another batch), a negative value and a
+    /// sample that ends before it starts; report.md notes them, with lines, from both.
     @Test func reportFromTheArchiveIsByteIdenticalToReportOnTheExport() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let export = try writeExport(winter, to: dir, name: "export.xml")
+        let flawed = try flawedExport(winter)
+        let export = dir.appendingPathComponent("export.xml").path
+        try Data(flawed.xml.utf8).write(to: URL(fileURLWithPath: export))
         let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
-        _ = try archive.importExport(.path(export))
+        let first = try archive.importExport(.path(export))
+        #expect(first.recordsNew == first.recordsRead - 2, "the two copies are one row")
         let direct = try ReportPipeline.run(.path(export), options: AnalysisOptions(), environmentTimeZone: nil)
         let replayed = try ReportPipeline.run(
             reading: { try archive.read(consume: $0) }, options: AnalysisOptions(), environmentTimeZone: nil)
@@ -35,6 +41,13 @@ struct ArchiveTests {
             #expect(a == b, "\(file.fileName) differs")
             #expect(a.count > 200, "\(file.fileName) is not a real report")
         }
+        // The notes are there: 3 steps samples are one (2 removed), and the flawed lines.
+        let report = writer.text(of: .report, for: replayed.result, context: replayed.context)
+        #expect(report.contains("Removed 2 exact duplicate sample(s) (StepCount 2)"))
+        #expect(report.contains("Dropped 1 sample(s) with a negative value (first at line \(flawed.negativeLine))."))
+        #expect(
+            report.contains(
+                "Dropped 1 sample(s) that end before they start (first at line \(flawed.endBeforeStartLine))."))
         // The options are honoured the same way: a period and a plain sum.
         var options = AnalysisOptions()
         options.from = CivilDate(year: 2025, month: 10, day: 20)
@@ -46,6 +59,49 @@ struct ArchiveTests {
         #expect(
             writer.text(of: .daily, for: directPart.result, context: directPart.context)
                 == writer.text(of: .daily, for: replayedPart.result, context: replayedPart.context))
+    }
+
+    /// An export's exact duplicates are kept as the most copies any one export held: a
+    /// re-import and a second export holding the same copies add nothing, and the replay still
+    /// equals the export record for record.
+    @Test func duplicatesInsideExportsAreNotDoubledAcrossExports() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flawed = try flawedExport(winter)
+        let a = dir.appendingPathComponent("a.xml").path
+        let b = dir.appendingPathComponent("b.xml").path
+        try Data(flawed.xml.utf8).write(to: URL(fileURLWithPath: a))
+        // The same records, exported a day later: another export.
+        let later = flawed.xml.replacingOccurrences(
+            of: "<ExportDate value=\"2025-11-10", with: "<ExportDate value=\"2025-11-11")
+        #expect(later != flawed.xml)
+        try Data(later.utf8).write(to: URL(fileURLWithPath: b))
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        var options = ReaderOptions()
+        options.segmentSize = 64 * 1024  // copies arrive from different workers
+        let first = try archive.importExport(.path(a), readerOptions: options, threads: 3)
+        let counts = try archive.rowCounts()
+        let records = try dump(archive)
+        let again = try archive.importExport(.path(a))
+        #expect(again.recordsNew == 0)
+        #expect(try archive.rowCounts() == counts)
+        #expect(try dump(archive) == records)
+        let other = try archive.importExport(.path(b))
+        #expect(other.recordsNew == 0 && !other.exportWasKnown)
+        var expected = counts
+        expected["exports"]! += 1
+        #expect(try archive.rowCounts() == expected)
+        #expect(try dump(archive) == records, "3 copies stay 3, not 6")
+        // Replayed, the archive holds each record as often as the export: 3 of the flawed one.
+        var direct: [String] = []
+        _ = try ExportReader().read(.path(a)) { batch in
+            direct += batch.records.filter { !$0.isNestedInCorrelation }.map { "R \(describe($0))" }
+        }
+        let replayed = records.filter { $0.hasPrefix("R ") && !$0.hasSuffix(" true") }
+        #expect(replayed == direct.sorted())
+        #expect(replayed.count == first.recordsRead)
+        let copies = try #require(try archive.db.integer("SELECT max(copies) FROM records"))
+        #expect(copies == 3)
     }
 
     @Test func parserThreadsGiveTheSameArchive() throws {
@@ -213,6 +269,37 @@ func writeExport(_ configuration: SyntheticExportConfiguration, to dir: URL, nam
     let url = dir.appendingPathComponent(name)
     try Data(SyntheticExport.makeExport(configuration).bytes).write(to: url)
     return url.path
+}
+
+/// `configuration`'s export with what real exports hold (reference §5.4): after its first step
+/// sample two exact copies of it (one next to it, one before the end, in another batch), a copy
+/// with value -5 and one whose start and end are swapped; and the lines of the last two.
+func flawedExport(_ configuration: SyntheticExportConfiguration) throws -> (
+    xml: String, negativeLine: Int, endBeforeStartLine: Int
+) {
+    var lines = String(decoding: SyntheticExport.makeExport(configuration).bytes, as: UTF8.self)
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let i = try #require(lines.firstIndex { $0.contains("type=\"HKQuantityTypeIdentifierStepCount\"") })
+    let steps = lines[i]
+    func attribute(_ name: String) throws -> String {
+        let from = try #require(steps.range(of: " \(name)=\""))
+        let to = try #require(steps[from.upperBound...].firstIndex(of: "\""))
+        return String(steps[from.upperBound..<to])
+    }
+    let value = try attribute("value")
+    let start = try attribute("startDate")
+    let end = try attribute("endDate")
+    #expect(start != end)
+    let negative = steps.replacingOccurrences(of: "value=\"\(value)\"", with: "value=\"-5\"")
+    let swapped = steps.replacingOccurrences(of: "startDate=\"\(start)\"", with: "startDate=\"#\"")
+        .replacingOccurrences(of: "endDate=\"\(end)\"", with: "endDate=\"\(start)\"")
+        .replacingOccurrences(of: "startDate=\"#\"", with: "startDate=\"\(end)\"")
+    #expect(negative != steps && swapped != steps)
+    lines.insert(contentsOf: [steps, negative, swapped], at: i + 1)
+    let last = try #require(lines.lastIndex { $0.hasPrefix(" <Record ") })
+    lines.insert(steps, at: last)
+    // Lines are 1-based: the first step sample is on line i + 1.
+    return (lines.joined(separator: "\n"), i + 3, i + 4)
 }
 
 /// Reads `file` and keeps what starts in [from, before); with `incomplete`, that day's
@@ -438,7 +525,7 @@ struct RecordIDTests {
         #expect(range.upperBound == id | ((1 << 21) - 1))
     }
 
-    @Test func outOfRangeRecordsAreSkippedAndCountedAndDuplicatesInOneExportStoredOnce() throws {
+    @Test func outOfRangeRecordsAreSkippedAndCountedAndDuplicatesInOneExportStoredOnceWithTheirCopies() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
@@ -463,11 +550,17 @@ struct RecordIDTests {
         let first = try archive.importBatches(reading: read)
         #expect(first.recordsRead == 4)
         #expect(first.recordsSkipped == 1 && first.firstSkippedLine == 4)
-        #expect(first.recordsNew == 2, "the second 10 steps is the first again; 11 steps is another record")
+        #expect(
+            first.recordsNew == 2, "the second 10 steps is a copy of the first (one row); 11 steps is another record")
         let again = try archive.importBatches(reading: read)
         #expect(again.recordsNew == 0 && again.recordsSkipped == 1)
         var values: [Double] = []
-        _ = try archive.read { batch in values += batch.records.compactMap(\.quantity?.value) }
-        #expect(values == [10, 11])
+        var lines: [Int] = []
+        _ = try archive.read { batch in
+            values += batch.records.compactMap(\.quantity?.value)
+            lines += batch.records.map(\.line)
+        }
+        #expect(values == [10, 10, 11], "replayed as often as the export held it")
+        #expect(lines == [3, 3, 6], "the copies' first line")
     }
 }
