@@ -79,6 +79,8 @@ final class CumulativeTypes: DomainAccumulator {
         let slotMap = other.types.map { slot(for: $0.identifier) }
         // The merged table can pass the 16-bit source index that each part stayed under.
         context.counters.tooManySources += store.merge(other.store, slotMap: slotMap, sourceMap: sourceMap)
+        // A merged analyzer is done: free its buffer now (its runs are referenced here).
+        other.store = CumulativeStore(slots: other.store.slotCount, scratch: other.store.scratch, bufferLimit: 1)
     }
 
     func finish(_ context: inout FinishContext) throws {

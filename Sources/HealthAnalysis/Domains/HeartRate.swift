@@ -9,12 +9,12 @@ import HealthExport
 /// So a day of 60 bpm every 10 minutes with one workout hour of 150 bpm every 5 s reads
 /// (23 h × 60 + 1 h × 150) / 24 h = 63.75 bpm, where the plain mean of the 864 samples reads 135.
 ///
-/// Memory: samples are aggregated into 15-minute UTC buckets while streaming (every UTC offset
-/// is a whole number of 15-minute steps, so a bucket lies inside one local day in any zone);
-/// for the time-weighted mean every sample is kept in 16 bytes in a `HeartRateSeries` (bounded
-/// buffer, sorted runs in the scratch space).
+/// Memory: every sample is kept in 16 bytes in a `HeartRateSeries` (bounded buffer, sorted runs
+/// in the scratch space) and nothing else while streaming. `finish` reads the sorted stream once
+/// for the time-weighted mean and for minimum, maximum and the exact thousandths sum, which are
+/// gathered per 15-minute UTC bucket and counted on the local day of the bucket's start (every
+/// UTC offset is a whole number of 15-minute steps, so a bucket lies inside one local day).
 final class HeartRate: DomainAccumulator {
-    private var buckets = HeartRateBuckets()
     /// Every sample (instant, bpm), for the time-weighted mean.
     private var series: HeartRateSeries
 
@@ -23,6 +23,8 @@ final class HeartRate: DomainAccumulator {
     }
     /// The most a sample can weigh (reference §5.6 suggests capping the gap, e.g. at 10 minutes).
     static let weightCap: Int64 = 600
+    /// The statistics' bucket: 15 minutes of UTC.
+    static let bucketSeconds: Int64 = 900
 
     func route(type: String) -> Int32? {
         TypeCatalog.classify(type).role == .heartRate ? 0 : nil
@@ -39,7 +41,6 @@ final class HeartRate: DomainAccumulator {
             return
         }
         let t = r.pointee.startDate.secondsSince1970
-        buckets.add(q.value, at: t)
         series.append(HeartRatePoint(instant: t, bpm: q.value))
         context.cover(t, t)
         // Heart rate is not merged by source, but its device strings are often the only sign
@@ -49,17 +50,31 @@ final class HeartRate: DomainAccumulator {
 
     func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
         let other = other as! HeartRate
-        other.buckets.forEachBucket { start, bucket in buckets.add(bucket, at: start) }
         series.merge(other.series)
+        other.series = HeartRateSeries(scratch: other.series.scratch, bufferLimit: 1)  // free its buffer
     }
 
     func finish(_ context: inout FinishContext) throws {
         let calendar = context.calendar
-        buckets.forEachBucket { start, bucket in
-            context.daily.addHeartRate(day: calendar.dayNumber(start), bucket)
-        }
         var means = TimeWeightedMeans(calendar: calendar)
-        try series.forEachSorted { means.add($0) }
+        // The current 15-minute bucket's statistics (thousandths sum, count, minimum, maximum:
+        // exact, so independent of the order), handed to its day when the stream leaves it.
+        var bucketStart = Int64.min
+        var bucket = HeartRateBucket()
+        try series.forEachSorted { p in
+            means.add(p)
+            let start = floorDiv(p.instant, Self.bucketSeconds) * Self.bucketSeconds
+            if start != bucketStart {
+                if bucket.count > 0 { context.daily.addHeartRate(day: calendar.dayNumber(bucketStart), bucket) }
+                bucketStart = start
+                bucket = HeartRateBucket()
+            }
+            bucket.sumMilli += Int64((p.bpm * 1000).rounded())
+            bucket.count += 1
+            if p.bpm < bucket.min { bucket.min = p.bpm }
+            if p.bpm > bucket.max { bucket.max = p.bpm }
+        }
+        if bucket.count > 0 { context.daily.addHeartRate(day: calendar.dayNumber(bucketStart), bucket) }
         for (day, mean) in means.finish() {
             context.daily.setHeartRateTimeWeightedMean(day: day, mean)
         }

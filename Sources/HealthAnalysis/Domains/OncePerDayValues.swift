@@ -37,6 +37,7 @@ final class OncePerDayValues: DomainAccumulator {
             }
             samples.append(s)
         }
+        other.samples = []  // a merged analyzer is done: free its copy now
     }
 
     func finish(_ context: inout FinishContext) {

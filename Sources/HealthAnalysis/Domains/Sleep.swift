@@ -48,7 +48,8 @@ final class Sleep: DomainAccumulator {
     }
 
     func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        for var s in (other as! Sleep).samples {
+        let other = other as! Sleep
+        for var s in other.samples {
             s.source = Int32(sourceMap[Int(s.source)])
             guard s.source >= 0 else {
                 context.counters.tooManySources += 1
@@ -56,6 +57,7 @@ final class Sleep: DomainAccumulator {
             }
             samples.append(s)
         }
+        other.samples = []  // a merged analyzer is done: free its copy now
     }
 
     func finish(_ context: inout FinishContext) {

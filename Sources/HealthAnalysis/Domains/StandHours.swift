@@ -35,6 +35,7 @@ final class StandHours: DomainAccumulator {
             }
             records.append(r)
         }
+        other.records = []  // a merged analyzer is done: free its copy now
     }
 
     func finish(_ context: inout FinishContext) {

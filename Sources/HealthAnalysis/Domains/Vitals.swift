@@ -87,7 +87,8 @@ final class Vitals: DomainAccumulator {
     }
 
     func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        for var s in (other as! Vitals).samples {
+        let other = other as! Vitals
+        for var s in other.samples {
             s.source = Int32(sourceMap[Int(s.source)])
             guard s.source >= 0 else {
                 context.counters.tooManySources += 1
@@ -95,6 +96,7 @@ final class Vitals: DomainAccumulator {
             }
             samples.append(s)
         }
+        other.samples = []  // a merged analyzer is done: free its copy now
     }
 
     func finish(_ context: inout FinishContext) {

@@ -105,6 +105,8 @@ final class Workouts: DomainAccumulator {
             workouts.append(w)
         }
         details.append(contentsOf: other.details)
+        other.workouts = []  // a merged analyzer is done: free its copy now
+        other.details = []
     }
 
     func finish(_ context: inout FinishContext) {
