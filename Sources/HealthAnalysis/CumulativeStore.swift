@@ -234,14 +234,14 @@ struct CumulativeStore {
                 if readers[0].isBlockEmpty { try readers[0].refill() }
             }
         } else {
-            var heap = ReaderHeap(readers.indices.map { ($0, Self.key(readers[$0].current)) })
-            while let top = heap.top {
+            var heap = MinHeap(readers.indices.map { ReaderHead(reader: $0, heapKey: Self.key(readers[$0].current)) })
+            while let top = heap.first?.reader {
                 grouper.add(readers[top].take(), body)
                 if readers[top].isBlockEmpty { try readers[top].refill() }
                 if readers[top].isEmpty {
-                    heap.removeTop()
+                    heap.removeFirst()
                 } else {
-                    heap.replaceTopKey(Self.key(readers[top].current))
+                    heap.replaceFirst(ReaderHead(reader: top, heapKey: Self.key(readers[top].current)))
                 }
             }
         }
@@ -311,54 +311,10 @@ private struct RunReader {
     }
 }
 
-/// A binary min-heap of reader indices by their current key.
-private struct ReaderHeap {
-    private var items: [(reader: Int, key: UInt64)]
-
-    init(_ items: [(Int, UInt64)]) {
-        self.items = []
-        for item in items { insert(item) }
-    }
-
-    var top: Int? { items.first?.reader }
-
-    private mutating func insert(_ item: (Int, UInt64)) {
-        items.append((item.0, item.1))
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            if items[parent].key <= items[i].key { break }
-            items.swapAt(parent, i)
-            i = parent
-        }
-    }
-
-    mutating func removeTop() {
-        let last = items.removeLast()
-        guard !items.isEmpty else { return }
-        items[0] = last
-        siftDown()
-    }
-
-    mutating func replaceTopKey(_ key: UInt64) {
-        items[0].key = key
-        siftDown()
-    }
-
-    private mutating func siftDown() {
-        var i = 0
-        let n = items.count
-        while true {
-            let l = 2 * i + 1
-            let r = l + 1
-            var m = i
-            if l < n && items[l].key < items[m].key { m = l }
-            if r < n && items[r].key < items[m].key { m = r }
-            if m == i { return }
-            items.swapAt(i, m)
-            i = m
-        }
-    }
+/// A run reader's index with the key of its current sample, in a `MinHeap`.
+private struct ReaderHead: MinHeapElement {
+    var reader: Int
+    var heapKey: UInt64
 }
 
 /// Collects the samples of one (start, duration) group, puts them in the full order, removes

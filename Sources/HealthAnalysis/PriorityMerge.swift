@@ -77,44 +77,12 @@ struct MergeAccumulator {
     }
 }
 
-/// A binary min-heap of active samples ordered by end instant.
-private struct ActiveHeap {
-    struct Entry {
-        var end: Int64
-        var rank: Int32
-        var rate: Double
-    }
-    private(set) var items: [Entry] = []
-    var first: Entry? { items.first }
-
-    mutating func insert(_ e: Entry) {
-        items.append(e)
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            if items[parent].end <= items[i].end { break }
-            items.swapAt(parent, i)
-            i = parent
-        }
-    }
-
-    mutating func removeFirst() {
-        let last = items.removeLast()
-        guard !items.isEmpty else { return }
-        items[0] = last
-        var i = 0
-        let n = items.count
-        while true {
-            let l = 2 * i + 1
-            let r = l + 1
-            var m = i
-            if l < n && items[l].end < items[m].end { m = l }
-            if r < n && items[r].end < items[m].end { m = r }
-            if m == i { break }
-            items.swapAt(i, m)
-            i = m
-        }
-    }
+/// An active sample of the sweep, in a `MinHeap` by end instant.
+private struct ActiveSample: MinHeapElement {
+    var end: Int64
+    var rank: Int32
+    var rate: Double
+    var heapKey: Int64 { end }
 }
 
 /// Priority coverage with time proration (reference §5.4), exact: an event sweep over the
@@ -138,7 +106,7 @@ struct PriorityMergeSweep<Cursor: BucketCursor> {
     private var count: [Int32]
     private var rate: [Double]
     private var bits: [UInt64]
-    private var heap = ActiveHeap()
+    private var heap = MinHeap<ActiveSample>()
     private var t = Int64.min
     private var started = false
     /// The zero-length samples starting at `t`, handled once every sample starting at `t` is in.
@@ -177,7 +145,7 @@ struct PriorityMergeSweep<Cursor: BucketCursor> {
         }
         let r = priority.rank(position: Int(s.source), manual: s.isManual)
         let rt = Double(s.value) / Double(s.duration)
-        heap.insert(.init(end: s.end, rank: Int32(r), rate: rt))
+        heap.insert(ActiveSample(end: s.end, rank: Int32(r), rate: rt))
         count[r] += 1
         rate[r] += rt
         bits[r >> 6] |= 1 << UInt64(r & 63)
