@@ -94,8 +94,19 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
                 throw .unknownTimeZone(change.timeZoneIdentifier)
             }
         }
-        _ = first
+        // An eastward change shortens the travel day before it (Los Angeles to Tokyo in winter:
+        // 7 hours); the day plan needs a few hours of Watch wear on it.
+        let schedule = ZoneSchedule(self, firstDay: first)
+        for (index, _) in schedule.changes {
+            let hours = (schedule.dayStart(index) - schedule.dayStart(index - 1)) / 3600
+            if hours < Self.shortestTravelDayHours {
+                throw .travelDayTooShort(Civil.format(days: first + index - 1), hours: Int(hours))
+            }
+        }
     }
+
+    /// The shortest travel day the generator can plan (an eastward change of at most 15 hours).
+    public static let shortestTravelDayHours: Int64 = 9
 }
 
 /// Why a configuration cannot be generated.
@@ -105,6 +116,9 @@ public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
     case unknownTimeZone(String)
     case invalidExportDate(String)
     case invalidZoneChange(String)
+    /// The travel day (the day before a zone change) would last fewer hours than
+    /// `SyntheticExportConfiguration.shortestTravelDayHours`.
+    case travelDayTooShort(String, hours: Int)
 
     public var description: String {
         switch self {
@@ -114,6 +128,9 @@ public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
         case .invalidExportDate(let s): return "export date '\(s)' is not of the form YYYY-MM-DD HH:MM[:SS]"
         case .invalidZoneChange(let s):
             return "zone change day '\(s)' is not a date after the first day and within the days"
+        case .travelDayTooShort(let s, let hours):
+            return
+                "the travel day \(s) before the zone change would last \(hours) hours; the generator plans travel days of at least \(SyntheticExportConfiguration.shortestTravelDayHours) hours (an eastward change of at most 15 hours)"
         }
     }
 }

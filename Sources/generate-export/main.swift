@@ -19,6 +19,7 @@ let help = """
       --tz ZONE             IANA time zone (default Europe/Berlin)
       --zone-change DATE=ZONE  from local day DATE on the person lives in ZONE (a move or
                             a trip; repeat for several). The day before is a travel day
+                            of at least 9 hours (an eastward change of at most 15 hours)
       --no-hktimezone       write no HKTimeZone metadata (older exports, iPhone-only users)
       --seed N              random seed, unsigned 64-bit (default 1)
       --prolog KIND         v14 (default), v12-malformed (the broken iOS 16 DTD) or none

@@ -33,6 +33,13 @@ struct TimeZoneScenarioTests {
                     SyntheticZoneChange(firstDay: "2025-10-20", timeZoneIdentifier: "Asia/Tokyo"),
                     SyntheticZoneChange(firstDay: "2025-10-27", timeZoneIdentifier: "Europe/Berlin"),
                 ])),
+        // Los Angeles (PST) to Bangkok (+07:00) from 2025-11-14: the travel day 2025-11-13 lasts
+        // 9 hours (Los Angeles midnight to Bangkok midnight), the shortest the generator plans.
+        Scenario(
+            name: "Los Angeles to Bangkok, a 9-hour travel day",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-11-10", days: 10, timeZoneIdentifier: "America/Los_Angeles", seed: 11,
+                zoneChanges: [SyntheticZoneChange(firstDay: "2025-11-14", timeZoneIdentifier: "Asia/Bangkok")])),
         // Southern hemisphere: Sydney leaves DST on 2025-04-06 (a 25-hour day).
         Scenario(
             name: "Australia/Sydney across the April change",

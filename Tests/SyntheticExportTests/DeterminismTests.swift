@@ -61,4 +61,22 @@ struct DeterminismTests {
             try SyntheticExportConfiguration(exportDate: "tomorrow").validate()
         }
     }
+
+    /// Los Angeles (PST, UTC−8) to Tokyo (UTC+9) from 2025-11-14: the travel day 2025-11-13 runs
+    /// from Los Angeles midnight (08:00 UTC on the 13th) to Tokyo midnight (15:00 UTC on the 13th),
+    /// 7 hours, too short to plan (it used to trap in the day plan). To Bangkok (UTC+7) it runs
+    /// to 17:00 UTC, 9 hours, the shortest the generator plans, and generates.
+    @Test func aTravelDayTooShortToPlanIsRejected() throws {
+        func trip(to zone: String) -> SyntheticExportConfiguration {
+            SyntheticExportConfiguration(
+                firstDay: "2025-11-10", days: 10, timeZoneIdentifier: "America/Los_Angeles",
+                zoneChanges: [SyntheticZoneChange(firstDay: "2025-11-14", timeZoneIdentifier: zone)])
+        }
+        #expect(throws: SyntheticExportError.travelDayTooShort("2025-11-13", hours: 7)) {
+            try trip(to: "Asia/Tokyo").validate()
+        }
+        try trip(to: "Asia/Bangkok").validate()
+        let (_, truth) = SyntheticExport.makeExport(trip(to: "Asia/Bangkok"))
+        #expect(truth.days.count == 10)
+    }
 }
