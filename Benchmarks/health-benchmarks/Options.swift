@@ -51,7 +51,7 @@ let helpText = """
 
     Options:
       --repeat <N>            Runs per phase (default 3); the table gives the best and the median.
-      --threads <N>           Parser threads of the N-thread phases (default: the online cores).
+      --threads <N>           Parser threads of the N-thread phases (default: the cores available).
       --zip                   Also measure from a zip of each input (deflated once, beside it).
       --json                  Print the results as JSON on standard output (progress still goes
                               to standard error).
@@ -106,7 +106,7 @@ struct BenchmarkOptions {
     var inputs: [InputSource]
     var repeats = 3
     /// Parser threads of the N-thread phases.
-    var threads = ExportReader.onlineCores
+    var threads = ExportReader.availableCores
     /// Also measure from a zip of each input (`<input>.zip`, made once and reused).
     var zip = false
     var json = false

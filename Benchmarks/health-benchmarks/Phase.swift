@@ -72,12 +72,12 @@ enum Phase: String, CaseIterable {
 }
 
 /// Parser threads of the N-thread phases: `--threads N` (passed to the children in the
-/// environment as HEALTH_BENCHMARKS_THREADS), by default the online cores.
+/// environment as HEALTH_BENCHMARKS_THREADS), by default the cores available (ExportReader.availableCores).
 let benchmarkThreads: Int = {
     if let text = getenv("HEALTH_BENCHMARKS_THREADS").map({ String(cString: $0) }), let n = Int(text), n >= 1 {
         return n
     }
-    return ExportReader.onlineCores
+    return ExportReader.availableCores
 }()
 
 /// A phase that cannot run yet; the reason is printed instead of figures.

@@ -12,9 +12,6 @@ import CHealthSAX
 public typealias ExportBatchConsumer = (ExportBatch) throws -> Void
 
 extension ExportReader {
-    /// The processors online (at least 1): the default number of parser threads.
-    public static var onlineCores: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
-
     /// Reads `input` with `threads` parser threads and returns the same summary as a read with
     /// one thread.
     ///

@@ -135,9 +135,9 @@ struct ArgumentScanner {
         }
     }
 
-    /// `--threads N` (a whole number from 1), default the online cores.
+    /// `--threads N` (a whole number from 1), default `ExportReader.availableCores`.
     func threads() throws -> Int {
-        guard let text = values["--threads"] else { return ExportReader.onlineCores }
+        guard let text = values["--threads"] else { return ExportReader.availableCores }
         guard let n = Int(text), n >= 1 else {
             throw UsageError(message: "--threads takes a whole number from 1, not '\(text)'", command: command)
         }

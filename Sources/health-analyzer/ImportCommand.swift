@@ -21,7 +21,7 @@ enum ImportCommand {
         Options:
           --db <file>  The archive (SQLite). Required.
           --quiet      Print only errors (for cron).
-          --threads N  Parser threads (default: the online cores, here \(ExportReader.onlineCores));
+          --threads N  Parser threads (default: the cores available, here \(ExportReader.availableCores));
                        the archive is the same for any N.
           -h, --help   Show this help.
 

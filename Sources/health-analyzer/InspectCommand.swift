@@ -15,7 +15,7 @@ enum InspectCommand {
                  on standard input.
 
         Options:
-          --threads N  Parser threads (default: the online cores, here \(ExportReader.onlineCores)).
+          --threads N  Parser threads (default: the cores available, here \(ExportReader.availableCores)).
                        Every output is the same for any N.
           --db <file>  Summarise a SQLite archive made by 'import' instead: the exports
                        imported with their dates, the date range, counts per type and source.

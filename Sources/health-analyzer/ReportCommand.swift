@@ -56,8 +56,8 @@ enum ReportCommand {
           --from <YYYY-MM-DD>        First local day to report (inclusive).
           --to <YYYY-MM-DD>          Last local day to report (inclusive).
           --week last                Only the last complete week (for cron jobs).
-          --threads N                Parser threads (default: the online cores, here
-                                     \(ExportReader.onlineCores)). Every output is the same for any N.
+          --threads N                Parser threads (default: the cores available, here
+                                     \(ExportReader.availableCores)). Every output is the same for any N.
           --db <file>                Report over a SQLite archive made by 'import' instead of
                                      an export (no <input>); also writes daily_results and
                                      weekly_results tables into the archive.

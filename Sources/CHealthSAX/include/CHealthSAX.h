@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "CHealthGPX.h"
+#include "CHealthCores.h"
 
 #ifdef __cplusplus
 extern "C" {

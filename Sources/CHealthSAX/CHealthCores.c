@@ -1,0 +1,15 @@
+#define _GNU_SOURCE
+#include "CHealthCores.h"
+
+#if defined(__linux__)
+#include <sched.h>
+
+int hsax_affinity_cores(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+    return CPU_COUNT(&set);
+}
+#else
+int hsax_affinity_cores(void) { return 0; }
+#endif

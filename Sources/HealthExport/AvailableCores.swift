@@ -1,0 +1,59 @@
+import CHealthSAX
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension ExportReader {
+    /// The cores this process may run on (at least 1): the default number of parser threads.
+    ///
+    /// The smallest of the processors online, the process's CPU affinity mask
+    /// (`sched_getaffinity`, as set by `taskset` or a container's cpuset) and the CPU quota of
+    /// its cgroup, rounded up (`cpu.max` of cgroup v2, `cpu.cfs_quota_us` / `cpu.cfs_period_us`
+    /// of v1; a container started with `--cpus=1.5` gets 2). More parser threads than that only
+    /// add the cost of splitting the input without reading it any sooner.
+    public static var availableCores: Int {
+        var cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        if let mask = affinityCores() { cores = min(cores, mask) }
+        if let quota = cgroupQuotaCores() { cores = min(cores, quota) }
+        return max(1, cores)
+    }
+
+    /// The cores a cgroup v2 `cpu.max` line allows ("max 100000": no limit, nil;
+    /// "150000 100000": 1.5 cores, rounded up to 2), or nil when it is not of that form.
+    public static func quotaCores(cpuMax line: String) -> Int? {
+        let parts = line.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard parts.count == 2, let period = Int(parts[1]), period > 0 else { return nil }
+        guard let quota = Int(parts[0]), quota > 0 else { return nil }
+        return max(1, (quota + period - 1) / period)
+    }
+
+    private static func affinityCores() -> Int? {
+        let n = Int(hsax_affinity_cores())
+        return n > 0 ? n : nil
+    }
+
+    private static func cgroupQuotaCores() -> Int? {
+        if let line = readSmallFile("/sys/fs/cgroup/cpu.max") { return quotaCores(cpuMax: line) }
+        guard let quota = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"),
+            let period = readSmallFile("/sys/fs/cgroup/cpu/cpu.cfs_period_us")
+        else { return nil }
+        let trimmed = { (s: String) in s.filter { !$0.isWhitespace } }
+        return quotaCores(cpuMax: trimmed(quota) + " " + trimmed(period))
+    }
+}
+
+/// The first few hundred bytes of a pseudo-file, or nil when it cannot be read.
+private func readSmallFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 256)
+    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard n > 0 else { return nil }
+    return String(decoding: buffer[0..<n], as: UTF8.self)
+}

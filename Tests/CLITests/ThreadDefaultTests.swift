@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// The default of `--threads` follows the cores the process may use, not the cores online.
+@Suite("--threads default")
+struct ThreadDefaultTests {
+    /// `taskset -c <one CPU>` (util-linux) pins the process to one core: the help then gives 1.
+    @Test func pinnedToOneCoreTheDefaultIsOne() throws {
+        let taskset = ["/usr/bin/taskset", "/bin/taskset"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let taskset else {
+            print("skipped: no taskset on this machine (util-linux)")
+            return
+        }
+        // The lowest CPU this process may use (a container may not offer CPU 0).
+        let mask = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }
+        let cpu =
+            mask.flatMap { $0.split(separator: ":").last }.flatMap {
+                $0.trimmingCharacters(in: .whitespaces).split(whereSeparator: { $0 == "," || $0 == "-" }).first
+            }.map(String.init) ?? "0"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: taskset)
+        p.arguments = ["-c", cpu, binary.path, "report", "--help"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let help = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        #expect(help.contains("(default: the cores available, here\n") && help.contains(" 1). Every output"), "\(help)")
+    }
+}
