@@ -97,21 +97,23 @@ struct ArchiveCLITests {
         let b = try Self.export(dir, "b.xml", firstDay: "2025-09-01", days: 4)
         let db = dir.appendingPathComponent("h.sqlite").path
         // Two processes on a new file: one creates the schema, both import; a appears twice.
-        let processes = try [a, b, a].map { input -> (Process, Pipe) in
+        let processes = try [a, b, a].map { input -> (Process, Pipe, Pipe) in
             let p = Process()
             p.executableURL = binary
             p.arguments = ["import", input.path, "--db", db]
             let out = Pipe()
+            let err = Pipe()
             p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
+            p.standardError = err
             try p.run()
-            return (p, out)
+            return (p, out, err)
         }
         var outputs: [String] = []
-        for (p, out) in processes {
+        for (p, out, err) in processes {
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             p.waitUntilExit()
-            #expect(p.terminationStatus == 0, "\(text)")
+            #expect(p.terminationStatus == 0, "\(text)\(errors)")
             outputs.append(text)
         }
         let archive = try Archive(path: db)
