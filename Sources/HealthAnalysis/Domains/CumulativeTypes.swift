@@ -85,7 +85,6 @@ final class CumulativeTypes: DomainAccumulator {
 
     func finish(_ context: inout FinishContext) throws {
         let priority = context.priority
-        let span = context.span
         let report = context.report
         let calendar = context.calendar
         let positions = priority.order.count
@@ -101,9 +100,7 @@ final class CumulativeTypes: DomainAccumulator {
             let tracksFiller = options.deduplicate && slot <= CumulativeSlot.basalEnergy
             let cursor = DayCursor(calendar)
             func accumulator(fillerEligible: [Bool]? = nil) -> MergeAccumulator {
-                MergeAccumulator(
-                    firstDay: span.first, dayCount: span.count, window: report, positions: positions,
-                    fillerEligible: fillerEligible)
+                MergeAccumulator(window: report, positions: positions, fillerEligible: fillerEligible)
             }
             // One pass over the type's sorted samples feeds every sweep: the raw per-source
             // totals (plain sums prorated into days), the merge, and for the rings (which count

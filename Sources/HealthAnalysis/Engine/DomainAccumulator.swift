@@ -136,8 +136,9 @@ struct FinishContext {
     let options: AnalysisOptions
     let calendar: LocalCalendar
     let priority: SourcePriority
-    /// The local days the computation covers.
-    let span: DaySpan
+    /// The local days the computation covers (a range to filter by: nothing is allocated per day
+    /// of it, issue 10).
+    let days: ClosedRange<Int>
     /// The local days reported (the window of `--from`/`--to`/`--week last`).
     let report: ClosedRange<Int>
     /// The per-day columns the domains fill.
