@@ -100,6 +100,7 @@ extension Analyzer {
             notes.append(
                 "No activity data found (no steps, energy, exercise, stand, heart-rate, workout or ActivitySummary records)."
             )
+            appendDropNotes(&notes)
             result.notes = notes
             return result
         }
@@ -234,6 +235,10 @@ extension Analyzer {
             )
         }
         if c.outOfRange > 0 { notes.append("Dropped \(c.outOfRange) sample(s) dated before 1970 or after 2106.") }
+        if c.tooLong > 0 {
+            notes.append(
+                "Dropped \(c.tooLong) cumulative sample(s) longer than 31 days\(at(c.tooLongLine)).")
+        }
         if c.implausibleHeartRate > 0 {
             notes.append("Dropped \(c.implausibleHeartRate) heart-rate sample(s) outside 0–1000 bpm.")
         }

@@ -195,4 +195,48 @@ struct SparseDaysTests {
         #expect(r.days.map(\.ringsClosed) == [3, 3])
         #expect(r.longestAllRingsStreak.days == 1)
     }
+
+    /// A cumulative sample is prorated over every day it covers (reference §5.4), so its length is
+    /// capped: 31 days (2 678 400 s) is kept, one second more is dropped with a note naming its
+    /// line. 3,100 steps over 2025-01-01 10:00 … 2025-02-01 10:00 (UTC) are 100 a day: 14 h of
+    /// Jan 1 (14/24 × 100 = 58.33), 100 on Jan 2 … 31, and 10 h of Feb 1 (41.67): 32 rows.
+    @Test func cumulativeSamplesLongerThan31DaysAreDroppedWithTheirLine() throws {
+        let start = utc.t("2025-01-01 10:00")
+        var kept = sample(.phone, start, start + 31 * 86_400, 3100)
+        kept.line = 7
+        var long = sample(.phone, start, start + 31 * 86_400 + 1, 5000, type: T.distance)
+        long.line = 9
+        let r = try analyze([kept, long], options: options)
+        #expect(r.days.count == 32)
+        #expect(close(r.day("2025-01-01")?.steps, 100 * 14 / 24.0))
+        #expect(close(r.day("2025-01-15")?.steps, 100))
+        #expect(close(r.day("2025-02-01")?.steps, 100 * 10 / 24.0))
+        #expect(r.days.allSatisfy { $0.distanceKm == nil })
+        #expect(r.notes.contains("Dropped 1 cumulative sample(s) longer than 31 days (first at line 9)."))
+    }
+
+    /// A change of zone whose candidate first days span 94 years: the candidates are scored run
+    /// by run (only the days with ring data in between split them), with the same result as in
+    /// `ZoneTimelineTests.ringAgreementPlacesAChangeInsideAGapWithoutZoneSamples`, whose ring
+    /// data and summaries this repeats: 10 exercise minutes at 03:00 Berlin time on 2024-03-19
+    /// … 23. First days up to 03-19 agree on 5 days; the latest of them, 03-19, is chosen.
+    @Test func aZoneChangeDecadesWideIsPlacedByTheSameRule() {
+        var b = ZoneTimelineBuilder()
+        b.range = Clock(zone: "UTC").t("1930-03-01 00:00")...Clock(zone: "UTC").t("2024-04-20 00:00")
+        b.evidence.add("America/Los_Angeles", at: Clock(zone: "America/Los_Angeles").t("1930-03-15 12:00"))
+        b.evidence.add("Europe/Berlin", at: Clock(zone: "Europe/Berlin").t("2024-03-24 12:00"))
+        for day in 19...23 {
+            let t = Clock(zone: "Europe/Berlin").t("2024-03-\(day) 03:00")
+            b.rings.addExercise(start: t, end: t + 600, minutes: 10)
+            b.summaries[CivilDate("2024-03-\(day)")!.daysSince1970] = ActivitySummary(
+                date: CivilDate("2024-03-\(day)")!, appleExerciseTimeMinutes: 10)
+        }
+        let timeline = b.build()
+        #expect(timeline.periods.map(\.identifier) == ["America/Los_Angeles", "Europe/Berlin"])
+        #expect(timeline.periods[1].firstDay == CivilDate("2024-03-19")!.daysSince1970)
+        #expect(
+            timeline.periods[1].changeNote
+                == "the change lies between 1930-03-16 and 2024-03-24; 2024-03-19 agrees best with the "
+                + "ActivitySummary (5 of 5 days around it)")
+    }
 }

@@ -22,6 +22,12 @@ final class CumulativeTypes: DomainAccumulator {
         for (slot, type) in TypeCatalog.fixed.enumerated() { slotByIdentifier[type.identifier] = slot }
     }
 
+    /// The longest cumulative sample kept: 31 days. A sample is prorated over every local day it
+    /// covers (reference §5.4), so one sample over decades would cost a row per day of them; a
+    /// longer one is dropped and counted, with its line, in the report's notes (issue 10).
+    /// Real samples last seconds to a day.
+    static let maxDurationSeconds: Int64 = 31 * 86_400
+
     func route(type: String) -> Int32? {
         guard case .cumulative = TypeCatalog.classify(type).role else { return nil }
         return Int32(slot(for: type))
@@ -59,6 +65,10 @@ final class CumulativeTypes: DomainAccumulator {
         }
         guard start >= 0, end <= Int64(UInt32.max), q.value.isFinite else {
             context.counters.outOfRange += 1
+            return
+        }
+        guard end - start <= Self.maxDurationSeconds else {
+            context.counters.countTooLong(line: r.pointee.line)
             return
         }
         guard let s = context.sources.index(of: r), s <= Int(UInt16.max) else {

@@ -91,6 +91,9 @@ struct DropCounters: Sendable {
     var endBeforeStartLine = 0
     var unexpectedUnitLine = 0
     var outOfRange = 0
+    /// Cumulative samples longer than `CumulativeTypes.maxDurationSeconds`, and the first line.
+    var tooLong = 0
+    var tooLongLine = 0
     var tooManySources = 0
     var implausibleHeartRate = 0
 
@@ -103,6 +106,11 @@ struct DropCounters: Sendable {
     mutating func countNegativeValue(line: Int) {
         Self.note(line, first: &negativeValueLine)
         negativeValue += 1
+    }
+
+    mutating func countTooLong(line: Int) {
+        Self.note(line, first: &tooLongLine)
+        tooLong += 1
     }
 
     mutating func countEndBeforeStart(line: Int) {
@@ -125,6 +133,8 @@ struct DropCounters: Sendable {
         Self.note(o.endBeforeStartLine, first: &endBeforeStartLine)
         Self.note(o.unexpectedUnitLine, first: &unexpectedUnitLine)
         outOfRange += o.outOfRange
+        tooLong += o.tooLong
+        Self.note(o.tooLongLine, first: &tooLongLine)
         tooManySources += o.tooManySources
         implausibleHeartRate += o.implausibleHeartRate
     }
