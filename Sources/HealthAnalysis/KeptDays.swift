@@ -108,3 +108,10 @@ struct KeptDays {
         }
     }
 }
+
+extension AnalysisResult {
+    /// The longest run of days without data that `days` still lists, row by row; longer runs are
+    /// left out (`KeptDays`), so consecutive rows more than this many days apart (plus one) have
+    /// a left-out run between them.
+    public static let longestListedRunWithoutData = KeptDays.maxEmptyRun
+}

@@ -16,7 +16,10 @@ extension ReportWriter {
             return .init(
                 date: d.date.description, steps: d.steps, restingHeartRateBpm: d.restingHeartRateBpm,
                 hrvMs: d.hrvSdnnMs,
-                gapBefore: i > 0 && d.date.daysSince1970 != result.days[i - 1].date.daysSince1970 + 1)
+                gapBefore: i > 0
+                    && d.date.daysSince1970 - result.days[i - 1].date.daysSince1970 - 1
+                        > AnalysisResult.longestListedRunWithoutData
+            )
         }
         // Workouts counted once, by the week of their local start date.
         var byWeek: [Int: [String: Int]] = [:]
