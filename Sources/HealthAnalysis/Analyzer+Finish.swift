@@ -41,7 +41,10 @@ extension Analyzer {
     /// - Throws: `AnalysisError` for an invalid `--tz` or an empty `--from`/`--to` range; the
     ///   scratch space's error when spilling cumulative samples or reading them back failed.
     /// - Complexity: O(n log n) in the number of stored cumulative samples; memory bounded by
-    ///   the sample buffer (see `init(options:scratch:sampleBufferLimit:)`).
+    ///   the sample buffer (see `init(options:scratch:sampleBufferLimit:)`). Per-day state and
+    ///   rows cost O(days with data × 32), whatever the span of the dates: runs of more than 31
+    ///   days without data are left out of the rows (`KeptDays`), and cumulative samples longer
+    ///   than 31 days are dropped (`CumulativeTypes.maxDurationSeconds`), both with a note.
     public func finish(
         exportDate: Timestamp?, timeZoneCounts: [String: Int], environmentTimeZone: String?,
         rejectedRecordStarts: [Int64] = []
