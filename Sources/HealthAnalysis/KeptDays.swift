@@ -97,15 +97,27 @@ struct KeptDays {
         return i < days.count && days[i] == day ? i : nil
     }
 
-    /// One note per left-out run inside `report`, with its first and last day and its length.
+    /// At most this many runs are named one by one in the notes; the others are summed in one.
+    static let namedGaps = 20
+
+    /// One note per left-out run inside `report`, with its first and last day and its length (the
+    /// first `namedGaps` of them, then one note for the rest).
     func gapNotes(report: ClosedRange<Int>) -> [String] {
-        gaps.filter { $0.overlaps(report) }.map { gap in
-            let count = gap.count
-            return "No data from \(CivilDate(daysSince1970: gap.lowerBound)) to "
-                + "\(CivilDate(daysSince1970: gap.upperBound)) (\(count) days): runs of more than "
+        let shown = gaps.filter { $0.overlaps(report) }
+        var notes = shown.prefix(Self.namedGaps).map { gap in
+            "No data from \(CivilDate(daysSince1970: gap.lowerBound)) to "
+                + "\(CivilDate(daysSince1970: gap.upperBound)) (\(gap.count) days): runs of more than "
                 + "\(Self.maxEmptyRun) days without data are left out of daily.csv, weekly.csv, monthly.csv "
                 + "and the charts."
         }
+        let rest = shown.dropFirst(Self.namedGaps)
+        if let first = rest.first, let last = rest.last {
+            notes.append(
+                "No data in \(rest.count) more runs of more than \(Self.maxEmptyRun) days between "
+                    + "\(CivilDate(daysSince1970: first.lowerBound)) and \(CivilDate(daysSince1970: last.upperBound)) "
+                    + "(\(rest.reduce(0) { $0 + $1.count }) days in all): they are left out too.")
+        }
+        return notes
     }
 }
 

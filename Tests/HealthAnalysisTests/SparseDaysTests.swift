@@ -54,6 +54,20 @@ struct SparseDaysTests {
         #expect(many.days.count == 20 && many.gaps.count == 20)
     }
 
+    /// 23 anchors 40 days apart: 22 runs of 39 days. The first 20 are named one by one, the last
+    /// 2 (days 801 … 839 and 841 … 879, 78 days) in one note.
+    @Test func runsPastTheTwentiethShareOneNote() {
+        let kept = KeptDays(range: 0...880, anchors: Array(stride(from: 0, through: 880, by: 40)))
+        #expect(kept.gaps.count == 22 && kept.days.count == 23)
+        let notes = kept.gapNotes(report: 0...880)
+        #expect(notes.count == 21)
+        #expect(notes[0].hasPrefix("No data from 1970-01-02 to 1970-02-09 (39 days): "))
+        #expect(
+            notes[20]
+                == "No data in 2 more runs of more than 31 days between \(CivilDate(daysSince1970: 801)) and "
+                + "\(CivilDate(daysSince1970: 879)) (78 days in all): they are left out too.")
+    }
+
     /// The sparse sums: a sweep over two days 45 806 days apart holds two entries.
     @Test func sparseSumsHoldTheDaysWithData() {
         var sums = SparseSums()
