@@ -3,13 +3,14 @@ import HealthExport
 
 extension Analyzer {
     /// Names the local days on which the reader rejected records and nothing else was recorded:
-    /// their empty cells are rejected input, not "no data" (issue 10).
+    /// their empty cells are rejected input, not "no data" (issue 10). `hasData` is per day of
+    /// `kept`; a day that is not kept has no data.
     static func noteDaysOfRejectedRecords(
-        _ starts: [Int64], calendar: LocalCalendar, rowsFirst: Int, hasData: [Bool], notes: inout [String]
+        _ starts: [Int64], calendar: LocalCalendar, kept: KeptDays, hasData: [Bool], notes: inout [String]
     ) {
         let days = Set(starts.map { calendar.dayNumber($0) }).filter { day in
-            let i = day - rowsFirst
-            return i < 0 || i >= hasData.count || !hasData[i]
+            guard let i = kept.index(day) else { return true }
+            return !hasData[i]
         }.sorted()
         guard !days.isEmpty else { return }
         let shown = days.prefix(10).map { CivilDate(daysSince1970: $0).description }.joined(separator: ", ")
@@ -40,7 +41,10 @@ extension Analyzer {
     /// - Throws: `AnalysisError` for an invalid `--tz` or an empty `--from`/`--to` range; the
     ///   scratch space's error when spilling cumulative samples or reading them back failed.
     /// - Complexity: O(n log n) in the number of stored cumulative samples; memory bounded by
-    ///   the sample buffer (see `init(options:scratch:sampleBufferLimit:)`).
+    ///   the sample buffer (see `init(options:scratch:sampleBufferLimit:)`). Per-day state and
+    ///   rows cost O(days with data × 32), whatever the span of the dates: runs of more than 31
+    ///   days without data are left out of the rows (`KeptDays`), and cumulative samples longer
+    ///   than 31 days are dropped (`CumulativeTypes.maxDurationSeconds`), both with a note.
     public func finish(
         exportDate: Timestamp?, timeZoneCounts: [String: Int], environmentTimeZone: String?,
         rejectedRecordStarts: [Int64] = []
@@ -99,6 +103,7 @@ extension Analyzer {
             notes.append(
                 "No activity data found (no steps, energy, exercise, stand, heart-rate, workout or ActivitySummary records)."
             )
+            appendDropNotes(&notes)
             result.notes = notes
             return result
         }
@@ -133,15 +138,15 @@ extension Analyzer {
             reportLast = start + 6
         }
         // Days the computation covers: the window plus the reported week (which can reach past
-        // the last data day when the export was made a few days after it).
+        // the last data day when the export was made a few days after it). Nothing is allocated
+        // per day of it: the columns hold the days with data only (issue 10).
         let spanFirst = min(windowFirst, reportFirst, firstDay)
         let spanLast = max(windowLast, reportLast, lastDay)
-        let span = DaySpan(first: spanFirst, count: spanLast - spanFirst + 1)
         let report = reportFirst...reportLast
 
         var finishing = FinishContext(
-            options: options, calendar: calendar, priority: priority, span: span, report: report,
-            daily: DailyColumns(span: span), result: result, notes: notes)
+            options: options, calendar: calendar, priority: priority, days: spanFirst...spanLast, report: report,
+            daily: DailyColumns(), result: result, notes: notes)
         for domain in domains { try domain.finish(&finishing) }
         let daily = finishing.daily
         let summaries = finishing.summaries
@@ -149,23 +154,40 @@ extension Analyzer {
         notes = finishing.notes
         appendDropNotes(&notes)
 
-        // Daily rows over the window (weeks need the days before the reported range too).
+        // Daily rows over the window (weeks need the days before the reported range too), except
+        // runs of more than 31 days without data (`KeptDays`): only the days with data are
+        // computed first, the short runs between them are then filled with empty rows.
         let rowsFirst = min(windowFirst, reportFirst)
         let rowsLast = max(windowLast, reportLast)
+        let rowRange = rowsFirst...rowsLast
+        var computed: [Int: (DailyMetrics, RingsClosed, Bool)] = [:]
+        var anchors: [Int] = []
+        let summaryDays = summaries.keys.map(\.daysSince1970).filter { rowRange.contains($0) }
+        for day in Set(daily.dataDays(in: rowRange) + summaryDays) {
+            let m = daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
+            computed[day] = m
+            if m.2 || m.0 != DailyMetrics(date: m.0.date) { anchors.append(day) }
+        }
+        // The one week of `--week last` is listed whatever it holds.
+        if options.lastCompleteWeekOnly { anchors.append(contentsOf: report) }
+        let kept = KeptDays(range: rowRange, anchors: anchors)
         var rows: [DailyMetrics] = []
         var rings: [RingsClosed] = []
         var hasData: [Bool] = []
-        for day in rowsFirst...rowsLast {
-            var (row, ring, data) = daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
+        rows.reserveCapacity(kept.days.count)
+        for day in kept.days {
+            var (row, ring, data) =
+                computed[day] ?? daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
             row.timeZone = timeline.periods[timeline.periodIndex(day: day)].identifier
             rows.append(row)
             rings.append(ring)
             hasData.append(data)
         }
+        notes.append(contentsOf: kept.gapNotes(report: report))
         Self.noteDaysOfRejectedRecords(
-            rejectedRecordStarts, calendar: calendar, rowsFirst: rowsFirst, hasData: hasData, notes: &notes)
+            rejectedRecordStarts, calendar: calendar, kept: kept, hasData: hasData, notes: &notes)
         let weeks = WeeklyBuilder(
-            weekStart: options.weekStart, rowsFirst: rowsFirst, rows: rows, rings: rings, hasData: hasData,
+            weekStart: options.weekStart, seriesFirst: rowsFirst, rows: rows, rings: rings, hasData: hasData,
             complete: completeFirst...max(completeFirst, completeLast), completeIsEmpty: completeLast < completeFirst
         ).build()
 
@@ -216,6 +238,10 @@ extension Analyzer {
             )
         }
         if c.outOfRange > 0 { notes.append("Dropped \(c.outOfRange) sample(s) dated before 1970 or after 2106.") }
+        if c.tooLong > 0 {
+            notes.append(
+                "Dropped \(c.tooLong) cumulative sample(s) longer than 31 days\(at(c.tooLongLine)).")
+        }
         if c.implausibleHeartRate > 0 {
             notes.append("Dropped \(c.implausibleHeartRate) heart-rate sample(s) outside 0–1000 bpm.")
         }
@@ -265,11 +291,16 @@ extension Analyzer {
         return check
     }
 
+    /// The longest run of consecutive days with all three rings closed; a day missing from `rows`
+    /// (a left-out run without data, `KeptDays`) ends a run.
     static func longestStreak(_ rows: [DailyMetrics], rings: [RingsClosed]) -> RingStreak {
         var best = RingStreak()
         var run = 0
         var runFirst: CivilDate?
+        var previous = Int.min
         for (row, ring) in zip(rows, rings) {
+            if row.date.daysSince1970 != previous &+ 1 { run = 0 }
+            previous = row.date.daysSince1970
             if ring.all {
                 if run == 0 { runFirst = row.date }
                 run += 1
@@ -279,15 +310,5 @@ extension Analyzer {
             }
         }
         return best
-    }
-}
-
-/// The local days a computation covers.
-struct DaySpan {
-    var first: Int
-    var count: Int
-    func index(_ day: Int) -> Int? {
-        let i = day - first
-        return i >= 0 && i < count ? i : nil
     }
 }

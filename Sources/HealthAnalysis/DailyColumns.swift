@@ -11,143 +11,149 @@ struct RingsClosed: Sendable {
     var all: Bool { hasGoals && move && exercise && stand }
 }
 
-/// The per-day results of `finish`, column by column over a span of local days, before they
-/// become `DailyMetrics` rows.
+/// The per-day results of `finish`, column by column, before they become `DailyMetrics` rows.
+///
+/// Every column is sparse: it holds the local days with data only, so its size grows with the
+/// data, not with the span of its dates (issue 10). `dataDays(in:)` names the days any column
+/// holds; the rows are then built for the days `KeptDays` keeps.
 struct DailyColumns {
-    let span: DaySpan
     /// De-duplicated over all sources, by fixed cumulative slot (nil: the type has no samples).
-    private var all: [(totals: [Double], present: [Bool])?]
+    private var all: [SparseSums?]
     /// Apple Watch sources only, by fixed cumulative slot.
-    private var watch: [(totals: [Double], present: [Bool])?]
-    private var hrSumMilli: [Int64]
-    private var hrCount: [Int]
-    private var hrMin: [Double]
-    private var hrMax: [Double]
+    private var watch: [SparseSums?]
+    /// iPhone active energy, de-duplicated among iPhone sources: the Move ring on days without
+    /// Watch energy.
+    private var phoneMove: SparseSums?
+    /// Per day number: the plain heart-rate statistics of its 15-minute buckets.
+    private var heartRate: [Int: HeartRateDay] = [:]
     /// The time-weighted mean (reference §5.6), which replaces the plain mean where set.
-    private var hrWeighted: [Double?]
-    /// Per `OncePerDayType`, per day.
-    private var oncePerDay: [[Double?]]
-    private var standStood: [Int]
-    private var standRecorded: [Bool]
-    private var workouts: [Int]
-    private var workoutMinutes: [Double]
+    private var hrWeighted: [Int: Double] = [:]
+    /// Per `OncePerDayType`, per day number.
+    private var oncePerDay: [[Int: Double]]
+    /// Per day number with a stand-hour record: the hours stood.
+    private var standStood: [Int: Int] = [:]
+    /// Per day number with a counted workout: how many, and their minutes.
+    private var workouts: [Int: (count: Int, minutes: Double)] = [:]
     /// Per day number: HRV, respiratory rate, blood oxygen, wrist temperature, blood pressure.
     var vitals: [Int: DayVitals] = [:]
     /// Per wake-up day number: asleep minutes of the night (`Sleep`).
     var sleepMinutes: [Int: Double] = [:]
 
-    init(span: DaySpan) {
-        self.span = span
+    /// A day's heart-rate buckets, summed.
+    private struct HeartRateDay {
+        var sumMilli: Int64 = 0
+        var count = 0
+        var min = Double.infinity
+        var max = -Double.infinity
+    }
+
+    init() {
         all = Array(repeating: nil, count: CumulativeSlot.fixedCount)
         watch = Array(repeating: nil, count: CumulativeSlot.fixedCount)
-        hrSumMilli = Array(repeating: 0, count: span.count)
-        hrCount = Array(repeating: 0, count: span.count)
-        hrMin = Array(repeating: .infinity, count: span.count)
-        hrMax = Array(repeating: -.infinity, count: span.count)
-        hrWeighted = Array(repeating: nil, count: span.count)
-        oncePerDay = Array(repeating: Array(repeating: nil, count: span.count), count: OncePerDayType.allCases.count)
-        standStood = Array(repeating: 0, count: span.count)
-        standRecorded = Array(repeating: false, count: span.count)
-        workouts = Array(repeating: 0, count: span.count)
-        workoutMinutes = Array(repeating: 0, count: span.count)
+        oncePerDay = Array(repeating: [:], count: OncePerDayType.allCases.count)
+    }
+
+    /// The days (ascending) in `range` that any column has a value on.
+    func dataDays(in range: ClosedRange<Int>) -> [Int] {
+        var days = Set<Int>()
+        for column in all + watch + [phoneMove] {
+            guard let column else { continue }
+            let from = SparseSums.lowerBound(column.keys, range.lowerBound)
+            for d in column.keys[from...] {
+                if d > range.upperBound { break }
+                days.insert(d)
+            }
+        }
+        let keys =
+            Array(heartRate.keys) + Array(hrWeighted.keys) + oncePerDay.flatMap(\.keys) + Array(standStood.keys)
+            + Array(workouts.keys) + Array(vitals.keys) + Array(sleepMinutes.keys)
+        for d in keys where range.contains(d) { days.insert(d) }
+        return days.sorted()
     }
 
     mutating func setAll(slot: Int, _ acc: MergeAccumulator) {
         guard slot < CumulativeSlot.fixedCount else { return }
-        all[slot] = (acc.totals, acc.present)
+        all[slot] = acc.totals
     }
 
-    /// iPhone active energy, de-duplicated among iPhone sources: the Move ring on days without
-    /// Watch energy.
-    private var phoneMove: (totals: [Double], present: [Bool])?
-
-    mutating func setPhoneMove(_ acc: MergeAccumulator) { phoneMove = (acc.totals, acc.present) }
+    mutating func setPhoneMove(_ acc: MergeAccumulator) { phoneMove = acc.totals }
 
     mutating func setWatch(slot: Int, _ acc: MergeAccumulator) {
         guard slot < CumulativeSlot.fixedCount else { return }
-        watch[slot] = (acc.totals, acc.present)
+        watch[slot] = acc.totals
     }
 
     mutating func addHeartRate(day: Int, _ b: HeartRateBucket) {
-        guard let i = span.index(day) else { return }
-        hrSumMilli[i] += b.sumMilli
-        hrCount[i] += Int(b.count)
-        hrMin[i] = min(hrMin[i], b.min)
-        hrMax[i] = max(hrMax[i], b.max)
+        var d = heartRate[day] ?? HeartRateDay()
+        d.sumMilli += b.sumMilli
+        d.count += Int(b.count)
+        d.min = min(d.min, b.min)
+        d.max = max(d.max, b.max)
+        heartRate[day] = d
     }
 
     mutating func setHeartRateTimeWeightedMean(day: Int, _ mean: Double) {
-        guard let i = span.index(day) else { return }
-        hrWeighted[i] = mean
+        hrWeighted[day] = mean
     }
 
     mutating func setOncePerDay(day: Int, _ type: OncePerDayType, _ value: Double) {
-        guard let i = span.index(day) else { return }
-        oncePerDay[type.rawValue][i] = value
+        oncePerDay[type.rawValue][day] = value
     }
 
     mutating func addStandHour(day: Int, stood: Bool) {
-        guard let i = span.index(day) else { return }
-        standRecorded[i] = true
-        if stood { standStood[i] += 1 }
+        standStood[day, default: 0] += stood ? 1 : 0
     }
 
     mutating func addWorkout(day: Int, minutes: Double) {
-        guard let i = span.index(day) else { return }
-        workouts[i] += 1
-        workoutMinutes[i] += minutes
+        workouts[day, default: (0, 0)].count += 1
+        workouts[day, default: (0, 0)].minutes += minutes
     }
 
-    private func value(_ column: (totals: [Double], present: [Bool])?, _ i: Int?) -> Double? {
-        guard let column, let i, column.present[i] else { return nil }
-        return column.totals[i]
-    }
+    private func value(_ column: SparseSums?, _ day: Int) -> Double? { column?[day] }
 
     /// The row of `day`, which rings it closed, and whether it has any data at all.
     func metrics(day: Int, summary: ActivitySummary?) -> (DailyMetrics, RingsClosed, Bool) {
-        let i = span.index(day)
         var m = DailyMetrics(date: CivilDate(daysSince1970: day))
-        m.steps = value(all[CumulativeSlot.steps], i)
-        m.distanceKm = value(all[CumulativeSlot.distanceWalkingRunning], i)
-        m.flightsClimbed = value(all[CumulativeSlot.flightsClimbed], i)
-        m.activeEnergyKcal = value(all[CumulativeSlot.activeEnergy], i)
-        m.basalEnergyKcal = value(all[CumulativeSlot.basalEnergy], i)
-        m.moveKcal = value(watch[CumulativeSlot.activeEnergy], i)
+        m.steps = value(all[CumulativeSlot.steps], day)
+        m.distanceKm = value(all[CumulativeSlot.distanceWalkingRunning], day)
+        m.flightsClimbed = value(all[CumulativeSlot.flightsClimbed], day)
+        m.activeEnergyKcal = value(all[CumulativeSlot.activeEnergy], day)
+        m.basalEnergyKcal = value(all[CumulativeSlot.basalEnergy], day)
+        m.moveKcal = value(watch[CumulativeSlot.activeEnergy], day)
         if m.moveKcal != nil {
             m.moveSource = .appleWatch
-        } else if let phone = value(phoneMove, i) {
+        } else if let phone = value(phoneMove, day) {
             m.moveKcal = phone
             m.moveSource = .iPhone
         }
-        m.moveMinutes = value(watch[CumulativeSlot.moveTime], i)
-        m.exerciseMinutes = value(watch[CumulativeSlot.exerciseTime], i)
-        if let i {
-            if standRecorded[i] { m.standHours = standStood[i] }
-            m.restingHeartRateBpm = oncePerDay[OncePerDayType.restingHeartRate.rawValue][i]
-            m.walkingHeartRateAvgBpm = oncePerDay[OncePerDayType.walkingHeartRateAverage.rawValue][i]
-            m.vo2MaxMlPerMinKg = oncePerDay[OncePerDayType.vo2Max.rawValue][i]
-            m.bodyMassKg = oncePerDay[OncePerDayType.bodyMass.rawValue][i]
-            if hrCount[i] > 0 {
-                m.heartRateAvgBpm = hrWeighted[i] ?? Double(hrSumMilli[i]) / 1000 / Double(hrCount[i])
-                m.heartRateMinBpm = hrMin[i]
-                m.heartRateMaxBpm = hrMax[i]
-            }
-            if let v = vitals[day] {
-                m.hrvSdnnMs = v.hrvMs
-                m.respiratoryRateBreathsPerMin = v.respiratoryRate
-                m.oxygenSaturationPercent = v.oxygenSaturationPercent
-                m.wristTemperatureC = v.wristTemperatureC
-                m.bloodPressureSystolicMmHg = v.bloodPressureSystolic
-                m.bloodPressureDiastolicMmHg = v.bloodPressureDiastolic
-            }
-            m.sleepMinutes = sleepMinutes[day]
-            m.workouts = workouts[i]
-            m.workoutMinutes = workoutMinutes[i]
-            // The Watch writes exercise minutes only when there are some. On a day it was
-            // demonstrably worn (it wrote stand-hour records or Move energy), no exercise sample
-            // means 0 minutes, not "no data" (reference §6.3).
-            if m.exerciseMinutes == nil, standRecorded[i] || m.moveSource == .appleWatch { m.exerciseMinutes = 0 }
+        m.moveMinutes = value(watch[CumulativeSlot.moveTime], day)
+        m.exerciseMinutes = value(watch[CumulativeSlot.exerciseTime], day)
+        let stood = standStood[day]
+        m.standHours = stood
+        m.restingHeartRateBpm = oncePerDay[OncePerDayType.restingHeartRate.rawValue][day]
+        m.walkingHeartRateAvgBpm = oncePerDay[OncePerDayType.walkingHeartRateAverage.rawValue][day]
+        m.vo2MaxMlPerMinKg = oncePerDay[OncePerDayType.vo2Max.rawValue][day]
+        m.bodyMassKg = oncePerDay[OncePerDayType.bodyMass.rawValue][day]
+        if let hr = heartRate[day], hr.count > 0 {
+            m.heartRateAvgBpm = hrWeighted[day] ?? Double(hr.sumMilli) / 1000 / Double(hr.count)
+            m.heartRateMinBpm = hr.min
+            m.heartRateMaxBpm = hr.max
         }
+        if let v = vitals[day] {
+            m.hrvSdnnMs = v.hrvMs
+            m.respiratoryRateBreathsPerMin = v.respiratoryRate
+            m.oxygenSaturationPercent = v.oxygenSaturationPercent
+            m.wristTemperatureC = v.wristTemperatureC
+            m.bloodPressureSystolicMmHg = v.bloodPressureSystolic
+            m.bloodPressureDiastolicMmHg = v.bloodPressureDiastolic
+        }
+        m.sleepMinutes = sleepMinutes[day]
+        m.workouts = workouts[day]?.count ?? 0
+        m.workoutMinutes = workouts[day]?.minutes ?? 0
+        // The Watch writes exercise minutes only when there are some. On a day it was
+        // demonstrably worn (it wrote stand-hour records or Move energy), no exercise sample
+        // means 0 minutes, not "no data" (reference §6.3).
+        if m.exerciseMinutes == nil, stood != nil || m.moveSource == .appleWatch { m.exerciseMinutes = 0 }
         var rings = RingsClosed()
         if let s = summary {
             m.summaryMoveKcal = s.activeEnergyBurnedKcal

@@ -4,10 +4,9 @@ import HealthExport
 /// days of the reported range; optionally the days on which a low-priority source filled a large
 /// share (reference §5.4 case F).
 struct MergeAccumulator {
-    let firstDay: Int
-    private(set) var totals: [Double]
-    /// True for a day to which any sample contributed (a zero is data, nil is not).
-    private(set) var present: [Bool]
+    /// Per local day to which any sample contributed, its total (a zero is data, no entry is
+    /// not): as many entries as days with data, whatever the span of their dates (issue 10).
+    private(set) var totals = SparseSums()
     /// Days whose amounts are attributed to sources.
     let window: ClosedRange<Int>
     /// Counted amount per source position, over `window`.
@@ -26,10 +25,7 @@ struct MergeAccumulator {
     private(set) var fillers: [(day: Int, position: Int, share: Double)] = []
     static let fillerShare = 0.25
 
-    init(firstDay: Int, dayCount: Int, window: ClosedRange<Int>, positions: Int, fillerEligible: [Bool]? = nil) {
-        self.firstDay = firstDay
-        self.totals = [Double](repeating: 0, count: dayCount)
-        self.present = [Bool](repeating: false, count: dayCount)
+    init(window: ClosedRange<Int>, positions: Int, fillerEligible: [Bool]? = nil) {
         self.window = window
         self.counted = [Double](repeating: 0, count: positions)
         self.samples = [Int](repeating: 0, count: positions)
@@ -39,11 +35,7 @@ struct MergeAccumulator {
 
     @inline(__always)
     mutating func add(day: Int, position: Int, rank: Int, amount: Double) {
-        let i = day - firstDay
-        if i >= 0 && i < totals.count {
-            totals[i] += amount
-            present[i] = true
-        }
+        totals.add(day, amount)
         guard window.contains(day) else { return }
         counted[position] += amount
         if fillerEligible != nil {

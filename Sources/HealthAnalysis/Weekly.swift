@@ -14,10 +14,15 @@ import HealthExport
 /// * The 4-week rolling steps/day is the mean over the days with step data of this week and the
 ///   three before it; nil when fewer than four weeks precede it in the series or fewer than 14
 ///   of those 28 days have step data.
+/// * Rows may leave out runs of days without data (`KeptDays`): a week none of whose days is in
+///   the rows is left out, and counts as a week without data in the comparisons of its
+///   neighbours, so every week that is listed has the values it would have over every day.
 struct WeeklyBuilder {
     var weekStart: WeekStart
-    /// The day of `rows[0]`; rows are consecutive days.
-    var rowsFirst: Int
+    /// The first day of the series (its week is the series' first week), as days since 1970;
+    /// the rows start on it or later.
+    var seriesFirst: Int
+    /// Ascending local days, not necessarily consecutive.
     var rows: [DailyMetrics]
     var rings: [RingsClosed]
     var hasData: [Bool]
@@ -36,11 +41,12 @@ struct WeeklyBuilder {
 
     func build() -> [WeeklyMetrics] {
         guard !rows.isEmpty else { return [] }
-        let rowsLast = rowsFirst + rows.count - 1
-        var start = weekStart.startOfWeek(containing: CivilDate(daysSince1970: rowsFirst)).daysSince1970
+        let seriesStart = weekStart.startOfWeek(containing: CivilDate(daysSince1970: seriesFirst)).daysSince1970
         var weeks: [WeeklyMetrics] = []
         var coverage: [Coverage] = []
-        while start <= rowsLast {
+        var i = 0
+        while i < rows.count {
+            let start = weekStart.startOfWeek(containing: rows[i].date).daysSince1970
             let first = CivilDate(daysSince1970: start)
             var w = WeeklyMetrics(week: weekStart.label(weekStarting: first), weekStart: first)
             var c = Coverage()
@@ -49,9 +55,8 @@ struct WeeklyBuilder {
             var moveDays = 0
             var sleep = (sum: 0.0, nights: 0)
             var mass = (sum: 0.0, days: 0)
-            for day in start..<(start + 7) {
-                let i = day - rowsFirst
-                guard i >= 0 && i < rows.count else { continue }
+            while i < rows.count && rows[i].date.daysSince1970 < start + 7 {
+                defer { i += 1 }
                 let d = rows[i]
                 if hasData[i] { w.days += 1 }
                 Self.add(d.steps, to: &w.steps, count: &c.stepDays)
@@ -85,10 +90,11 @@ struct WeeklyBuilder {
             w.partial = completeIsEmpty || start < complete.lowerBound || start + 6 > complete.upperBound
             weeks.append(w)
             coverage.append(c)
-            start += 7
         }
         for k in weeks.indices {
-            if k >= 1 {
+            let start = weeks[k].weekStart.daysSince1970
+            // A left-out previous week has no data: no change.
+            if k >= 1 && weeks[k - 1].weekStart.daysSince1970 == start - 7 {
                 let (a, b) = (weeks[k - 1], weeks[k])
                 let (ca, cb) = (coverage[k - 1], coverage[k])
                 if !a.partial && !b.partial {
@@ -99,10 +105,11 @@ struct WeeklyBuilder {
                         a.exerciseMinutesPerDay, ca.exerciseDays, b.exerciseMinutesPerDay, cb.exerciseDays)
                 }
             }
-            if k >= 3 {
+            // This week and the three before it in the series; left-out weeks add nothing.
+            if start - 21 >= seriesStart {
                 var steps = 0.0
                 var days = 0
-                for j in (k - 3)...k {
+                for j in max(0, k - 3)...k where weeks[j].weekStart.daysSince1970 >= start - 21 {
                     steps += weeks[j].steps ?? 0
                     days += coverage[j].stepDays
                 }

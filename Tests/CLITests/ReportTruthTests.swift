@@ -117,20 +117,29 @@ struct CorpusReportTests {
         ])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try readPlainCSV(out.appendingPathComponent("daily.csv"))
-        // Zone America/Los_Angeles (the workout's HKTimeZone). Days run from the workout
+        // Zone America/Los_Angeles (the workout's HKTimeZone). The period runs from the workout
         // (2016-11-14 07:25:41 -0700 = 06:25:41 PST) to the heart-rate sample
-        // (2018-09-10 02:28:55 -0700 = 02:28:55 PDT): 2016-11-14 … 2018-09-10 is 666 days.
-        #expect(rows.count == 666)
-        #expect(rows.first?["date"] == "2016-11-14" && rows.last?["date"] == "2018-09-10")
+        // (2018-09-10 02:28:55 -0700 = 02:28:55 PDT): 2016-11-14 … 2018-09-10 is 666 days. Data
+        // lies on 2016-11-14 (the workout), 11-15 and 11-16 (the summaries) and 2018-09-10; the
+        // 666 − 4 = 662 days between 2016-11-17 and 2018-09-09 are a run of more than 31 days
+        // without data, left out (issue 10): 4 rows.
+        #expect(rows.map { $0["date"]! } == ["2016-11-14", "2016-11-15", "2016-11-16", "2018-09-10"])
         #expect(rows[0]["workouts"] == "1" && rows[0]["workout_min"] == "5.2")  // 5.194 min
         #expect(rows[1]["summary_move_kcal"] == "590.3" && rows[1]["summary_exercise_min"] == "68")
         #expect(rows[1]["move_goal_kcal"] == "630" && rows[1]["stand_goal_hours"] == "12")
         #expect(rows[1]["rings_closed"] == "")  // no ring records that day: nothing to count
         #expect(rows.last?["heart_rate_avg_bpm"] == "72")
+        // 2016-W46 (Mon 11-14 … Sun 11-20) and 2018-W37 (Mon 09-10 …) keep their rows; the 94
+        // weeks and the 21 months (2016-12 … 2018-08) wholly inside the run are left out.
+        let weeks = try readPlainCSV(out.appendingPathComponent("weekly.csv"))
+        #expect(weeks.map { $0["week"]! } == ["2016-W46", "2018-W37"])
+        let months = try readPlainCSV(out.appendingPathComponent("monthly.csv"))
+        #expect(months.map { $0["month"]! } == ["2016-11", "2018-09"])
         // The source is written "Apple\u{00A0}Watch" (a no-break space), and only its heart-rate
         // record carries a device string (model:Watch): it is still an Apple Watch.
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("1. Apple\u{00A0}Watch (Apple Watch)\n"))
+        #expect(report.contains("No data from 2016-11-17 to 2018-09-09 (662 days): runs of more than 31 days"))
         // Two ActivitySummary days with goals, but no ring records on them.
         #expect(
             report.contains(

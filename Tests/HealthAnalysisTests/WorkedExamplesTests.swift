@@ -159,16 +159,14 @@ func mergeIntoHours(
     let lo = samples.map(\.start).min()!
     let hi = samples.map(\.end).max()!
     let calendar = LocalCalendar(timeZone: TimeZone(identifier: zone)!, covering: (lo - 86_400)...(hi + 86_400))
-    let firstBucket = HourCursor.bucket(hourStart: calendar.startOfHour(lo)) - 8
-    let buckets = HourCursor.bucket(hourStart: calendar.startOfHour(hi)) - firstBucket + 8
-    var acc = MergeAccumulator(firstDay: firstBucket, dayCount: buckets, window: 0...0, positions: sourceCount)
+    var acc = MergeAccumulator(window: 0...0, positions: sourceCount)
     var cursor = HourCursor(calendar)
     stored.withUnsafeBufferPointer {
         mergeByPriority($0, priority: priority, include: nil, buckets: &cursor, into: &acc)
     }
     var result: [Int64: Double] = [:]
-    for i in 0..<buckets where acc.present[i] {
-        result[Int64(firstBucket + i) * 900] = acc.totals[i]
+    for (bucket, total) in zip(acc.totals.keys, acc.totals.sums) {
+        result[Int64(bucket) * 900] = total
     }
     return result
 }

@@ -120,6 +120,31 @@ struct ChartTests {
         #expect(avg[7] == 320.0 / 6)
     }
 
+    /// Issue 10: rows leave out runs of more than 31 days without data; the 7-day average and the
+    /// lines do not reach across one. Days 0–3 and, after a left-out run, days 4–7:
+    /// avg[3] = (10 + 20 + 30 + 40) / 4 = 25; avg[4 … 6] have fewer than 4 days since the run:
+    /// nil (30, 35 and 40 if the run were ignored); avg[7] = (50 + 60 + 70 + 80) / 4 = 65.
+    @Test func averagesAndLinesDoNotReachAcrossALeftOutRun() throws {
+        let v: [Double?] = [10, 20, 30, 40, 50, 60, 70, 80]
+        let avg = ReportCharts.sevenDayAverage(v, gapsBefore: [4])
+        #expect(avg == [nil, nil, nil, 25, nil, nil, nil, 65])
+        #expect(ReportCharts.sevenDayAverage(v)[4] == 30)
+        // 8 days in October, then 8 in December: two pieces of the average line, and both
+        // charts say a run was left out.
+        var input = ChartInputs()
+        for (k, date) in ((1...8).map { "2025-10-0\($0)" } + (1...8).map { "2025-12-0\($0)" }).enumerated() {
+            input.days.append(
+                .init(date: date, steps: 1000, restingHeartRateBpm: 60, hrvMs: 40, gapBefore: k == 8))
+        }
+        let steps = try #require(ReportCharts.dailySteps(input))
+        #expect(steps.svg.components(separatedBy: "<polyline class=\"line\"").count - 1 == 2)
+        #expect(steps.altText.contains("2025-10-01 to 2025-12-08, leaving out 1 run of more than 31 days without data"))
+        let heart = try #require(ReportCharts.heartTrends(input))
+        // One line per series and piece: 2 series × 2 pieces.
+        #expect(heart.svg.components(separatedBy: "<polyline class=\"line\"").count - 1 == 4)
+        #expect(heart.altText.contains("leaving out 1 run of more than 31 days without data"))
+    }
+
     @Test func ringClosuresHasThreeBarsPerWeekWithClosures() throws {
         let file = try #require(ReportCharts.ringClosures(Self.makeInputs()))
         // W41: Move 5, Exercise 0 (no bar), Stand 7; W42: 3, 2, 6 → 5 bars.

@@ -22,6 +22,12 @@ final class CumulativeTypes: DomainAccumulator {
         for (slot, type) in TypeCatalog.fixed.enumerated() { slotByIdentifier[type.identifier] = slot }
     }
 
+    /// The longest cumulative sample kept: 31 days. A sample is prorated over every local day it
+    /// covers (reference §5.4), so one sample over decades would cost a row per day of them; a
+    /// longer one is dropped and counted, with its line, in the report's notes (issue 10).
+    /// Real samples last seconds to a day.
+    static let maxDurationSeconds: Int64 = 31 * 86_400
+
     func route(type: String) -> Int32? {
         guard case .cumulative = TypeCatalog.classify(type).role else { return nil }
         return Int32(slot(for: type))
@@ -61,6 +67,10 @@ final class CumulativeTypes: DomainAccumulator {
             context.counters.outOfRange += 1
             return
         }
+        guard end - start <= Self.maxDurationSeconds else {
+            context.counters.countTooLong(line: r.pointee.line)
+            return
+        }
         guard let s = context.sources.index(of: r), s <= Int(UInt16.max) else {
             context.counters.tooManySources += 1
             return
@@ -85,7 +95,6 @@ final class CumulativeTypes: DomainAccumulator {
 
     func finish(_ context: inout FinishContext) throws {
         let priority = context.priority
-        let span = context.span
         let report = context.report
         let calendar = context.calendar
         let positions = priority.order.count
@@ -101,9 +110,7 @@ final class CumulativeTypes: DomainAccumulator {
             let tracksFiller = options.deduplicate && slot <= CumulativeSlot.basalEnergy
             let cursor = DayCursor(calendar)
             func accumulator(fillerEligible: [Bool]? = nil) -> MergeAccumulator {
-                MergeAccumulator(
-                    firstDay: span.first, dayCount: span.count, window: report, positions: positions,
-                    fillerEligible: fillerEligible)
+                MergeAccumulator(window: report, positions: positions, fillerEligible: fillerEligible)
             }
             // One pass over the type's sorted samples feeds every sweep: the raw per-source
             // totals (plain sums prorated into days), the merge, and for the rings (which count

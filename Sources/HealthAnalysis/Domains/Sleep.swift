@@ -63,7 +63,7 @@ final class Sleep: DomainAccumulator {
     func finish(_ context: inout FinishContext) {
         context.result.sleep = Self.nights(
             samples, calendar: context.calendar, priority: context.priority,
-            report: context.span.first...(context.span.first + context.span.count - 1))
+            report: context.days)
         for n in context.result.sleep where !n.isNap {
             if let m = n.asleepMinutes { context.daily.sleepMinutes[n.night.daysSince1970] = m }
         }

@@ -91,6 +91,9 @@ struct DropCounters: Sendable {
     var endBeforeStartLine = 0
     var unexpectedUnitLine = 0
     var outOfRange = 0
+    /// Cumulative samples longer than `CumulativeTypes.maxDurationSeconds`, and the first line.
+    var tooLong = 0
+    var tooLongLine = 0
     var tooManySources = 0
     var implausibleHeartRate = 0
 
@@ -103,6 +106,11 @@ struct DropCounters: Sendable {
     mutating func countNegativeValue(line: Int) {
         Self.note(line, first: &negativeValueLine)
         negativeValue += 1
+    }
+
+    mutating func countTooLong(line: Int) {
+        Self.note(line, first: &tooLongLine)
+        tooLong += 1
     }
 
     mutating func countEndBeforeStart(line: Int) {
@@ -125,6 +133,8 @@ struct DropCounters: Sendable {
         Self.note(o.endBeforeStartLine, first: &endBeforeStartLine)
         Self.note(o.unexpectedUnitLine, first: &unexpectedUnitLine)
         outOfRange += o.outOfRange
+        tooLong += o.tooLong
+        Self.note(o.tooLongLine, first: &tooLongLine)
         tooManySources += o.tooManySources
         implausibleHeartRate += o.implausibleHeartRate
     }
@@ -136,8 +146,9 @@ struct FinishContext {
     let options: AnalysisOptions
     let calendar: LocalCalendar
     let priority: SourcePriority
-    /// The local days the computation covers.
-    let span: DaySpan
+    /// The local days the computation covers (a range to filter by: nothing is allocated per day
+    /// of it, issue 10).
+    let days: ClosedRange<Int>
     /// The local days reported (the window of `--from`/`--to`/`--week last`).
     let report: ClosedRange<Int>
     /// The per-day columns the domains fill.

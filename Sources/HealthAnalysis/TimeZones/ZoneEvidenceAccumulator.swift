@@ -51,7 +51,8 @@ final class ZoneEvidenceAccumulator: DomainAccumulator {
                 q.unit == (route == Self.energy ? CanonicalUnit.kilocalorie : .minute)
             else { return }
             let end = r.pointee.endDate.secondsSince1970
-            guard end >= start else { return }
+            // Samples the cumulative types drop (and count) give no evidence either.
+            guard end >= start, end - start <= CumulativeTypes.maxDurationSeconds else { return }
             // A source past the table's limit gives no evidence (its samples are dropped).
             guard let s = context.sources.index(of: r) else { return }
             if route == Self.energy {

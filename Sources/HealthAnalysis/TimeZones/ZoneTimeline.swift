@@ -189,6 +189,7 @@ struct ZoneTimelineBuilder {
                 identifier: runs[0].id, timeZone: runs[0].tz, fixedOffset: 0, start: .min, firstDay: nil,
                 reason: .hkTimeZone(samples: runs[0].count))
         ]
+        var ringQuarters: [Int64]?  // the ring data's quarter-hours, sorted (when needed)
         for k in 1..<runs.count {
             let a = runs[k - 1]
             let b = runs[k]
@@ -196,22 +197,54 @@ struct ZoneTimelineBuilder {
             let calB = LocalCalendar(timeZone: b.tz, covering: window)
             let lowDay = calB.dayNumber(a.last) + 1
             let highDay = calB.dayNumber(b.first)
-            var candidates = lowDay <= highDay ? Array(lowDay...highDay) : []
-            candidates = candidates.filter { calB.startOfDay($0) > a.last && calB.startOfDay($0) <= b.first }
+            // The candidate first days: B-midnight after the last sample naming A and not after
+            // the first naming B. `startOfDay` grows with the day, so they are one range, found
+            // from its ends (not day by day: the gap can be a century, issue 10).
+            var firstCandidate = lowDay
+            var lastCandidate = highDay
+            while firstCandidate <= lastCandidate && calB.startOfDay(firstCandidate) <= a.last { firstCandidate += 1 }
+            while lastCandidate >= firstCandidate && calB.startOfDay(lastCandidate) > b.first { lastCandidate -= 1 }
             var note: String?
             var chosen: Int
-            if candidates.isEmpty {
+            if firstCandidate > lastCandidate {
                 chosen = lowDay
                 note =
                     "samples naming \(a.id) and \(b.id) lie within one local day; the change is placed after the last one naming \(a.id)"
-            } else if candidates.count == 1 {
-                chosen = candidates[0]
+            } else if firstCandidate == lastCandidate {
+                chosen = firstCandidate
             } else {
-                // Score each candidate first day by ActivitySummary agreement around the gap.
-                chosen = candidates.last!
+                // Score each candidate first day by ActivitySummary agreement around the gap. Two
+                // neighbouring candidates x and x + 1 read the same instants in the same zones
+                // except [B-midnight x, B-midnight x + 1): without ring data there, they score
+                // the same. So the candidates fall into runs of equal score, and only the last
+                // candidate of each run is scored: as many as there are days with ring data in
+                // the gap, not days in it.
+                if ringQuarters == nil { ringQuarters = rings.buckets.keys.sorted() }
+                let quarters = ringQuarters!
+                var breaks = Set<Int>()  // x with ring data in [B-midnight x, B-midnight x + 1)
+                var q = Self.lowerBound(quarters, floorDiv(calB.startOfDay(firstCandidate), RingQuarterHours.seconds))
+                let stop = calB.startOfDay(lastCandidate)
+                while q < quarters.count && quarters[q] * RingQuarterHours.seconds < stop {
+                    // The last day whose B-midnight is not after the instant (its local day, or
+                    // later where B's clock falls back across midnight).
+                    let t = quarters[q] * RingQuarterHours.seconds
+                    var x = calB.dayNumber(t)
+                    while calB.startOfDay(x + 1) <= t { x += 1 }
+                    breaks.insert(x)
+                    q += 1
+                }
+                var runs: [ClosedRange<Int>] = []  // descending, each of equal score
+                var top = lastCandidate
+                for x in breaks.sorted(by: >) where x >= firstCandidate && x < top {
+                    runs.append((x + 1)...top)
+                    top = x
+                }
+                runs.append(firstCandidate...top)
                 var best: RingAgreement?
-                var bestDays: [Int] = []
-                for x in candidates.reversed() {
+                var bestCount = 0
+                chosen = lastCandidate
+                for run in runs {
+                    let x = run.upperBound
                     var trial = periods
                     trial.append(
                         .init(
@@ -222,15 +255,15 @@ struct ZoneTimelineBuilder {
                     let score = RingAgreement.score(rings.dailyValues(cal), summaries: summaries, days: days)
                     if best == nil || score.agreeing > best!.agreeing {
                         best = score
-                        bestDays = [x]
+                        bestCount = run.count
+                        chosen = x
                     } else if score.agreeing == best!.agreeing {
-                        bestDays.append(x)
+                        bestCount += run.count
                     }
                 }
-                chosen = bestDays.max()!
-                let first = CivilDate(daysSince1970: candidates.first!)
-                let last = CivilDate(daysSince1970: candidates.last!)
-                if let best, best.compared > 0, bestDays.count < candidates.count {
+                let first = CivilDate(daysSince1970: firstCandidate)
+                let last = CivilDate(daysSince1970: lastCandidate)
+                if let best, best.compared > 0, bestCount < lastCandidate - firstCandidate + 1 {
                     note =
                         "the change lies between \(first) and \(last); \(CivilDate(daysSince1970: chosen)) agrees best with the ActivitySummary (\(best.agreeing) of \(best.compared) days around it)"
                 } else {
@@ -253,6 +286,17 @@ struct ZoneTimelineBuilder {
             )
         }
         return ZoneTimeline(periods: periods, notes: notes)
+    }
+
+    /// The first index of `sorted` whose element is not below `key`.
+    static func lowerBound(_ sorted: [Int64], _ key: Int64) -> Int {
+        var lo = 0
+        var hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// No `HKTimeZone`: the IANA zones with the printed offset at the export instant, grouped by

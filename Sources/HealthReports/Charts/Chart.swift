@@ -54,6 +54,8 @@ struct BarChart {
     var yAxisTitle: String
     var series: [ChartSeries]
     var line: ChartSeries?
+    /// Categories before which the line breaks (the days after a left-out run without data).
+    var breaksBefore: Set<Int> = []
     /// A horizontal reference line (a goal), with its label.
     var reference: (value: Double, label: String)?
     /// Series side by side in each category instead of stacked.
@@ -106,6 +108,10 @@ struct BarChart {
         if let line {
             var points: [(Double, Double)] = []
             for i in 0..<n {
+                if breaksBefore.contains(i) && !points.isEmpty {
+                    c.polyline(points, stroke: line.color, width: 2.5)
+                    points = []
+                }
                 guard let v = line.values[i] else { continue }
                 points.append((layout.plotLeft + slot * (Double(i) + 0.5), y.pixel(v)))
             }
@@ -154,6 +160,8 @@ struct PointChart {
     var categories: [String]
     var labelEvery: Int = 7
     var panels: [Panel]
+    /// Categories before which lines break (the days after a left-out run without data).
+    var breaksBefore: Set<Int> = []
     var panelHeight = 170.0
     var layout = ChartLayout()
 
@@ -185,6 +193,10 @@ struct PointChart {
                 var points: [(Double, Double)] = []
                 var segments: [[(Double, Double)]] = []
                 for i in 0..<n {
+                    if breaksBefore.contains(i) && !points.isEmpty {
+                        segments.append(points)
+                        points = []
+                    }
                     guard let v = s.values[i] else {
                         // A gap of more than a week breaks the line.
                         if !points.isEmpty, i > 0, s.values[max(0, i - 7)..<i].allSatisfy({ $0 == nil }) {

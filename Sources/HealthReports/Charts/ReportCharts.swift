@@ -10,6 +10,9 @@ struct ChartInputs {
         var steps: Double?
         var restingHeartRateBpm: Double?
         var hrvMs: Double?
+        /// True when the days just before this one were left out of the rows (a run of more than
+        /// 31 days without data, issue 10): lines and averages do not reach across.
+        var gapBefore = false
     }
 
     struct Week {
@@ -72,12 +75,27 @@ enum ReportCharts {
         return "\(months[m - 1]) \(d)"
     }
 
-    /// Trailing mean over the last 7 days that have data (needs at least 4 of them).
-    static func sevenDayAverage(_ values: [Double?]) -> [Double?] {
-        values.indices.map { i in
-            let window = values[max(0, i - 6)...i].compactMap { $0 }
+    /// Trailing mean over the last 7 days that have data (needs at least 4 of them). `values` are
+    /// consecutive days, except before the indices in `gapsBefore` (left-out runs): the window
+    /// does not reach across them.
+    static func sevenDayAverage(_ values: [Double?], gapsBefore: Set<Int> = []) -> [Double?] {
+        var runStart = 0
+        return values.indices.map { i in
+            if gapsBefore.contains(i) { runStart = i }
+            let window = values[max(runStart, i - 6)...i].compactMap { $0 }
             return window.count >= 4 ? window.reduce(0, +) / Double(window.count) : nil
         }
+    }
+
+    /// The indices of the days that follow a left-out run.
+    static func gapsBefore(_ days: [ChartInputs.Day]) -> Set<Int> {
+        Set(days.indices.filter { days[$0].gapBefore })
+    }
+
+    /// ", leaving out N run(s) without data" for the charts' descriptions, or nothing.
+    static func gapsText(_ days: [ChartInputs.Day]) -> String {
+        let n = days.filter(\.gapBefore).count
+        return n == 0 ? "" : ", leaving out \(n) run\(n == 1 ? "" : "s") of more than 31 days without data"
     }
 
     static func dailySteps(_ input: ChartInputs) -> ChartFile? {
@@ -90,11 +108,13 @@ enum ReportCharts {
             labelEvery: labelEvery(labels.count, charWidth: 6), yAxisTitle: "steps per day",
             series: [ChartSeries(name: "steps", color: ChartColor.sky, values: steps, unit: "steps")],
             line: ChartSeries(
-                name: "7-day average", color: ChartColor.blue, values: sevenDayAverage(steps), unit: "steps"))
+                name: "7-day average", color: ChartColor.blue,
+                values: sevenDayAverage(steps, gapsBefore: gapsBefore(input.days)), unit: "steps"),
+            breaksBefore: gapsBefore(input.days))
         var c = chart
         c.description =
             "Bar chart of de-duplicated steps per local day from \(input.days.first!.date) to "
-            + "\(input.days.last!.date), \(chart.markCount) days with data, mean \(BarChart.format(mean)) steps a day, "
+            + "\(input.days.last!.date)\(gapsText(input.days)), \(chart.markCount) days with data, mean \(BarChart.format(mean)) steps a day, "
             + "with a line for the trailing 7-day average."
         return ChartFile(
             fileName: "chart_steps.svg", title: c.title, altText: c.description, svg: c.svg(), markCount: c.markCount)
@@ -200,14 +220,15 @@ enum ReportCharts {
         let labels = input.days.map { shortDate($0.date) }
         var chart = PointChart(
             title: "Resting heart rate and heart-rate variability", description: "", categories: labels,
-            labelEvery: labelEvery(labels.count, charWidth: 6), panels: panels)
+            labelEvery: labelEvery(labels.count, charWidth: 6), panels: panels, breaksBefore: gapsBefore(input.days))
         func range(_ v: [Double?]) -> String {
             let x = v.compactMap { $0 }
             guard let lo = x.min(), let hi = x.max() else { return "no data" }
             return "\(BarChart.format(lo)) to \(BarChart.format(hi))"
         }
         chart.description =
-            "Two line charts over local days from \(input.days.first!.date) to \(input.days.last!.date): resting heart "
+            "Two line charts over local days from \(input.days.first!.date) to \(input.days.last!.date)"
+            + "\(gapsText(input.days)): resting heart "
             + "rate (\(range(resting)) bpm) above the day's mean HRV SDNN (\(range(hrv)) ms)."
         return ChartFile(
             fileName: "chart_heart.svg", title: chart.title, altText: chart.description, svg: chart.svg(),

@@ -11,10 +11,15 @@ extension ReportWriter {
 
     static func chartInputs(_ result: AnalysisResult) -> ChartInputs {
         var input = ChartInputs()
-        input.days = result.days.map {
-            .init(
-                date: $0.date.description, steps: $0.steps, restingHeartRateBpm: $0.restingHeartRateBpm,
-                hrvMs: $0.hrvSdnnMs)
+        input.days = result.days.indices.map { i in
+            let d = result.days[i]
+            return .init(
+                date: d.date.description, steps: d.steps, restingHeartRateBpm: d.restingHeartRateBpm,
+                hrvMs: d.hrvSdnnMs,
+                gapBefore: i > 0
+                    && d.date.daysSince1970 - result.days[i - 1].date.daysSince1970 - 1
+                        > AnalysisResult.longestListedRunWithoutData
+            )
         }
         // Workouts counted once, by the week of their local start date.
         var byWeek: [Int: [String: Int]] = [:]
