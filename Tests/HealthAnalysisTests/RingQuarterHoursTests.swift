@@ -141,6 +141,7 @@ struct RingQuarterHoursTests {
         for k in stride(from: 0, to: 3000, by: 7) { whole.addStoodHour(start: all[k].start) }
         for k in stride(from: 0, to: 3000, by: 7) { reference.addStoodHour(start: all[k].start) }
         #expect(whole.buckets.map(\.quarter) == reference.buckets.keys.sorted())
+        #expect(whole.quarters == reference.buckets.keys.sorted())
         #expect(whole.buckets.map(\.bucket) == reference.buckets.keys.sorted().map { reference.buckets[$0]! })
         #expect(whole.dailyValues(Self.berlin) == reference.dailyValues(Self.berlin))
 

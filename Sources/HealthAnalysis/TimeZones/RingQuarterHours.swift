@@ -130,6 +130,17 @@ struct RingQuarterHours: Sendable {
         present[2 * page + slot / 48] & (1 << UInt64(slot % 48)) != 0
     }
 
+    /// The quarter-hour numbers (UTC seconds / 900) of every bucket that was added to, in order.
+    var quarters: [Int64] {
+        var out: [Int64] = []
+        for p in pageDays.indices.sorted(by: { pageDays[$0] < pageDays[$1] }) {
+            for slot in 0..<Self.perPage where isPresent(page: p, slot: slot) {
+                out.append(pageDays[p] * Int64(Self.perPage) + Int64(slot))
+            }
+        }
+        return out
+    }
+
     /// Every bucket that was added to, by quarter-hour number (UTC seconds / 900), in order.
     var buckets: [(quarter: Int64, bucket: Bucket)] {
         var out: [(quarter: Int64, bucket: Bucket)] = []
