@@ -25,7 +25,7 @@ public enum ExportInput: Sendable, Hashable {
 
 /// Options of a read.
 public struct ReaderOptions: Sendable {
-    /// Elements per batch handed to the consumer.
+    /// Elements per batch handed to the consumer (at most; see `ExportBatch`).
     public var batchSize: Int
     /// Bytes read and fed to the parser at a time (tests use tiny chunks; default 512 KiB).
     public var chunkSize: Int

@@ -578,7 +578,8 @@ public struct Audiogram: Sendable {
 }
 
 /// A batch of parsed elements, handed to the consumer every `ReaderOptions.batchSize` elements
-/// and once at the end. Order is document order within each array.
+/// (earlier once its records hold 8192 `InstantaneousBeatsPerMinute`, so that a run of HRV
+/// records stays small) and once at the end. Order is document order within each array.
 public struct ExportBatch: Sendable {
     /// Records, in document order. Records nested in a correlation are included, marked
     /// `isNestedInCorrelation` (and also carried in their `Correlation`).

@@ -42,6 +42,7 @@ extension ReaderSession {
             {
                 batch.records[recordIndex].heartbeats.append(
                     InstantaneousBeatsPerMinute(bpm: bpm, time: a.string(HSAX_A_TIME) ?? ""))
+                batchBeats += 1
             }
         case HSAX_EL_WORKOUT:
             startWorkout(a, line: line)

@@ -47,6 +47,11 @@ final class ReaderSession {
     let deliver: (ExportBatch) throws -> Void
 
     @exclusivity(unchecked) var batch = ExportBatch()
+    /// `InstantaneousBeatsPerMinute` entries in `batch`: an HRV record carries ~70 (24 bytes
+    /// each), so a batch of 4096 such records would hold 7 MB per parsing thread (issue 6).
+    @exclusivity(unchecked) var batchBeats = 0
+    /// A batch is delivered early once it holds this many beats (about 200 KB).
+    static let batchBeatLimit = 8192
     @exclusivity(unchecked) var failure: Error?
     @exclusivity(unchecked) var elementsRead = 0
     @exclusivity(unchecked) var sawRoot = false
@@ -325,7 +330,7 @@ final class ReaderSession {
     @inline(__always)
     func elementDone() {
         elementsRead += 1
-        if batch.count >= batchSize { flush() }
+        if batch.count >= batchSize || batchBeats >= Self.batchBeatLimit { flush() }
     }
 
     func flush() {
@@ -336,6 +341,7 @@ final class ReaderSession {
             fail(error)
         }
         batch.removeAll()
+        batchBeats = 0
     }
 
     func fail(_ error: Error) {

@@ -25,6 +25,9 @@ public enum ReportPipeline {
     ///     whatever happens).
     ///   - sampleBufferLimit: cumulative samples (16 bytes each) each analyzer keeps in memory
     ///     before a spill.
+    ///
+    /// Sets the process's allocator once (`ProcessMemory.returnLargeBlocksToTheSystem()`), so
+    /// that peak memory does not grow with the export's length through freed heap blocks.
     /// - Throws: `ExportReadError` for input that cannot be read (nothing is analysed then),
     ///   `AnalysisError` for invalid options, `ScratchFileError` when the temporary file cannot
     ///   be made or written.
@@ -33,6 +36,7 @@ public enum ReportPipeline {
         readerOptions: ReaderOptions = ReaderOptions(), threads: Int = 1, scratch: (any ScratchSpace)? = nil,
         sampleBufferLimit: Int = Analyzer.defaultSampleBufferLimit
     ) throws -> ReportRun {
+        ProcessMemory.returnLargeBlocksToTheSystem()
         let scratch = try scratch ?? TemporaryScratchFile()
         let analyzers = (0..<max(1, threads)).map { _ in
             Analyzer(options: options, scratch: scratch, sampleBufferLimit: sampleBufferLimit)

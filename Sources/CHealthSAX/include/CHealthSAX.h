@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include "CHealthGPX.h"
 #include "CHealthCores.h"
+#include "CHealthMemory.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -103,6 +103,12 @@ final class Vitals: DomainAccumulator {
         let priority = context.priority
         var means: [Int: [Int32: (sum: Double, count: Int)]] = [:]
         var latest: [Int: [Int32: (rank: Int, start: Int64, value: Double, second: Double)]] = [:]
+        // A fixed order for the sums: arrival order depends on how the export was split among
+        // parsing threads, and a floating-point sum in another order can round differently
+        // (seen: 15.8 or 15.9 respiratory rate on one day with --threads 2).
+        samples.sort { a, b in
+            (a.start, a.kind, a.source, a.value, a.second) < (b.start, b.kind, b.source, b.value, b.second)
+        }
         for s in samples {
             let day = context.calendar.dayNumber(s.start)
             if s.kind == Kind.wristTemperature.rawValue || s.kind == -1 {

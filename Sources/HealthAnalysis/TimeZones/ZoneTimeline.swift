@@ -219,7 +219,7 @@ struct ZoneTimelineBuilder {
                 // the same. So the candidates fall into runs of equal score, and only the last
                 // candidate of each run is scored: as many as there are days with ring data in
                 // the gap, not days in it.
-                if ringQuarters == nil { ringQuarters = rings.buckets.keys.sorted() }
+                if ringQuarters == nil { ringQuarters = rings.quarters }
                 let quarters = ringQuarters!
                 var breaks = Set<Int>()  // x with ring data in [B-midnight x, B-midnight x + 1)
                 var q = Self.lowerBound(quarters, floorDiv(calB.startOfDay(firstCandidate), RingQuarterHours.seconds))
