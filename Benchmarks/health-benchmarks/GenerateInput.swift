@@ -1,3 +1,4 @@
+import HealthExport
 import SyntheticExport
 
 #if canImport(Glibc)
@@ -6,11 +7,19 @@ import SyntheticExport
     import Musl
 #endif
 
+/// The last local day of every `--generate-days` export. It lies in the past, so no record is
+/// "after today" and dropped by the reader (with the generator's default first day,
+/// 2025-10-20, 1,800 days would run into 2030 and the report would cover only the days up to
+/// today), and it is fixed, so a generated file stays valid for reuse.
+let generatedLastDay = CivilDate(year: 2025, month: 12, day: 31)
+
 /// The generator's configuration for `--generate-days N`: the defaults (Europe/Berlin, seed 1)
-/// with N days and the well-formed Export Version 14 DOCTYPE. The bare libxml2 pass parses the
-/// DOCTYPE that the reader drops, so it must never be `.version12Malformed`.
+/// with N days ending on `generatedLastDay` and the well-formed Export Version 14 DOCTYPE. The
+/// bare libxml2 pass parses the DOCTYPE that the reader drops, so it must never be
+/// `.version12Malformed`.
 func syntheticConfiguration(days: Int) -> SyntheticExportConfiguration {
-    SyntheticExportConfiguration(days: days, prolog: .version14)
+    let first = CivilDate(daysSince1970: generatedLastDay.daysSince1970 - days + 1)
+    return SyntheticExportConfiguration(firstDay: first.description, days: days, prolog: .version14)
 }
 
 /// Writes the synthetic export of `days` days through `sink`, in chunks.
@@ -52,7 +61,7 @@ func generateExportFile(days: Int, path: String) throws -> Int64 {
     return written
 }
 
-/// `bench-data/export-<days>d.xml` in the package root: the nearest folder at or above the
+/// `bench-data/export-<days>d-to-<generatedLastDay>.xml` in the package root: the nearest folder at or above the
 /// current one that holds `Package.swift` (the current folder when there is none).
 func defaultGeneratedPath(days: Int) -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
@@ -66,7 +75,7 @@ func defaultGeneratedPath(days: Int) -> String {
         }
         dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
     }
-    return (dir == "/" ? "" : dir) + "/bench-data/export-\(days)d.xml"
+    return (dir == "/" ? "" : dir) + "/bench-data/export-\(days)d-to-\(generatedLastDay).xml"
 }
 
 /// Creates the folder that will hold `path`, if missing (one level).

@@ -41,12 +41,13 @@ let helpText = """
                               large: the last section compares the largest's peak RSS with the
                               smallest's.
       --generate-days <N>     Generate an export of N days (1 to 7320) with the package's
-                              synthetic generator (SyntheticExport, Europe/Berlin, seed 1; about
+                              synthetic generator (SyntheticExport, Europe/Berlin, seed 1,
+                              the N days up to 2025-12-31, so none is in the future; about
                               0.82 MB a day, so 1 GB is about 1220 days), then benchmark it.
                               An existing file is reused: the generator is deterministic.
                               A list (150,1800) measures each size, like several --input.
-      --out <file>            Where to generate (default: bench-data/export-<N>d.xml in the
-                              package root; bench-data/ is not committed).
+      --out <file>            Where to generate (default: bench-data/export-<N>d-to-2025-12-31.xml
+                              in the package root; bench-data/ is not committed).
       --regenerate            Generate even if the file exists.
 
     Options:
