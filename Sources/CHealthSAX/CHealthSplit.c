@@ -182,18 +182,27 @@ static size_t scan(hsax_splitter *s, const uint8_t *b, size_t n, size_t arm_from
                 }
                 if (s->in_name) break;
             }
-            /* up to the next quote or '>' (attribute names, '=', spaces: a few bytes) */
-            while (i < n && !stag_stop[b[i]]) i++;
-            if (i == n) {
-                s->last = b[n - 1];
-                break;
-            }
-            if (b[i] != '>') {
-                s->quote = b[i++];
-                s->state = SC_QUOTE;
-                break;
-            }
-            {
+            /* Up to the next quote or '>' (attribute names, '=', spaces: a few bytes); a quoted
+               value is skipped with memchr right here, so a whole start tag is one pass of this
+               loop rather than one trip through the state switch per attribute. */
+            for (;;) {
+                while (i < n && !stag_stop[b[i]]) i++;
+                if (i == n) {
+                    s->last = b[n - 1];
+                    return n;
+                }
+                if (b[i] != '>') {
+                    uint8_t quote = b[i++];
+                    const uint8_t *q = memchr(b + i, quote, n - i);
+                    if (!q) { /* the value goes on in the next buffer */
+                        s->quote = quote;
+                        s->state = SC_QUOTE;
+                        return n;
+                    }
+                    i = (size_t)(q - b) + 1;
+                    s->last = quote;
+                    continue;
+                }
                 /* '/' right before '>' (never inside a value: a value ends with its quote) */
                 int empty = (i > 0 ? b[i - 1] : s->last) == '/';
                 i++;
@@ -212,6 +221,7 @@ static size_t scan(hsax_splitter *s, const uint8_t *b, size_t n, size_t arm_from
                     *event = EV_CUT;
                     return i;
                 }
+                break;
             }
             break;
         case SC_QUOTE: {
