@@ -247,8 +247,7 @@ extension ReaderSession {
             value = .none(nil)
         }
         let source = symbol(sourceValue, .source)
-        // Every field in a local first: built inside the argument list (closures, `??`), the
-        // record was copied once more (a retain and a release of each of its references).
+        // Every field in a local first, without closures in the record's argument list.
         var sourceVersion: String? = nil
         if let v = a.raw(HSAX_A_SOURCE_VERSION) { sourceVersion = symbols[Int(symbol(v, .sourceVersion))] }
         var recordDevice: Device? = nil
@@ -262,12 +261,12 @@ extension ReaderSession {
                     a, HSAX_A_CREATION_DATE, "creationDate", element: symbols[Int(type)], line: line)
             }
         }
-        let record = Record(
-            type: symbols[Int(type)], typeSymbol: type, value: value, sourceName: symbols[Int(source)],
-            sourceSymbol: source, sourceVersion: sourceVersion, device: recordDevice, creationDate: creationDate,
-            startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line))
         recordIndex = batch.records.count
-        batch.records.append(consume record)
+        batch.records.append(
+            Record(
+                type: symbols[Int(type)], typeSymbol: type, value: value, sourceName: symbols[Int(source)],
+                sourceSymbol: source, sourceVersion: sourceVersion, device: recordDevice, creationDate: creationDate,
+                startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line)))
     }
 
     func metadataEntry(_ a: Attributes, parent: Int32) {

@@ -27,12 +27,15 @@ struct MarkdownReport {
     let result: AnalysisResult
     let context: ReportContext
     let options: ReportOptions
+    /// The charts with data, made once (each section that links one looks it up here).
+    let charts: [ChartFile]
     var text = ""
 
     init(result: AnalysisResult, context: ReportContext, options: ReportOptions) {
         self.result = result
         self.context = context
         self.options = options
+        charts = ReportCharts.all(ReportWriter.chartInputs(result))
     }
 
     mutating func render() {
