@@ -9,7 +9,7 @@ extension ReaderSession {
         let depth = Int(s.pointee.depth)
         let line = s.pointee.line
         let parent: Int32 = depth > 0 && depth - 1 < stack.count ? stack[depth - 1] : -1
-        if stack.count > depth { stack.removeLast(stack.count - depth) }
+        while stack.count > depth { stack.removeLast() }  // (removeLast(k) goes through replaceSubrange)
         stack.append(el)
         if el == Int32(HSAX_EL_UNKNOWN.rawValue) {
             unknownElementCounts[UnsafeRawPointer(s.pointee.name), default: 0] += 1
