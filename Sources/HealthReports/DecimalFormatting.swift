@@ -28,6 +28,7 @@ struct DecimalFormat: Hashable, Sendable {
     func string(_ value: Double) -> String? {
         guard value.isFinite else { return nil }
         precondition(decimals >= 0, "negative decimals")
+        if let text = scaledString(value) { return text }
         var description = value.magnitude.description
         return description.withUTF8 { text in
             // `description` is at most 24 bytes (`2.2250738585072014e-308`): every digit fits.
@@ -36,6 +37,75 @@ struct DecimalFormat: Hashable, Sendable {
             }
         }
     }
+
+    /// Most values take a shorter way, without their decimal digits: the magnitude times
+    /// 10^decimals, rounded to the nearest integer. When that product is below 10^9 its error
+    /// (the value's shortest digits differ from the binary value by at most 2^-53 of it, the
+    /// product adds as much again) is below 2.3 × 10^-7, so unless the product lies within 10^-6
+    /// of a half, both round to the same integer. Nil for the other values (and more than 6
+    /// decimals): they take the digit way.
+    private func scaledString(_ value: Double) -> String? {
+        guard decimals <= 6 else { return nil }
+        let unit = Self.units[decimals]
+        let scaled = value.magnitude * Double(unit)
+        guard scaled < 1e9, abs(scaled - scaled.rounded(.down) - 0.5) > 1e-6 else { return nil }
+        let n = Int(scaled.rounded(.toNearestOrAwayFromZero))
+        var fraction = n % unit
+        var fractionCount = decimals
+        if trimsTrailingZeros {
+            while fractionCount > 0, fraction % 10 == 0 {
+                fraction /= 10
+                fractionCount -= 1
+            }
+        }
+        var separator = groupingSeparator.map { String($0) } ?? ""
+        return separator.withUTF8 { sep in
+            // Sign, 10 integer digits (n < 10^9 + 1), 3 separators, point, 6 decimals.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 18 + 3 * sep.count) { out in
+                var count = 0
+                if n != 0 {
+                    if value < 0 {
+                        out[count] = UInt8(ascii: "-")
+                        count += 1
+                    } else if showsPlusSign {
+                        out[count] = UInt8(ascii: "+")
+                        count += 1
+                    }
+                }
+                var integer = n / unit
+                var digits = 1
+                var power = 1
+                while integer / power >= 10 {
+                    power *= 10
+                    digits += 1
+                }
+                for i in 0..<digits {
+                    if !sep.isEmpty, i > 0, (digits - i) % 3 == 0 {
+                        for b in sep {
+                            out[count] = b
+                            count += 1
+                        }
+                    }
+                    out[count] = UInt8(ascii: "0") + UInt8(integer / power)
+                    count += 1
+                    integer %= power
+                    power /= 10
+                }
+                if fractionCount > 0 {
+                    out[count] = UInt8(ascii: ".")
+                    count += fractionCount
+                    for i in 0..<fractionCount {
+                        out[count - i] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                        fraction /= 10
+                    }
+                    count += 1
+                }
+                return String(decoding: UnsafeBufferPointer(rebasing: out[0..<count]), as: UTF8.self)
+            }
+        }
+    }
+
+    private static let units = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
 
     private func format(
         _ value: Double, description text: UnsafeBufferPointer<UInt8>, digits: UnsafeMutableBufferPointer<UInt8>

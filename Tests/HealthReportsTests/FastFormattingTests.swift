@@ -7,7 +7,7 @@ import Testing
 @Suite("Fast formatting agrees with the plain rules")
 struct FastFormattingTests {
     /// Every option combination the reports use, and a few more.
-    static let formats: [DecimalFormat] = [0, 1, 2, 3, 7].flatMap { decimals in
+    static let formats: [DecimalFormat] = [0, 1, 2, 3, 4, 6, 7].flatMap { decimals in
         [false, true].flatMap { trims in
             [nil, ",", "’"].flatMap { (separator: Character?) in
                 [false, true].map { plus in
@@ -46,13 +46,32 @@ struct FastFormattingTests {
             state ^= state << 17
             return state
         }
-        for _ in 0..<4000 {
+        for _ in 0..<2000 {
             let mantissa = Double(next() % 1_000_000_007) / 1_000_000_007
             let exponent = Int(next() % 22) - 9
             var v = mantissa * pow10(exponent)
             if next() % 3 == 0 { v = (v * 100).rounded() / 100 }
             if next() % 2 == 0 { v = -v }
             for format in Self.formats {
+                #expect(format.string(v) == format.referenceString(v), "\(format) \(v)")
+            }
+        }
+    }
+
+    /// Values at (and one binary step around) the halves of the last decimal, where the scaled
+    /// shortcut must leave the value to the digit rule, and scaled magnitudes around 10^9.
+    @Test func agreesWithTheReferenceAtHalves() {
+        var values: [Double] = []
+        for decimals in 0...6 {
+            let unit = pow10(decimals)
+            for m in stride(from: 0, to: 3000, by: 7) {
+                let v = (Double(m) + 0.5) / unit
+                values += [v, v.nextUp, v.nextDown]
+            }
+            for e in [1e9, 1e9 - 0.5, 1e9 + 0.5, 999_999_999.4999] { values.append(e / unit) }
+        }
+        for format in Self.formats {
+            for v in values + values.map({ -$0 }) {
                 #expect(format.string(v) == format.referenceString(v), "\(format) \(v)")
             }
         }
