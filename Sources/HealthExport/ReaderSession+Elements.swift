@@ -262,11 +262,13 @@ extension ReaderSession {
             }
         }
         recordIndex = batch.records.count
+        // The memberwise initializer (see `Record.line`): built in place, without a copy.
         batch.records.append(
             Record(
-                type: symbols[Int(type)], typeSymbol: type, value: value, sourceName: symbols[Int(source)],
-                sourceSymbol: source, sourceVersion: sourceVersion, device: recordDevice, creationDate: creationDate,
-                startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line)))
+                line: Int(line), type: symbols[Int(type)], typeSymbol: type, value: value,
+                sourceName: symbols[Int(source)], sourceSymbol: source, sourceVersion: sourceVersion,
+                device: recordDevice, creationDate: creationDate, startDate: startDate, endDate: endDate, metadata: [],
+                heartbeats: [], isNestedInCorrelation: nested))
     }
 
     func metadataEntry(_ a: Attributes, parent: Int32) {
