@@ -14,7 +14,12 @@ extension ReportWriter {
     /// streak), the stand-hour profile, de-duplication per type, the ActivitySummary
     /// cross-check, notes, reader diagnostics, and the list of files.
     public func markdownReport(_ result: AnalysisResult, context: ReportContext) -> String {
-        var report = MarkdownReport(result: result, context: context, options: options)
+        markdownReport(result, context: context, charts: nil)
+    }
+
+    /// `markdownReport(_:context:)` with the charts already made (`charts(result)`), or nil.
+    func markdownReport(_ result: AnalysisResult, context: ReportContext, charts: [ChartFile]?) -> String {
+        var report = MarkdownReport(result: result, context: context, options: options, charts: charts)
         report.render()
         return report.text
     }
@@ -31,11 +36,12 @@ struct MarkdownReport {
     let charts: [ChartFile]
     var text = ""
 
-    init(result: AnalysisResult, context: ReportContext, options: ReportOptions) {
+    /// `charts`: those of `result` when the caller made them already; nil to make them here.
+    init(result: AnalysisResult, context: ReportContext, options: ReportOptions, charts: [ChartFile]? = nil) {
         self.result = result
         self.context = context
         self.options = options
-        charts = ReportCharts.all(ReportWriter.chartInputs(result))
+        self.charts = charts ?? ReportCharts.all(ReportWriter.chartInputs(result))
     }
 
     mutating func render() {
