@@ -62,6 +62,26 @@ static const uint8_t stag_stop[256] = {['"'] = 1, ['\''] = 1, ['>'] = 1};
 
 static inline int is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/* The offset of the first quote or '>' in b[i..<n] (n when none): eight bytes at a time, a byte
+   equal to c being a zero byte of x ^ (c × 0x01…01). Of (v - 0x01…01) & ~v & 0x80…80, the lowest
+   set bit marks v's first zero byte exactly (a borrow only sets bits above it), so the lowest set
+   bit of the three masks or-ed is the first byte equal to any of the three. */
+static inline size_t stag_run(const uint8_t *b, size_t i, size_t n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    while (n - i >= 8) {
+        uint64_t x;
+        memcpy(&x, b + i, 8);
+        uint64_t d = x ^ (ones * '"'), q = x ^ (ones * '\''), g = x ^ (ones * '>');
+        uint64_t m = (((d - ones) & ~d) | ((q - ones) & ~q) | ((g - ones) & ~g)) & highs;
+        if (m) return i + (size_t)(__builtin_ctzll(m) >> 3);
+        i += 8;
+    }
+#endif
+    while (i < n && !stag_stop[b[i]]) i++;
+    return i;
+}
+
 /* Newlines in `n` bytes. Lines are hundreds of bytes long in an export, so memchr (vectorized
    in libc) from one newline to the next beats counting every byte. */
 static int64_t count_newlines(const uint8_t *b, size_t n) {
@@ -182,18 +202,27 @@ static size_t scan(hsax_splitter *s, const uint8_t *b, size_t n, size_t arm_from
                 }
                 if (s->in_name) break;
             }
-            /* up to the next quote or '>' (attribute names, '=', spaces: a few bytes) */
-            while (i < n && !stag_stop[b[i]]) i++;
-            if (i == n) {
-                s->last = b[n - 1];
-                break;
-            }
-            if (b[i] != '>') {
-                s->quote = b[i++];
-                s->state = SC_QUOTE;
-                break;
-            }
-            {
+            /* Up to the next quote or '>' (attribute names, '=', spaces: a few bytes); a quoted
+               value is skipped with memchr right here, so a whole start tag is one pass of this
+               loop rather than one trip through the state switch per attribute. */
+            for (;;) {
+                i = stag_run(b, i, n);
+                if (i == n) {
+                    s->last = b[n - 1];
+                    return n;
+                }
+                if (b[i] != '>') {
+                    uint8_t quote = b[i++];
+                    const uint8_t *q = memchr(b + i, quote, n - i);
+                    if (!q) { /* the value goes on in the next buffer */
+                        s->quote = quote;
+                        s->state = SC_QUOTE;
+                        return n;
+                    }
+                    i = (size_t)(q - b) + 1;
+                    s->last = quote;
+                    continue;
+                }
                 /* '/' right before '>' (never inside a value: a value ends with its quote) */
                 int empty = (i > 0 ? b[i - 1] : s->last) == '/';
                 i++;
@@ -212,6 +241,7 @@ static size_t scan(hsax_splitter *s, const uint8_t *b, size_t n, size_t arm_from
                     *event = EV_CUT;
                     return i;
                 }
+                break;
             }
             break;
         case SC_QUOTE: {

@@ -48,10 +48,11 @@ public final class Analyzer {
         var domain: Int32
         var code: Int32
     }
-    private var routeBySymbol: [RouteRange] = []
-    private var routeByName: [String: RouteRange] = [:]
-    private var routeList: [Route] = []
-    private var finished = false
+    // Not checked at run time (one analyzer is used from one thread; consume is the hot loop).
+    @exclusivity(unchecked) private var routeBySymbol: [RouteRange] = []
+    @exclusivity(unchecked) private var routeByName: [String: RouteRange] = [:]
+    @exclusivity(unchecked) private var routeList: [Route] = []
+    @exclusivity(unchecked) private var finished = false
 
     /// Where cumulative samples are spilled (see `init(options:scratch:sampleBufferLimit:)`).
     public let scratch: any ScratchSpace

@@ -119,6 +119,12 @@ public struct InstantaneousBeatsPerMinute: Hashable, Sendable {
 
 /// A `<Record>`: one HealthKit sample.
 public struct Record: Sendable {
+    /// The line of the record's start tag in the export file (1-based).
+    ///
+    /// (First, so that the synthesized memberwise initializer, which the reader uses, differs
+    /// from the public one below: an initializer written out in the struct cost the reader a
+    /// copy of the whole record, a retain and a release of each of its references, per record.)
+    public var line: Int
     /// The type identifier, e.g. `HKQuantityTypeIdentifierStepCount`.
     public var type: String
     /// A small integer naming `type` within one read (equal ids ⇔ equal types); for fast
@@ -141,9 +147,10 @@ public struct Record: Sendable {
     /// True for a record inside a `<Correlation>`: Apple's DTD says such records also appear as
     /// top-level records, so they must never be added to totals (reference §2.5).
     public var isNestedInCorrelation: Bool
-    /// The line of the record's start tag in the export file (1-based).
-    public var line: Int
+}
 
+extension Record {
+    /// A record with the given fields (symbols -1: not from a read).
     public init(
         type: String, typeSymbol: Int32 = -1, value: RecordValue, sourceName: String,
         sourceSymbol: Int32 = -1, sourceVersion: String? = nil, device: Device? = nil,

@@ -9,7 +9,7 @@ extension ReaderSession {
         let depth = Int(s.pointee.depth)
         let line = s.pointee.line
         let parent: Int32 = depth > 0 && depth - 1 < stack.count ? stack[depth - 1] : -1
-        if stack.count > depth { stack.removeSubrange(depth...) }
+        while stack.count > depth { stack.removeLast() }  // (removeLast(k) goes through replaceSubrange)
         stack.append(el)
         if el == Int32(HSAX_EL_UNKNOWN.rawValue) {
             unknownElementCounts[UnsafeRawPointer(s.pointee.name), default: 0] += 1
@@ -192,7 +192,7 @@ extension ReaderSession {
         let type = symbol(typeValue, .type)
         // Fast path: both dates well-formed; otherwise the slow path names the problem.
         guard let startBytes = a.bytes(HSAX_A_START_DATE), let startDate = dates.decode(startBytes),
-            let endBytes = a.bytes(HSAX_A_END_DATE), let endDate = dates.decode(endBytes)
+            let endBytes = a.bytes(HSAX_A_END_DATE), let endDate = endDates.decode(endBytes)
         else {
             _ = requiredDate(a, HSAX_A_START_DATE, "startDate", element: symbols[Int(type)], line: line)
             _ = requiredDate(a, HSAX_A_END_DATE, "endDate", element: symbols[Int(type)], line: line)
@@ -247,18 +247,28 @@ extension ReaderSession {
             value = .none(nil)
         }
         let source = symbol(sourceValue, .source)
+        // Every field in a local first, without closures in the record's argument list.
+        var sourceVersion: String? = nil
+        if let v = a.raw(HSAX_A_SOURCE_VERSION) { sourceVersion = symbols[Int(symbol(v, .sourceVersion))] }
+        var recordDevice: Device? = nil
+        if let v = a.raw(HSAX_A_DEVICE) { recordDevice = device(v) }
+        var creationDate: Timestamp? = nil
+        if let b = a.bytes(HSAX_A_CREATION_DATE) {
+            if let t = creationDates.decode(b), plausible(t) {
+                creationDate = t
+            } else {
+                creationDate = optionalDate(
+                    a, HSAX_A_CREATION_DATE, "creationDate", element: symbols[Int(type)], line: line)
+            }
+        }
         recordIndex = batch.records.count
+        // The memberwise initializer (see `Record.line`): built in place, without a copy.
         batch.records.append(
             Record(
-                type: symbols[Int(type)], typeSymbol: type, value: value, sourceName: symbols[Int(source)],
-                sourceSymbol: source,
-                sourceVersion: a.raw(HSAX_A_SOURCE_VERSION).map { symbols[Int(symbol($0, .sourceVersion))] },
-                device: a.raw(HSAX_A_DEVICE).flatMap(device),
-                creationDate: a.bytes(HSAX_A_CREATION_DATE).flatMap { dates.decode($0) }.flatMap {
-                    plausible($0) ? $0 : nil
-                }
-                    ?? optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: symbols[Int(type)], line: line),
-                startDate: startDate, endDate: endDate, isNestedInCorrelation: nested, line: Int(line)))
+                line: Int(line), type: symbols[Int(type)], typeSymbol: type, value: value,
+                sourceName: symbols[Int(source)], sourceSymbol: source, sourceVersion: sourceVersion,
+                device: recordDevice, creationDate: creationDate, startDate: startDate, endDate: endDate, metadata: [],
+                heartbeats: [], isNestedInCorrelation: nested))
     }
 
     func metadataEntry(_ a: Attributes, parent: Int32) {

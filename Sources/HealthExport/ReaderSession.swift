@@ -58,7 +58,11 @@ final class ReaderSession {
 
     // Header.
     @exclusivity(unchecked) var exportDate: Timestamp?
+    /// One decoder per date attribute of a record (start, end, creation), so that each one's
+    /// remembered date and offset is the previous record's same attribute.
     @exclusivity(unchecked) var dates = TimestampDecoder()
+    @exclusivity(unchecked) var endDates = TimestampDecoder()
+    @exclusivity(unchecked) var creationDates = TimestampDecoder()
     @exclusivity(unchecked) var locale: String?
     @exclusivity(unchecked) var me: Me?
     /// The segments of the last `ExportDate` and `Me` (parallel reads keep the last in document order).

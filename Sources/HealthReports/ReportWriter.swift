@@ -103,10 +103,19 @@ public struct ReportWriter: Sendable {
     public func write(_ result: AnalysisResult, context: ReportContext, to directory: String) throws(ReportError)
         -> [String]
     {
-        // Render first: nothing touches the disk until every text exists.
+        // Render first: nothing touches the disk until every text exists. The charts are made
+        // once, for their files and for report.md's links.
+        let charts = self.charts(result)
         let texts =
-            ReportFile.allCases.map { (name: $0.fileName, text: text(of: $0, for: result, context: context)) }
-            + charts(result).map { (name: $0.fileName, text: $0.svg) }
+            ReportFile.allCases.map { file in
+                (
+                    name: file.fileName,
+                    text: file == .report
+                        ? markdownReport(result, context: context, charts: charts)
+                        : text(of: file, for: result, context: context)
+                )
+            }
+            + charts.map { (name: $0.fileName, text: $0.svg) }
         let directory = directory.isEmpty ? "." : directory
         try OutputFolder(fileSystem: fileSystem, stepHook: stepHook).write(
             texts, to: directory, owns: Self.isReportFile)

@@ -28,4 +28,38 @@ struct TimestampDecoderTests {
             }
         }
     }
+
+    /// The time of day of a cached date is checked as one 8-byte word: every byte value at every
+    /// position of `HH:mm:ss` must be accepted or refused exactly as the byte-by-byte decoder does
+    /// ('/' and ':' are the neighbours of '0' and '9'; 0xB0-0xB9 differ from digits by one bit).
+    @Test func timeOfDayAgreesForEveryByteAtEveryPosition() {
+        func stateless(_ b: [UInt8]) -> Timestamp? {
+            var b = b
+            return b.withUnsafeMutableBufferPointer { decodeTimestamp(UnsafeBufferPointer($0)) }
+        }
+        // 2024-02-29 (a leap day) 23:59:60 +0545: the date and offset are cached by the first
+        // decode; 23:59:60 is accepted (a leap second, second < 61): 2024-02-29 is day 19 782
+        // after 1970-01-01, so the instant is 19 782 × 86 400 + 86 400 − 20 700 = 1 709 230 500.
+        let base = Array("2024-02-29 23:59:60 +0545".utf8)
+        var decoder = TimestampDecoder()
+        var first = base
+        let t0 = first.withUnsafeMutableBufferPointer { decoder.decode(UnsafeBufferPointer($0)) }
+        #expect(t0?.secondsSince1970 == 1_709_230_500)
+        #expect(t0?.printedOffsetSeconds == 20_700)
+        var accepted = 0
+        for position in 11..<19 {
+            for byte in 0...255 {
+                var b = base
+                b[position] = UInt8(byte)
+                let expected = stateless(b)
+                let t = b.withUnsafeMutableBufferPointer { decoder.decode(UnsafeBufferPointer($0)) }
+                #expect(t == expected, "byte \(byte) at \(position)")
+                if t != nil { accepted += 1 }
+            }
+        }
+        // Accepted: hour digits 0-2 at 11 ("03:59:60" … "23:59:60"; 3 values), 0-3 at 12
+        // ("20" … "23"; 4 values), 0-5 at 14 (6), 0-9 at 15 (10), 0-6 at 17 ("00" … "60"; 7),
+        // only 0 at 18 (60 is the largest second; 1), the colons only as ':' (1 + 1): 33.
+        #expect(accepted == 33)
+    }
 }

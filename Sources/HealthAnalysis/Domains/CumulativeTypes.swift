@@ -12,8 +12,8 @@ import HealthExport
 final class CumulativeTypes: DomainAccumulator {
     private let options: AnalysisOptions
     /// Slot by slot: the fixed slots of `CumulativeSlot` first, then other types in order of first sight.
-    private(set) var types: [CumulativeType] = TypeCatalog.fixed
-    private(set) var store: CumulativeStore
+    @exclusivity(unchecked) private(set) var types: [CumulativeType] = TypeCatalog.fixed
+    @exclusivity(unchecked) private(set) var store: CumulativeStore
     private var slotByIdentifier: [String: Int] = [:]
 
     init(options: AnalysisOptions, scratch: any ScratchSpace, bufferLimit: Int) {

@@ -59,11 +59,11 @@ extension DomainAccumulator {
 ///
 /// Not thread-safe: it belongs to one analyzer.
 final class StreamContext {
-    var sources = SourceTable()
-    var counters = DropCounters()
+    @exclusivity(unchecked) var sources = SourceTable()
+    @exclusivity(unchecked) var counters = DropCounters()
     /// The span of instants with data (UTC seconds), for the zone table and the day range.
-    var firstInstant = Int64.max
-    var lastInstant = Int64.min
+    @exclusivity(unchecked) var firstInstant = Int64.max
+    @exclusivity(unchecked) var lastInstant = Int64.min
 
     /// Widens the span of instants with data to include `[first, last]`.
     @inline(__always)

@@ -13,11 +13,11 @@ import HealthExport
 /// It writes nothing into the result itself: `Analyzer.finish` builds the `ZoneTimeline` from it
 /// before the other domains finish, since they need its calendar.
 final class ZoneEvidenceAccumulator: DomainAccumulator {
-    private(set) var zones = TimeZoneEvidence()
-    private(set) var offsets = OffsetEvidence()
+    @exclusivity(unchecked) private(set) var zones = TimeZoneEvidence()
+    @exclusivity(unchecked) private(set) var offsets = OffsetEvidence()
     /// Per source index.
-    private var energyAndExercise: [Int: RingQuarterHours] = [:]
-    private var stood: [Int: Set<Int64>] = [:]
+    @exclusivity(unchecked) private var energyAndExercise: [Int: RingQuarterHours] = [:]
+    @exclusivity(unchecked) private var stood: [Int: Set<Int64>] = [:]
     private(set) var summaries: [CivilDate: ActivitySummary] = [:]
 
     private static let energy: Int32 = 1

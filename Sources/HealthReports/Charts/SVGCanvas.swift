@@ -22,6 +22,14 @@ struct SVGCanvas {
 
     /// Text escaped for XML character data and attribute values.
     static func escape(_ text: String) -> String {
+        // Most texts (tooltips, labels) hold none of the four: returned as they are, without
+        // walking them character by character.
+        var plain = true
+        for byte in text.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 {
+            plain = false
+            break
+        }
+        if plain { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for c in text {

@@ -14,7 +14,12 @@ extension ReportWriter {
     /// streak), the stand-hour profile, de-duplication per type, the ActivitySummary
     /// cross-check, notes, reader diagnostics, and the list of files.
     public func markdownReport(_ result: AnalysisResult, context: ReportContext) -> String {
-        var report = MarkdownReport(result: result, context: context, options: options)
+        markdownReport(result, context: context, charts: nil)
+    }
+
+    /// `markdownReport(_:context:)` with the charts already made (`charts(result)`), or nil.
+    func markdownReport(_ result: AnalysisResult, context: ReportContext, charts: [ChartFile]?) -> String {
+        var report = MarkdownReport(result: result, context: context, options: options, charts: charts)
         report.render()
         return report.text
     }
@@ -27,12 +32,16 @@ struct MarkdownReport {
     let result: AnalysisResult
     let context: ReportContext
     let options: ReportOptions
+    /// The charts with data, made once (each section that links one looks it up here).
+    let charts: [ChartFile]
     var text = ""
 
-    init(result: AnalysisResult, context: ReportContext, options: ReportOptions) {
+    /// `charts`: those of `result` when the caller made them already; nil to make them here.
+    init(result: AnalysisResult, context: ReportContext, options: ReportOptions, charts: [ChartFile]? = nil) {
         self.result = result
         self.context = context
         self.options = options
+        self.charts = charts ?? ReportCharts.all(ReportWriter.chartInputs(result))
     }
 
     mutating func render() {

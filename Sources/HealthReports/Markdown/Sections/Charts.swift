@@ -12,8 +12,6 @@ extension MarkdownReport {
         return "![\(alt)](\(c.fileName))\n\n"
     }
 
-    var charts: [ChartFile] { ReportCharts.all(ReportWriter.chartInputs(result)) }
-
     mutating func trendCharts() {
         let names = ["chart_steps.svg", "chart_rings.svg", "chart_heart.svg"]
         let shown = names.map(chart).filter { !$0.isEmpty }
