@@ -67,6 +67,8 @@ struct hsax_rewriter {
     rw_gen gen[2];
     int cur;
     uint64_t next_index;
+    uint8_t digits[24]; /* next_index in decimal, most significant first */
+    int ndigits;
     uint64_t rewritten;
 };
 
@@ -88,7 +90,35 @@ static inline int is_ws(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' |
 hsax_rewriter *hsax_rewriter_create(void) {
     init_tables();
     hsax_rewriter *r = calloc(1, sizeof *r);
+    if (r) {
+        r->digits[0] = '0';
+        r->ndigits = 1;
+    }
     return r;
+}
+
+/* next_index++, in both forms. */
+static inline void advance_index(hsax_rewriter *r) {
+    r->next_index++;
+    int i = r->ndigits - 1;
+    while (i >= 0 && r->digits[i] == '9') r->digits[i--] = '0';
+    if (i >= 0) {
+        r->digits[i]++;
+    } else {
+        memmove(r->digits + 1, r->digits, (size_t)r->ndigits);
+        r->digits[0] = '1';
+        r->ndigits++;
+    }
+}
+
+/* next_index rolled back to `x` (a tag given up). */
+static void set_index(hsax_rewriter *r, uint64_t x) {
+    r->next_index = x;
+    uint8_t tmp[24];
+    int n = 0;
+    do { tmp[n++] = (uint8_t)('0' + x % 10); x /= 10; } while (x);
+    for (int i = 0; i < n; i++) r->digits[i] = tmp[n - 1 - i];
+    r->ndigits = n;
 }
 
 void hsax_rewriter_free(hsax_rewriter *r) {
@@ -144,15 +174,43 @@ static inline size_t utf8_put(uint8_t *d, uint32_t c) {
 /* 1 when the value would take libxml2's slow path: it holds '&' or a byte >= 0x80. (A '<' or a
    control character sends it there too, but such values are never rewritten.) */
 static inline int needs_rewrite(const uint8_t *v, size_t n) {
-    size_t k = 0;
-    for (; k + 8 <= n; k += 8) {
+    if (n < 8) {
+        for (size_t k = 0; k < n; k++) if (v[k] == '&' || v[k] >= 0x80) return 1;
+        return 0;
+    }
+    /* eight bytes at a time, the last word overlapping the one before */
+    for (size_t k = 0;; k += 8) {
+        if (k + 8 > n) k = n - 8;
         uint64_t x;
         memcpy(&x, v + k, 8);
         uint64_t y = x ^ 0x2626262626262626ull; /* zero bytes where x has '&' */
         if (((x | ((y - 0x0101010101010101ull) & ~y)) & 0x8080808080808080ull) != 0) return 1;
+        if (k + 8 == n) return 0;
     }
-    for (; k < n; k++) if (v[k] == '&' || v[k] >= 0x80) return 1;
-    return 0;
+}
+
+#define RW_K01 0x0101010101010101ull
+#define RW_K80 0x8080808080808080ull
+/* Zero bytes of `v` as 0x80 bits; the lowest set bit marks the first zero byte exactly. */
+static inline uint64_t zero_bytes(uint64_t v) { return (v - RW_K01) & ~v & RW_K80; }
+
+/* The bytes decode_value must look at one by one: '&', '<', below 0x20, 0x7F, 0x80 and above.
+   The lowest set bit marks the first of them exactly (borrows only run upwards). */
+static inline uint64_t word_special(uint64_t x) {
+    return (x | zero_bytes(x ^ 0x2626262626262626ull) | zero_bytes(x ^ 0x3C3C3C3C3C3C3C3Cull) |
+            zero_bytes(x ^ 0x7F7F7F7F7F7F7F7Full) | ((x - 0x2020202020202020ull) & ~x)) & RW_K80;
+}
+
+/* The index of the first '=' in b[k..len), or len. */
+static inline size_t find_eq(const uint8_t *b, size_t k, size_t len) {
+    for (; k + 8 <= len; k += 8) {
+        uint64_t x;
+        memcpy(&x, b + k, 8);
+        uint64_t m = zero_bytes(x ^ 0x3D3D3D3D3D3D3D3Dull);
+        if (m) return k + ((size_t)__builtin_ctzll(m) >> 3);
+    }
+    while (k < len && b[k] != '=') k++;
+    return k;
 }
 
 /* Decodes value bytes v[0..n) as libxml2 + the glue would hand them to Swift, into dst (room
@@ -162,6 +220,18 @@ static inline int needs_rewrite(const uint8_t *v, size_t n) {
 static long decode_value(const uint8_t *v, size_t n, uint8_t *dst, size_t *chars) {
     size_t w = 0, ch = 0, i = 0;
     while (i < n) {
+        /* plain bytes eight at a time (dst has room: w <= i, and i + 8 <= n) */
+        while (i + 8 <= n) {
+            uint64_t x;
+            memcpy(&x, v + i, 8);
+            memcpy(dst + w, &x, 8);
+            uint64_t m = word_special(x);
+            if (m == 0) { w += 8; ch += 8; i += 8; continue; }
+            size_t z = (size_t)__builtin_ctzll(m) >> 3;
+            w += z; ch += z; i += z;
+            break;
+        }
+        if (i >= n) break;
         uint8_t c = v[i];
         if (c < 0x80) {
             if (c == '&') {
@@ -189,20 +259,27 @@ static long decode_value(const uint8_t *v, size_t n, uint8_t *dst, size_t *chars
                     i = j + 1;
                     continue;
                 }
-                static const struct { const char *name; size_t len; uint8_t c; } ents[] = {
-                    {"lt;", 3, '<'}, {"gt;", 3, '>'}, {"amp;", 4, '&'}, {"apos;", 5, '\''}, {"quot;", 5, '"'},
-                };
-                int found = 0;
-                for (int e = 0; e < 5; e++) {
-                    if (i + 1 + ents[e].len <= n && memcmp(v + i + 1, ents[e].name, ents[e].len) == 0) {
-                        dst[w++] = ents[e].c;
-                        ch += 1 + ents[e].len;
-                        i += 1 + ents[e].len;
-                        found = 1;
-                        break;
-                    }
+                const uint8_t *e = v + i + 1;
+                size_t left = n - i - 1, el;
+                uint8_t d;
+                if (left >= 3 && e[1] == 't' && e[2] == ';' && (e[0] == 'l' || e[0] == 'g')) {
+                    d = e[0] == 'l' ? '<' : '>';
+                    el = 3;
+                } else if (left >= 4 && memcmp(e, "amp;", 4) == 0) {
+                    d = '&';
+                    el = 4;
+                } else if (left >= 5 && memcmp(e, "apos;", 5) == 0) {
+                    d = '\'';
+                    el = 5;
+                } else if (left >= 5 && memcmp(e, "quot;", 5) == 0) {
+                    d = '"';
+                    el = 5;
+                } else {
+                    return -1;
                 }
-                if (!found) return -1;
+                dst[w++] = d;
+                ch += 1 + el;
+                i += 1 + el;
                 continue;
             }
             /* '<' is an error; raw TAB/LF/CR are normalized and move lines; DEL cannot occur
@@ -233,12 +310,6 @@ static long decode_value(const uint8_t *v, size_t n, uint8_t *dst, size_t *chars
     }
     *chars = ch;
     return (long)w;
-}
-
-static inline size_t decimal_digits(uint64_t x) {
-    size_t d = 1;
-    while (x >= 10) { x /= 10; d++; }
-    return d;
 }
 
 /* Finds the end of a comment, CDATA section or PI from b[i]; returns the index after its '>'
@@ -327,14 +398,15 @@ static int scan_tag(hsax_rewriter *r, const uint8_t *b, size_t t, size_t len, si
             RW_FAIL(TAG_ABORT, k);
         }
         if (k == ws) RW_FAIL(TAG_ABORT, k);
+        /* The attribute's name and the blanks after it run to the next '='. libxml2 accepts
+           exactly a name and blanks there; anything else in that stretch (a quote, '>', a
+           second name) is its error, found before the value, so the value found here is either
+           libxml2's own or comes after its first error. */
         size_t ns = k;
-        while (k < len && !name_stop[b[k]]) k++;
+        k = find_eq(b, k, len);
         if (k >= len) RW_FAIL(TAG_UNFINISHED, t);
-        if (k == ns) RW_FAIL(TAG_ABORT, k);
         size_t ne = k;
-        while (k < len && is_ws(b[k])) k++;
-        if (k >= len) RW_FAIL(TAG_UNFINISHED, t);
-        if (b[k] != '=') RW_FAIL(TAG_ABORT, k);
+        while (ne > ns && is_ws(b[ne - 1])) ne--;
         k++;
         while (k < len && is_ws(b[k])) k++;
         if (k >= len) RW_FAIL(TAG_UNFINISHED, t);
@@ -361,7 +433,7 @@ static int scan_tag(hsax_rewriter *r, const uint8_t *b, size_t t, size_t len, si
         size_t chars = 0;
         long w = decode_value(b + vs, n, g->arena + g->arena_len, &chars);
         if (w < 0) continue;
-        size_t tok = 1 + decimal_digits(r->next_index);
+        size_t tok = 1 + (size_t)r->ndigits;
         if (tok > chars) continue;
         if (g->count == g->cap) {
             uint32_t cap = g->cap ? g->cap * 2 : 1024;
@@ -376,14 +448,13 @@ static int scan_tag(hsax_rewriter *r, const uint8_t *b, size_t t, size_t len, si
         g->arena_len += (size_t)w;
         /* write b[copied..vs), the token, the closing quote and the padding */
         put(r, b + copied, vs - copied);
-        uint8_t digits[24];
-        size_t nd = 0;
-        uint64_t x = r->next_index++;
-        do { digits[nd++] = (uint8_t)('0' + x % 10); x /= 10; } while (x);
         r->out[r->out_len++] = RW_DEL;
-        while (nd) r->out[r->out_len++] = digits[--nd];
+        memcpy(r->out + r->out_len, r->digits, (size_t)r->ndigits);
+        r->out_len += (size_t)r->ndigits;
+        advance_index(r);
         r->out[r->out_len++] = q;
-        for (size_t p = tok; p < chars; p++) r->out[r->out_len++] = ' ';
+        memset(r->out + r->out_len, ' ', chars - tok);
+        r->out_len += chars - tok;
         copied = ve + 1;
     }
 #undef RW_FAIL
@@ -396,7 +467,7 @@ fail:
     r->out_len = out0;
     g->count = count0;
     g->arena_len = arena0;
-    r->next_index = next0;
+    if (r->next_index != next0) set_index(r, next0);
     return rc;
 }
 
