@@ -72,23 +72,16 @@ struct hsax_rewriter {
     uint64_t rewritten;
 };
 
-/* Bytes that end an element or attribute name for the scanner: whitespace and markup
+/* Bytes that end an element name for the scanner: whitespace and markup
    delimiters. The scanner is lenient inside names (libxml2 checks them, and a name error comes
    before the value it names); it only needs to find the same structure libxml2 finds. */
-static uint8_t name_stop[256];
-static int tables_ready;
-
-static void init_tables(void) {
-    if (tables_ready) return;
-    const char *stops = " \t\r\n>/<\"'=";
-    for (const char *c = stops; *c; c++) name_stop[(uint8_t)*c] = 1;
-    tables_ready = 1;
-}
+static const uint8_t name_stop[256] = {
+    [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['>'] = 1, ['/'] = 1, ['<'] = 1, ['"'] = 1, ['\''] = 1, ['='] = 1,
+};
 
 static inline int is_ws(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 hsax_rewriter *hsax_rewriter_create(void) {
-    init_tables();
     hsax_rewriter *r = calloc(1, sizeof *r);
     if (r) {
         r->digits[0] = '0';
