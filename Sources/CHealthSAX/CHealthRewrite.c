@@ -12,7 +12,7 @@
 //
 // Invariants kept (checked by Tests/HealthExportTests/AttributeRewriterTests.swift):
 //  - lines: no newline is added or removed; columns: libxml2 counts characters (input->col), so
-//    the token plus spaces after its closing quote occupy as many characters as the value did;
+//    the token is padded inside its quotes with '-' to as many characters as the value had;
 //  - only values libxml2 would accept and deliver unchanged are rewritten; everything unusual
 //    (unknown entities, bad references or UTF-8, '<', raw TAB/LF/CR, xml* attributes, a value not
 //    followed by whitespace, '>' or "/>") is left to libxml2, which reports its own error at its
@@ -30,11 +30,13 @@
 
 #define RW_TAG_CAP (64u * 1024u) /* longer start tags pass through untouched */
 #define RW_DEL 0x7F
+#define RW_FILLER '-' /* pads a token to the value's character count (not a digit) */
 
 enum { RW_TEXT = 0, RW_SKIP, RW_OFF };
 
 typedef struct {
-    uint32_t off, len;
+    uint32_t off, len; /* the decoded bytes in the arena */
+    uint32_t token;    /* the token's length with its filler (the value's character count) */
 } rw_entry;
 
 /* One generation of decoded values: the tokens of one chunk. */
@@ -437,17 +439,18 @@ static int scan_tag(hsax_rewriter *r, const uint8_t *b, size_t t, size_t len, si
         }
         g->entries[g->count].off = (uint32_t)g->arena_len;
         g->entries[g->count].len = (uint32_t)w;
+        g->entries[g->count].token = (uint32_t)chars;
         g->count++;
         g->arena_len += (size_t)w;
-        /* write b[copied..vs), the token, the closing quote and the padding */
+        /* write b[copied..vs), the token, the filler and the closing quote */
         put(r, b + copied, vs - copied);
         r->out[r->out_len++] = RW_DEL;
         memcpy(r->out + r->out_len, r->digits, (size_t)r->ndigits);
         r->out_len += (size_t)r->ndigits;
         advance_index(r);
-        r->out[r->out_len++] = q;
-        memset(r->out + r->out_len, ' ', chars - tok);
+        memset(r->out + r->out_len, RW_FILLER, chars - tok);
         r->out_len += chars - tok;
+        r->out[r->out_len++] = q;
         copied = ve + 1;
     }
 #undef RW_FAIL
@@ -621,17 +624,20 @@ int hsax_rewriter_run(hsax_rewriter *r, const uint8_t *in, size_t n, int is_last
 
 int hsax_rewriter_resolve(const hsax_rewriter *r, const uint8_t *v, size_t n, const uint8_t **bytes,
                           int32_t *length) {
-    if (n < 2 || n > 20 || v[0] != RW_DEL) return 0;
+    if (n < 2 || v[0] != RW_DEL) return 0;
     uint64_t idx = 0;
-    for (size_t i = 1; i < n; i++) {
+    size_t i = 1;
+    for (; i < n && i <= 20; i++) {
         uint8_t d = (uint8_t)(v[i] - '0');
-        if (d > 9) return 0;
+        if (d > 9) break;
         idx = idx * 10 + d;
     }
+    if (i == 1 || i > 20) return 0;
     for (int k = 0; k < 2; k++) {
         const rw_gen *g = &r->gen[(r->cur + 2 - k) & 1];
         if (idx >= g->base && idx - g->base < g->count) {
             const rw_entry *e = &g->entries[idx - g->base];
+            if (e->token != n) return 0;
             *bytes = g->arena + e->off;
             *length = (int32_t)e->len;
             return 1;

@@ -308,9 +308,10 @@ static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *pref
         if (id < 0) { unknown++; continue; }
         const uint8_t *v = (const uint8_t *)a[3];
         size_t n = (size_t)(a[4] - a[3]);
-        /* A rewriter token: DEL + digits, parsed by libxml2's fast path, which hands on a pointer
-           into its input buffer (a value decoded by libxml2, say from "&#127;1", is a copy
-           elsewhere and is left alone). The table holds the final bytes (no decode_amp). */
+        /* A rewriter token: DEL + digits + '-' filler, parsed by libxml2's fast path, which
+           hands on a pointer into its input buffer (a value decoded by libxml2, say from
+           "&#127;1", is a copy elsewhere and is left alone). The table holds the final bytes
+           (no decode_amp). */
         if (n >= 2 && v[0] == 0x7F && p->rw && p->ctxt->input &&
             (uintptr_t)v >= (uintptr_t)p->ctxt->input->base && (uintptr_t)(v + n) <= (uintptr_t)p->ctxt->input->end) {
             const uint8_t *d;

@@ -269,7 +269,7 @@ struct AttributeRewriterTests {
     }
 
     /// Errors after a rewritten value on the same line (in the value's tag, in the next tag, in
-    /// the text after it) keep their line, column and words: the token and its padding occupy
+    /// the text after it) keep their line, column and words: the token and its filler occupy
     /// the characters the value did.
     @Test(arguments: [
         ("<Record sourceName=\"&lt;x&gt;\" sourceName=\"&lt;y&gt;\"/>\n", "Attribute sourceName redefined"),
@@ -309,7 +309,7 @@ struct AttributeRewriterTests {
     /// `<Record sourceName="&lt;x&gt;" sourceName="&lt;y&gt;"/>` "<Record" is 7 characters and
     /// each ` sourceName="&lt;x&gt;"` is 1 + 10 + 1 + 1 + 9 + 1 = 23, so '/' is character
     /// 7 + 2 * 23 + 1 = 54, with the rewriter on as well (each token, DEL and one digit, is
-    /// followed by 9 - 2 = 7 spaces).
+    /// padded with 9 - 2 = 7 '-' inside its quotes).
     @Test func theDuplicateColumnIsTheSameNumber() {
         let body = "<Record sourceName=\"&lt;x&gt;\" sourceName=\"&lt;y&gt;\"/>\n"
         let off = glueTrace(doc(body), rewrite: false)
