@@ -416,6 +416,11 @@ static int scan_tag(hsax_rewriter *r, const uint8_t *b, size_t t, size_t len, si
         if (!needs_rewrite(b + vs, ve - vs)) continue;
         /* (b) names starting with "xml" (xmlns, xmlns:x, xml:*) are libxml2's */
         if (ne - ns >= 3 && (b[ns] | 32) == 'x' && (b[ns + 1] | 32) == 'm' && (b[ns + 2] | 32) == 'l') continue;
+        /* a name with non-ASCII bytes: libxml2's UTF-8 error message quotes the four bytes at
+           the bad one, which can reach into the value (exports only have ASCII names) */
+        int ascii = 1;
+        for (size_t j = ns; j < ne; j++) ascii &= b[j] < 0x80;
+        if (!ascii) continue;
         /* (d) the value must be followed by whitespace, '>' or "/>" */
         if (!(is_ws(b[k]) || b[k] == '>' || b[k] == '/')) continue;
         if (b[k] == '/') {

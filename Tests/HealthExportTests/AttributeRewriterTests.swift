@@ -260,6 +260,18 @@ struct AttributeRewriterTests {
         #expect(t.rewritten == 0)
     }
 
+    /// libxml2's UTF-8 error quotes the four bytes from the bad one; in an attribute name right
+    /// before the value they reach into it ("sourceNam\u{9D}=\"&#363;1\"" quotes 9D 3D 22 26):
+    /// values after a name with non-ASCII bytes are not rewritten. (Found by a differential fuzz
+    /// run of rewriter on against off.)
+    @Test func aBadByteInTheNameBeforeAValueIsQuotedUnchanged() {
+        var bytes = doc("<Record type=\"T\" sourceNamX=\"&#363;1\" unit=\"count\"/>\n")
+        bytes[bytes.firstIndex(of: UInt8(ascii: "X"))!] = 0x9D
+        let t = expectRewriterInvisible(bytes)
+        #expect(t.message.hasSuffix("Bytes: 0x9D 0x3D 0x22 0x26"))
+        #expect(t.rewritten == 0)
+    }
+
     /// Raw TAB and LF are normalized to spaces by libxml2 (and an LF moves the line count):
     /// such values are not rewritten, and come out as libxml2 makes them.
     @Test func valuesWithRawTabOrNewlineAreNotRewritten() {
