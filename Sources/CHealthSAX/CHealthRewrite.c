@@ -196,15 +196,17 @@ static inline uint64_t word_special(uint64_t x) {
             zero_bytes(x ^ 0x7F7F7F7F7F7F7F7Full) | ((x - 0x2020202020202020ull) & ~x)) & RW_K80;
 }
 
-/* The index of the first '=' in b[k..len), or len. */
+/* The index of the first '=', '>', '<', '"' or '\'' in b[k..len), or len. */
 static inline size_t find_eq(const uint8_t *b, size_t k, size_t len) {
     for (; k + 8 <= len; k += 8) {
         uint64_t x;
         memcpy(&x, b + k, 8);
-        uint64_t m = zero_bytes(x ^ 0x3D3D3D3D3D3D3D3Dull);
+        uint64_t m = zero_bytes(x ^ 0x3D3D3D3D3D3D3D3Dull) | zero_bytes(x ^ 0x3E3E3E3E3E3E3E3Eull) |
+                     zero_bytes(x ^ 0x3C3C3C3C3C3C3C3Cull) | zero_bytes(x ^ 0x2222222222222222ull) |
+                     zero_bytes(x ^ 0x2727272727272727ull);
         if (m) return k + ((size_t)__builtin_ctzll(m) >> 3);
     }
-    while (k < len && b[k] != '=') k++;
+    while (k < len && b[k] != '=' && b[k] != '>' && b[k] != '<' && b[k] != '"' && b[k] != '\'') k++;
     return k;
 }
 
@@ -394,12 +396,14 @@ static int scan_tag(hsax_rewriter *r, const uint8_t *b, size_t t, size_t len, si
         }
         if (k == ws) RW_FAIL(TAG_ABORT, k);
         /* The attribute's name and the blanks after it run to the next '='. libxml2 accepts
-           exactly a name and blanks there; anything else in that stretch (a quote, '>', a
-           second name) is its error, found before the value, so the value found here is either
-           libxml2's own or comes after its first error. */
+           exactly a name and blanks there; anything else in that stretch (a second name) is its
+           error, found before the value, so the value found here is either libxml2's own or
+           comes after its first error. A '>', '<' or quote first is libxml2's error too: the
+           tag is given up there (not held back waiting for an '=' that may never come). */
         size_t ns = k;
         k = find_eq(b, k, len);
         if (k >= len) RW_FAIL(TAG_UNFINISHED, t);
+        if (b[k] != '=') RW_FAIL(TAG_ABORT, k);
         size_t ne = k;
         while (ne > ns && is_ws(b[ne - 1])) ne--;
         k++;
