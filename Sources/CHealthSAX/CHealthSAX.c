@@ -178,6 +178,10 @@ struct hsax_parser {
     size_t out_len;
     int no_root;
 
+    /* the attribute-value rewriter (CHealthRewrite.c); NULL when it is off */
+    hsax_rewriter *rw;
+    int fed_any;              /* a chunk reached parse_chunk (the rewriter can no longer be switched) */
+
     /* filter mode (hsax_filter_create): filtered bytes go to `sink` instead of libxml2 */
     hsax_sink_fn sink;
     void *sink_context;
@@ -204,11 +208,21 @@ static const char healthdata_tag[] = "<HealthData";
 static const char doctype_tag[] = "<!DOCTYPE";
 static const char version_tag[] = "HealthKit Export Version:";
 
-/* 1 for bytes XML 1.0 forbids and the pre-filter deletes: 0x00-0x08, 0x0B, 0x0C, 0x0E-0x1F. */
+/* 1 for bytes the pre-filter deletes: 0x00-0x08, 0x0B, 0x0C, 0x0E-0x1F (XML 1.0 forbids them)
+   and 0x7F (DEL; XML 1.0 §2.2 discourages #x7F-#x84, and exports never hold it): with DEL gone,
+   a value starting with DEL can only be a token of the attribute rewriter. */
 static const uint8_t is_control[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    [0x7F] = 1,
 };
+
+/* Nonzero when one of the eight bytes of `x` is below 0x20 or is 0x7F (exact as a yes/no; the
+   bits set may include bytes above a hit, so hits are confirmed through is_control). */
+static inline uint64_t word_has_control(uint64_t x) {
+    uint64_t y = x ^ 0x7F7F7F7F7F7F7F7Full;
+    return (((x - 0x2020202020202020ull) & ~x) | ((y - 0x0101010101010101ull) & ~y)) & 0x8080808080808080ull;
+}
 
 static inline size_t ptr_hash(const void *p) {
     uintptr_t v = (uintptr_t)p;
@@ -294,6 +308,21 @@ static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *pref
         if (id < 0) { unknown++; continue; }
         const uint8_t *v = (const uint8_t *)a[3];
         size_t n = (size_t)(a[4] - a[3]);
+        /* A rewriter token: DEL + digits + '-' filler, parsed by libxml2's fast path, which
+           hands on a pointer into its input buffer (a value decoded by libxml2, say from
+           "&#127;1", is a copy elsewhere and is left alone). The table holds the final bytes
+           (no decode_amp). */
+        if (n >= 2 && v[0] == 0x7F && p->rw && p->ctxt->input &&
+            (uintptr_t)v >= (uintptr_t)p->ctxt->input->base && (uintptr_t)(v + n) <= (uintptr_t)p->ctxt->input->end) {
+            const uint8_t *d;
+            int32_t dn;
+            if (hsax_rewriter_resolve(p->rw, v, n, &d, &dn)) {
+                s->attributes[id].bytes = d;
+                s->attributes[id].length = dn;
+                present |= (uint64_t)1 << id;
+                continue;
+            }
+        }
         if (memchr(v, '&', n) != NULL) {
             if (p->scratch_len + n > p->scratch_cap) {
                 /* grow; earlier values of this tag point into the old block, so re-point them */
@@ -377,6 +406,10 @@ hsax_parser *hsax_parser_create(void *context, hsax_start_fn on_start, hsax_end_
     sax.serror = on_error;
     p->ctxt = xmlCreatePushParserCtxt(&sax, p, NULL, 0, NULL);
     if (!p->ctxt) { hsax_parser_free(p); return NULL; }
+#ifndef HSAX_NO_REWRITE
+    p->rw = hsax_rewriter_create();
+    if (!p->rw) { hsax_parser_free(p); return NULL; }
+#endif
     xmlCtxtUseOptions(p->ctxt, XML_PARSE_NONET | XML_PARSE_COMPACT);
     return p;
 }
@@ -418,6 +451,7 @@ int hsax_parser_feed_filtered(hsax_parser *p, const uint8_t *bytes, size_t lengt
 void hsax_parser_free(hsax_parser *p) {
     if (!p) return;
     if (p->ctxt) xmlFreeParserCtxt(p->ctxt);
+    hsax_rewriter_free(p->rw);
     free(p->map);
     free(p->out);
     free(p->scratch);
@@ -434,8 +468,35 @@ void hsax_parser_stop(hsax_parser *p) {
 }
 
 /* Hands `n` bytes to libxml2 and turns its outcome into an HSAX_ result code. */
+int hsax_parser_set_attribute_rewriting(hsax_parser *p, int on) {
+    if (p->sink || p->fed_any) return HSAX_ERR_STOPPED;
+    if (!on) {
+        hsax_rewriter_free(p->rw);
+        p->rw = NULL;
+    } else if (!p->rw) {
+        p->rw = hsax_rewriter_create();
+        if (!p->rw) return HSAX_ERR_MEMORY;
+    }
+    return HSAX_OK;
+}
+
+int64_t hsax_parser_rewritten_values(const hsax_parser *p) { return p->rw ? (int64_t)hsax_rewriter_count(p->rw) : 0; }
+
 static int parse_chunk(hsax_parser *p, const uint8_t *bytes, size_t n, int is_last) {
     if (p->sink) return p->sink(p->sink_context, bytes, n, is_last);
+    p->fed_any = 1;
+    if (p->rw) {
+        const uint8_t *o;
+        size_t on;
+        if (hsax_rewriter_run(p->rw, bytes, n, is_last, &o, &on) != HSAX_OK) {
+            p->has_error = 1;
+            snprintf(p->error_message, sizeof p->error_message, "out of memory");
+            return HSAX_ERR_MEMORY;
+        }
+        if (on == 0 && !is_last) return HSAX_OK;
+        bytes = o;
+        n = on;
+    }
     int rc = xmlParseChunk(p->ctxt, (const char *)bytes, (int)n, is_last);
     if (p->stopped) return HSAX_ERR_STOPPED;
     if (p->has_error || rc != 0) {
@@ -458,13 +519,14 @@ static int flush_out(hsax_parser *p, int is_last) {
 }
 
 /* 1 when `n` bytes hold a byte the pre-filter deletes. Eight bytes at a time are tested for
-   any byte below 0x20; only words holding one (mostly a newline) are looked at byte by byte. */
+   any byte below 0x20 or equal to 0x7F; only words holding one (mostly a newline) are looked at
+   byte by byte. */
 static int has_control(const uint8_t *b, size_t n) {
     size_t k = 0;
     for (; k + 8 <= n; k += 8) {
         uint64_t x;
         memcpy(&x, b + k, 8);
-        if (((x - 0x2020202020202020ull) & ~x & 0x8080808080808080ull) == 0) continue;
+        if (word_has_control(x) == 0) continue;
         for (int j = 0; j < 8; j++) if (is_control[b[k + j]]) return 1;
     }
     for (; k < n; k++) if (is_control[b[k]]) return 1;
@@ -606,7 +668,7 @@ int hsax_parser_feed(hsax_parser *p, const uint8_t *bytes, size_t length, int is
         if ((rc = parse_chunk(p, bytes + i - n, n, 0)) != HSAX_OK) { p->fed += (int64_t)length; return rc; }
     }
     /* fast path: copy everything but the control characters. Eight bytes at a time are tested
-       for any byte below 0x20 (exact for every byte value); only words holding one (mostly the
+       for any byte below 0x20 or equal to 0x7F (exact for every byte value); only words holding one (mostly the
        newline at the end of each line) go through the table. */
     while (i < length) {
         size_t room = HSAX_FILTER_BUFFER - p->out_len;
@@ -618,7 +680,7 @@ int hsax_parser_feed(hsax_parser *p, const uint8_t *bytes, size_t length, int is
             uint64_t x;
             memcpy(&x, src + k, 8);
             memcpy(dst + w, &x, 8);
-            if (((x - 0x2020202020202020ull) & ~x & 0x8080808080808080ull) == 0) {
+            if (word_has_control(x) == 0) {
                 w += 8;
                 k += 8;
                 continue;

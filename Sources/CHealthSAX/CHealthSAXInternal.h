@@ -22,4 +22,22 @@ hsax_parser *hsax_filter_create(void *sink_context, hsax_sink_fn sink);
 /// parsers are created on several.
 void hsax_init(void);
 
+/// The attribute-value rewriter (CHealthRewrite.c): between the pre-filter and xmlParseChunk,
+/// values libxml2 would parse on its slow path are decoded and replaced by DEL + a decimal index
+/// into a table; the start-tag callback maps them back with hsax_rewriter_resolve.
+typedef struct hsax_rewriter hsax_rewriter;
+hsax_rewriter *hsax_rewriter_create(void);
+void hsax_rewriter_free(hsax_rewriter *rewriter);
+/// Rewrites `n` pre-filtered bytes. The output (`*out`, `*out_len`, owned by the rewriter, valid
+/// until the next call) may be shorter than the input; an unfinished start tag at the end is held
+/// back for the next call (with `is_last` everything is handed on). Returns HSAX_OK or
+/// HSAX_ERR_MEMORY. The tokens of one call stay resolvable until the call after the next.
+int hsax_rewriter_run(hsax_rewriter *rewriter, const uint8_t *in, size_t n, int is_last, const uint8_t **out,
+                      size_t *out_len);
+/// 1 when `v[0..n)` is a token of the last two calls: sets the decoded bytes.
+int hsax_rewriter_resolve(const hsax_rewriter *rewriter, const uint8_t *v, size_t n, const uint8_t **bytes,
+                          int32_t *length);
+/// Values rewritten so far.
+uint64_t hsax_rewriter_count(const hsax_rewriter *rewriter);
+
 #endif

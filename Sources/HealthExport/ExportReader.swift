@@ -180,7 +180,8 @@ public struct ExportReader: Sendable {
                     throw ExportReadError.notHealthExport(
                         input: name,
                         reason: "it holds more control characters than an export can (more than 4096 + 1/64 of"
-                            + " the bytes read are 0x00-0x1F other than tab, LF and CR; a NUL flood or a binary file)")
+                            + " the bytes read are 0x00-0x1F other than tab, LF and CR, or 0x7F; a NUL flood"
+                            + " or a binary file)")
                 case Int32(HSAX_ERR_UTF16):
                     throw ExportReadError.notHealthExport(
                         input: name,

@@ -430,7 +430,7 @@ struct SessionTally {
             diags.append(
                 Diagnostic(
                     kind: .controlCharactersRemoved,
-                    detail: "bytes 0x00-0x1F other than tab, LF and CR deleted before parsing",
+                    detail: "bytes 0x00-0x1F other than tab, LF and CR, and 0x7F (DEL), deleted before parsing",
                     count: Int(removed), firstLine: 0))
         }
         diags.sort { ($0.firstLine, $0.kind.rawValue, $0.detail) < ($1.firstLine, $1.kind.rawValue, $1.detail) }

@@ -6,13 +6,19 @@
 //
 // What the glue does, in order, for every chunk fed to it:
 //  1. a byte pre-filter (reference §2.4): deletes the C0 control characters that XML forbids
-//     (0x00-0x08, 0x0B, 0x0C, 0x0E-0x1F) and drops the internal DOCTYPE (iOS 16 exports carry a
+//     (0x00-0x08, 0x0B, 0x0C, 0x0E-0x1F) and DEL (0x7F, which XML 1.0 §2.2 discourages and
+//     exports never hold; the rewriter of step 2 uses it as its marker) and drops the internal DOCTYPE (iOS 16 exports carry a
 //     malformed one that stops libxml2 even in recover mode) wherever it stands after the XML
 //     declaration and comments, replacing it by the newlines it contained so that libxml2's
 //     line numbers stay those of the original file. Deleted control characters are bounded
 //     (HSAX_ERR_CONTROLS) and UTF-16 input is refused (HSAX_ERR_UTF16);
-//  2. libxml2's push parser (XML_PARSE_NONET; no entity substitution, no DTD loading, no recover);
-//  3. for each start tag, the element and its attributes are matched by pointer against names
+//  2. an attribute-value rewriter (issue 6): attribute values libxml2 would parse on its slow
+//     path (entity references, non-ASCII bytes) are decoded by the glue and replaced by short
+//     ASCII tokens that keep the tag's line and column counts; libxml2 parses those on its fast
+//     path and step 4 maps them back, so the bytes handed to Swift are the same (see
+//     CHealthRewrite.c for what is rewritten and what is left to libxml2);
+//  3. libxml2's push parser (XML_PARSE_NONET; no entity substitution, no DTD loading, no recover);
+//  4. for each start tag, the element and its attributes are matched by pointer against names
 //     interned in the parser's dictionary, and handed to Swift as byte ranges.
 #ifndef CHEALTHSAX_H
 #define CHEALTHSAX_H
@@ -158,7 +164,7 @@ enum {
     HSAX_ERR_STOPPED = 2,    ///< the caller stopped the parse with hsax_parser_stop
     HSAX_ERR_NO_ROOT = 3,    ///< a DOCTYPE was not followed by <HealthData within 1 MiB
     HSAX_ERR_MEMORY = 4,
-    HSAX_ERR_CONTROLS = 5,   ///< the pre-filter deleted more control characters than
+    HSAX_ERR_CONTROLS = 5,   ///< the pre-filter deleted more control characters (with DEL) than
                              ///< 4096 + 1/64 of the bytes before the last one: not an export
     HSAX_ERR_UTF16 = 6,      ///< the input starts with a UTF-16 byte order mark (FF FE or FE FF)
                              ///< or with "<?" in UTF-16; exports are UTF-8
@@ -190,7 +196,14 @@ int hsax_parser_map_lines(hsax_parser *parser, int64_t stream_line, int64_t file
 /// libxml2. Same contract as `hsax_parser_feed`.
 int hsax_parser_feed_filtered(hsax_parser *parser, const uint8_t *bytes, size_t length, int is_last);
 
-/// Control characters the pre-filter deleted so far.
+/// Turns the attribute-value rewriter (step 2 above; on by default) on or off. Only before the
+/// first feed: returns HSAX_OK, HSAX_ERR_MEMORY, or HSAX_ERR_STOPPED when it is too late (for
+/// tests and fuzz targets that compare both ways).
+int hsax_parser_set_attribute_rewriting(hsax_parser *parser, int on);
+/// Attribute values the rewriter replaced by tokens so far (0 when it is off).
+int64_t hsax_parser_rewritten_values(const hsax_parser *parser);
+
+/// Control characters (and DEL bytes) the pre-filter deleted so far.
 int64_t hsax_parser_removed_control_characters(const hsax_parser *parser);
 /// 1 when an internal DOCTYPE was dropped.
 int hsax_parser_dropped_doctype(const hsax_parser *parser);
