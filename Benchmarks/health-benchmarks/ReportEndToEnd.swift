@@ -16,10 +16,7 @@ func runReportEndToEnd(file: String, threads: Int) throws -> PhaseOutcome? {
         throw PhaseError(description: "cannot create a temporary folder in /tmp")
     }
     let out = String(cString: dir)
-    defer {
-        for name in ReportFile.allCases.map(\.fileName) { unlink(out + "/" + name) }
-        rmdir(out)
-    }
+    defer { removeFlatFolder(out) }
     let run = try ReportPipeline.run(
         .path(file), options: AnalysisOptions(), environmentTimeZone: nil, threads: threads)
     try ReportWriter().write(run.result, context: run.context, to: out)
@@ -27,4 +24,19 @@ func runReportEndToEnd(file: String, threads: Int) throws -> PhaseOutcome? {
     // benchmark inputs have none), the same count as the reader phase's.
     let records = run.summary.elementCounts["Record"] ?? 0
     return PhaseOutcome(bytes: run.summary.bytesRead, items: Int64(records), elements: nil)
+}
+
+/// Removes `path` and every file in it (the report folder has no subfolders: the CSVs,
+/// report.md, report.json, schema.sql and the chart_*.svg files, whichever were written).
+private func removeFlatFolder(_ path: String) {
+    if let dir = opendir(path) {
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { unlink(path + "/" + name) }
+        }
+        closedir(dir)
+    }
+    rmdir(path)
 }
