@@ -34,8 +34,8 @@ public struct ImportOutcome: Sendable, Equatable {
     /// True when the archive already held this export (same `ExportDate` and size).
     public var exportWasKnown = false
 
-    /// Records the archive already held.
-    public var recordsPresent: Int { recordsRead - recordsNew }
+    /// Records the archive already held (neither new nor skipped).
+    public var recordsPresent: Int { recordsRead - recordsNew - recordsSkipped }
 }
 
 extension Archive {

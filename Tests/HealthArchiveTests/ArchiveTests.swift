@@ -552,8 +552,12 @@ struct RecordIDTests {
         #expect(first.recordsSkipped == 1 && first.firstSkippedLine == 4)
         #expect(
             first.recordsNew == 2, "the second 10 steps is a copy of the first (one row); 11 steps is another record")
+        // 4 read = 2 new + 1 skipped + 1 already present (the copy of line 3 within the export).
+        #expect(first.recordsPresent == 1)
         let again = try archive.importBatches(reading: read)
         #expect(again.recordsNew == 0 && again.recordsSkipped == 1)
+        // Again: the 3 stored ones are present; the skipped one is not counted as present.
+        #expect(again.recordsPresent == 3)
         var values: [Double] = []
         var lines: [Int] = []
         _ = try archive.read { batch in
