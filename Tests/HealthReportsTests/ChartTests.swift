@@ -145,6 +145,17 @@ struct ChartTests {
         #expect(heart.altText.contains("leaving out 1 run of more than 31 days without data"))
     }
 
+    /// Within one year the labels are "Nov 16"; across years (a left-out run from 2016 to 2018,
+    /// or New Year) every label carries its year, and labels are spaced for 11 characters.
+    @Test func dayLabelsCarryTheYearOnlyWhenTheDaysSpanSeveral() {
+        let one = ReportCharts.dayLabels(["2025-11-16", "2025-12-31"])
+        #expect(one.labels == ["Nov 16", "Dec 31"] && one.charWidth == 6)
+        let two = ReportCharts.dayLabels(["2016-11-16", "2018-09-10"])
+        #expect(two.labels == ["Nov 16 2016", "Sep 10 2018"] && two.charWidth == 11)
+        let newYear = ReportCharts.dayLabels(["2025-12-31", "2026-01-01"])
+        #expect(newYear.labels == ["Dec 31 2025", "Jan 1 2026"])
+    }
+
     @Test func ringClosuresHasThreeBarsPerWeekWithClosures() throws {
         let file = try #require(ReportCharts.ringClosures(Self.makeInputs()))
         // W41: Move 5, Exercise 0 (no bar), Stand 7; W42: 3, 2, 6 → 5 bars.

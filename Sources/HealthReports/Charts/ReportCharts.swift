@@ -67,12 +67,21 @@ enum ReportCharts {
         return max(1, (count + fits - 1) / fits)
     }
 
-    /// `2025-10-05` → `Oct 5`.
-    static func shortDate(_ date: String) -> String {
+    /// `2025-10-05` → `Oct 5`; with `year`, `Oct 5 2025`.
+    static func shortDate(_ date: String, year: Bool = false) -> String {
         let parts = date.split(separator: "-")
         guard parts.count == 3, let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m) else { return date }
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(months[m - 1]) \(d)"
+        return "\(months[m - 1]) \(d)" + (year ? " \(parts[0])" : "")
+    }
+
+    /// The axis labels of consecutive `YYYY-MM-DD` dates and their width in characters: `Oct 5`
+    /// (6) when all lie in one year, else `Oct 5 2025` (11), so that the days on both sides of
+    /// a left-out run, or of a new year, cannot be mistaken for each other.
+    static func dayLabels(_ dates: [String]) -> (labels: [String], charWidth: Int) {
+        let years = Set(dates.map { $0.prefix(4) })
+        let withYear = years.count > 1
+        return (dates.map { shortDate($0, year: withYear) }, withYear ? 11 : 6)
     }
 
     /// Trailing mean over the last 7 days that have data (needs at least 4 of them). `values` are
@@ -101,11 +110,11 @@ enum ReportCharts {
     static func dailySteps(_ input: ChartInputs) -> ChartFile? {
         let steps = input.days.map(\.steps)
         guard steps.contains(where: { $0 != nil }) else { return nil }
-        let labels = input.days.map { shortDate($0.date) }
+        let (labels, width) = dayLabels(input.days.map(\.date))
         let mean = steps.compactMap { $0 }.reduce(0, +) / Double(steps.compactMap { $0 }.count)
         let chart = BarChart(
             title: "Steps per day", description: "", categories: labels,
-            labelEvery: labelEvery(labels.count, charWidth: 6), yAxisTitle: "steps per day",
+            labelEvery: labelEvery(labels.count, charWidth: width), yAxisTitle: "steps per day",
             series: [ChartSeries(name: "steps", color: ChartColor.sky, values: steps, unit: "steps")],
             line: ChartSeries(
                 name: "7-day average", color: ChartColor.blue,
@@ -170,13 +179,13 @@ enum ReportCharts {
 
     static func sleepStages(_ input: ChartInputs) -> ChartFile? {
         guard !input.nights.isEmpty else { return nil }
-        let labels = input.nights.map { shortDate($0.night) }
+        let (labels, width) = dayLabels(input.nights.map(\.night))
         func hours(_ key: KeyPath<ChartInputs.Night, Double?>) -> [Double?] {
             input.nights.map { $0[keyPath: key].map { $0 / 60 } }
         }
         var chart = BarChart(
             title: "Sleep per night by stage", description: "", categories: labels,
-            labelEvery: labelEvery(labels.count, charWidth: 6), yAxisTitle: "hours asleep",
+            labelEvery: labelEvery(labels.count, charWidth: width), yAxisTitle: "hours asleep",
             series: [
                 ChartSeries(name: "Deep", color: ChartColor.blue, values: hours(\.deepMinutes), unit: "h"),
                 ChartSeries(name: "Core", color: ChartColor.sky, values: hours(\.coreMinutes), unit: "h"),
@@ -217,10 +226,11 @@ enum ReportCharts {
                     series: [ChartSeries(name: "HRV (SDNN)", color: ChartColor.green, values: hrv, unit: "ms")]))
         }
         guard !panels.isEmpty else { return nil }
-        let labels = input.days.map { shortDate($0.date) }
+        let (labels, width) = dayLabels(input.days.map(\.date))
         var chart = PointChart(
             title: "Resting heart rate and heart-rate variability", description: "", categories: labels,
-            labelEvery: labelEvery(labels.count, charWidth: 6), panels: panels, breaksBefore: gapsBefore(input.days))
+            labelEvery: labelEvery(labels.count, charWidth: width), panels: panels, breaksBefore: gapsBefore(input.days)
+        )
         func range(_ v: [Double?]) -> String {
             let x = v.compactMap { $0 }
             guard let lo = x.min(), let hi = x.max() else { return "no data" }
