@@ -160,12 +160,12 @@ extension Analyzer {
         let rowsFirst = min(windowFirst, reportFirst)
         let rowsLast = max(windowLast, reportLast)
         let rowRange = rowsFirst...rowsLast
-        var computed: [Int: (DailyMetrics, RingsClosed, Bool)] = [:]
+        // The anchors' rows are not kept: they are computed again below (a row is about 500 bytes,
+        // a dictionary of them grew with the days; `metrics` is a pure function of the columns).
         var anchors: [Int] = []
         let summaryDays = summaries.keys.map(\.daysSince1970).filter { rowRange.contains($0) }
         for day in Set(daily.dataDays(in: rowRange) + summaryDays) {
             let m = daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
-            computed[day] = m
             if m.2 || m.0 != DailyMetrics(date: m.0.date) { anchors.append(day) }
         }
         // The one week of `--week last` is listed whatever it holds.
@@ -176,8 +176,7 @@ extension Analyzer {
         var hasData: [Bool] = []
         rows.reserveCapacity(kept.days.count)
         for day in kept.days {
-            var (row, ring, data) =
-                computed[day] ?? daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
+            var (row, ring, data) = daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
             row.timeZone = timeline.periods[timeline.periodIndex(day: day)].identifier
             rows.append(row)
             rings.append(ring)
