@@ -345,7 +345,8 @@ extension ReaderSession {
         }
         func value(_ id: hsax_attribute_id, _ name: String) -> Double? {
             guard let conversion else { return nil }
-            return optionalNumber(a, id, name, element: "WorkoutStatistics", line: line).map(conversion.apply)
+            return optionalNonNegativeNumber(a, id, name, element: "WorkoutStatistics", line: line).map(
+                conversion.apply)
         }
         let stat = WorkoutStatistics(
             type: a.string(HSAX_A_TYPE) ?? "", startDate: startDate, endDate: endDate, sum: value(HSAX_A_SUM, "sum"),
@@ -410,7 +411,7 @@ extension ReaderSession {
         }
         let e = "ActivitySummary"
         func n(_ id: hsax_attribute_id, _ name: String) -> Double? {
-            optionalNumber(a, id, name, element: e, line: line)
+            optionalNonNegativeNumber(a, id, name, element: e, line: line)
         }
         func energy(_ id: hsax_attribute_id, _ name: String) -> Double? {
             optionalQuantity(

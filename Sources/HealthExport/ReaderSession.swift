@@ -314,12 +314,26 @@ final class ReaderSession {
         return v
     }
 
-    /// A number with a unit attribute beside it, converted to the canonical unit.
+    /// `optionalNumber` for a quantity that cannot be negative (a duration, distance, energy,
+    /// count, rate): a negative value is ignored with a diagnostic, never a negative total.
+    func optionalNonNegativeNumber(
+        _ a: Attributes, _ id: hsax_attribute_id, _ name: String, element: String, line: Int32
+    ) -> Double? {
+        guard let v = optionalNumber(a, id, name, element: element, line: line) else { return nil }
+        guard v >= 0 else {
+            diagnose(.ignoredAttribute, "\(element) \(name)=\(quoted(a.bytes(id))) is negative", line: line)
+            return nil
+        }
+        return v
+    }
+
+    /// A number with a unit attribute beside it, converted to the canonical unit; never negative
+    /// (every caller reads a duration, distance or energy).
     func optionalQuantity(
         _ a: Attributes, value: hsax_attribute_id, unit: hsax_attribute_id?, expected: CanonicalUnit?,
         _ name: String, element: String, line: Int32
     ) -> Double? {
-        guard let v = optionalNumber(a, value, name, element: element, line: line) else { return nil }
+        guard let v = optionalNonNegativeNumber(a, value, name, element: element, line: line) else { return nil }
         guard let unit, let u = a.raw(unit), u.length > 0 else { return v }
         guard let c = conversion(symbol(u)), expected == nil || c.unit == expected else {
             diagnose(
