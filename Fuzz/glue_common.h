@@ -29,10 +29,10 @@ static void log_put(event_log *log, const void *p, size_t n) {
     log->len += n;
 }
 
-/* Reads every byte the glue hands over (ASan checks the ranges) and interns the strings the
-   Swift reader interns, through the same slots. */
-static void on_start(void *context, const hsax_start *s) {
-    event_log *log = context;
+/* Logs a start tag: reads every byte the glue hands over (ASan checks the ranges) and interns
+   the strings the Swift reader interns, through the same slots. The segment is not logged (it
+   differs between a serial and a parallel parse by design). */
+static void log_start(event_log *log, const hsax_start *s) {
     if (s->element < 0 || s->element >= HSAX_EL_COUNT) abort();
     if (s->depth < 0 || s->line < 0 || s->unknown_attributes < 0 || s->name == NULL) abort();
     uint8_t tag = 'S';
@@ -55,11 +55,16 @@ static void on_start(void *context, const hsax_start *s) {
         if (id < 0) abort();
         if (hsax_intern(log->parser, v.bytes, v.length, NULL) != id) abort();
     }
+}
+
+static void on_start(void *context, const hsax_start *s) {
+    event_log *log = context;
+    if (s->segment != 0) abort(); /* no line map: every tag is in segment 0 */
+    log_start(log, s);
     if (log->stop_after && ++log->starts == log->stop_after) hsax_parser_stop(log->parser);
 }
 
-static void on_end(void *context, int32_t element, int32_t depth) {
-    event_log *log = context;
+static void log_end(event_log *log, int32_t element, int32_t depth) {
     if (element < 0 || element >= HSAX_EL_COUNT || depth < 0) abort();
     uint8_t tag = 'E';
     log_put(log, &tag, 1);
@@ -67,9 +72,11 @@ static void on_end(void *context, int32_t element, int32_t depth) {
     log_put(log, &depth, sizeof depth);
 }
 
+static void on_end(void *context, int32_t element, int32_t depth) { log_end(context, element, depth); }
+
 /* Feeds `data` in chunks of `chunk` bytes (the Swift reader's fixed-size reads), then the
    final empty feed, as ExportReader.parse does. Returns the last result code. */
-static int feed_all(event_log *log, const uint8_t *data, size_t size, size_t chunk) {
+static inline int feed_all(event_log *log, const uint8_t *data, size_t size, size_t chunk) {
     log->parser = hsax_parser_create(log, on_start, on_end);
     if (!log->parser) abort();
     int rc = HSAX_OK;
