@@ -30,7 +30,7 @@ static int collect(void *context, const uint8_t *bytes, size_t n, int is_last) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    split_run r;
+    split_run r = {0};
     if (!split_setup(&r, data, size)) return 0;
     int mode = data[2] >> 2;
     if (mode & 0x20) r.stop_at_piece = (mode & 15) + 1;

@@ -20,7 +20,7 @@ static void differ(const char *what, int serial_rc, const split_run *r) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    split_run r;
+    split_run r = {0};
     if (!split_setup(&r, data, size)) return 0;
     size_t chunk = chosen_chunk(data[0]);
     int parallel_ok = split_read(&r, chunk);
