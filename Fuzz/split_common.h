@@ -72,6 +72,7 @@ struct split_run {
     int dispatched, parse_failed, stopped_by_piece;
     int pieces, stop_at_piece; /* glue_split: the piece callback stops after this many (0: never) */
     int stop_after_starts;     /* glue_split: a worker stops after this many start tags (0: never) */
+    int rewrite_off;           /* the workers' attribute-value rewriter is off (set before split_setup) */
 
     /* piece invariants */
     int64_t newlines_so_far;
@@ -260,7 +261,9 @@ static size_t split_segment_size(uint8_t b, size_t file_size) {
 /* Sets up a run from the header; the file is `data[SPLIT_HEADER ..< size]`. Returns 0 when the
    input is too short. */
 static int split_setup(split_run *r, const uint8_t *data, size_t size) {
+    int rewrite_off = r->rewrite_off;
     memset(r, 0, sizeof *r);
+    r->rewrite_off = rewrite_off;
     if (size < SPLIT_HEADER) return 0;
     r->data = data + SPLIT_HEADER;
     r->size = size - SPLIT_HEADER;
@@ -278,6 +281,7 @@ static int split_setup(split_run *r, const uint8_t *data, size_t size) {
         w->stream_line = 1;
         w->parser = hsax_parser_create(w, worker_on_start, worker_on_end);
         if (!w->parser) abort();
+        if (r->rewrite_off) rewriting_off(w->parser);
         w->log.parser = w->parser;
     }
     r->splitter = hsax_splitter_create(r, split_on_piece, r->segment_size);
