@@ -1,3 +1,4 @@
+import CHealthSAX
 import Foundation
 import HealthExport
 import Testing
@@ -107,5 +108,28 @@ struct FuzzSplitFindingsTests {
         default:
             Issue.record("one-thread read: \(serial); parallel read: \(parallel)")
         }
+    }
+}
+
+@Suite("Fuzz findings stay fixed: the attribute rewriter")
+struct FuzzRewriterFindingsTests {
+    /// glue_rewrite_differential found (finding F1 of the issue-10 fuzzing note; fixed by the
+    /// rewriter skipping values after a name with non-ASCII bytes): a start tag whose attribute
+    /// name holds a byte that is not UTF-8 (0xF5), right before a value the rewriter replaces
+    /// (`A &amp; B`). libxml2's error
+    /// quotes the four bytes from the bad one on; with the rewriter on they were 0xF5 '=' '"' and
+    /// the token's DEL (0x7F), a byte the file does not hold, instead of 'A' (0x41). The error,
+    /// line 3 column 59 (the bad byte is the 59th character of the Record line), must be the
+    /// same with the rewriter on and off, and quote the file's bytes.
+    @Test func anErrorNextToARewrittenValueQuotesTheFilesBytes() throws {
+        let bytes = try [UInt8](Data(contentsOf: fixtureURL("fuzz/rewriter-error-bytes.bin")))
+        let file = Array(bytes.dropFirst(2))  // header FF 00: one 512 KiB chunk, the serial path
+        let off = glueTrace(file, chunk: 512 * 1024, rewrite: false)
+        let on = glueTrace(file, chunk: 512 * 1024, rewrite: true)
+        #expect(off.code == Int32(HSAX_ERR_XML))
+        #expect(off.line == 3 && off.column == 59)
+        #expect(off.message.hasSuffix("Bytes: 0xF5 0x3D 0x22 0x41"))
+        #expect(on == off, "rewriter on: \(on); off: \(off)")
+        #expect(on.message == off.message)
     }
 }
