@@ -4,11 +4,10 @@ import Testing
 /// Inputs that the whole-CLI fuzzer (Fuzz/cli_fuzz.swift, issue 10) found defects with.
 @Suite("CLI fuzz findings")
 struct FuzzCLIFindingsTests {
-    /// cli_fuzz case 2561 (finding F3 of the issue-10 fuzzing note, not fixed yet): a Workout
+    /// cli_fuzz case 2561 (finding F3 of the issue-10 fuzzing note): a Workout
     /// whose `duration` attribute is negative (`-5` min; its start and end are 30 min apart) is
-    /// written as `duration_min` -5 in workouts.csv. No total may be negative; such a duration is
-    /// bad input (a diagnostic, and the workout's duration unknown or taken from its dates). When
-    /// it is fixed this test fails ("known issue was not recorded"): drop `withKnownIssue`.
+    /// was written as `duration_min` -5 in workouts.csv. No total may be negative; such a duration is
+    /// bad input (a diagnostic, and the workout's duration unknown or taken from its dates).
     @Test func aNegativeWorkoutDurationIsNotANegativeTotal() throws {
         let xml =
             xmlHead + "<ExportDate value=\"2025-06-10 12:00:00 +0000\"/>\n"
@@ -24,8 +23,6 @@ struct FuzzCLIFindingsTests {
         let column = try #require(header?.firstIndex(of: "duration_min"))
         let rows = try csvRows(out.appendingPathComponent("workouts.csv"))
         #expect(rows.count == 1)
-        withKnownIssue("F3: a negative workout duration reaches workouts.csv") {
-            #expect(rows.allSatisfy { !$0[column].hasPrefix("-") }, "\(rows)")
-        }
+        #expect(rows.allSatisfy { !$0[column].hasPrefix("-") }, "\(rows)")
     }
 }

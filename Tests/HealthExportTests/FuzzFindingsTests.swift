@@ -78,19 +78,9 @@ struct FuzzSplitFindingsTests {
     /// offset) stopped, so the parallel read ended in "stopped on an error that a one-thread read
     /// does not find". Whatever the verdict on such a file, both reads must reach the same one,
     /// at every chunk size.
-    @Test(arguments: [1, 5, 7, 64])
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8, 64])
     func aBadByteUnderAnIconvEncodingEndsAlikeInBothReads(chunkSize: Int) throws {
         try expectBothReadsEndAlike(chunkSize: chunkSize)
-    }
-
-    /// The chunk sizes at which the parallel read still reaches the wrong verdict (finding F2 of
-    /// the issue-10 fuzzing note, not fixed yet). When it is fixed, this test fails ("known issue
-    /// was not recorded"): fold these sizes into the test above.
-    @Test(arguments: [2, 3, 4, 6, 8])
-    func aBadByteUnderAnIconvEncodingStillEndsDifferently(chunkSize: Int) throws {
-        try withKnownIssue("F2: libxml2's iconv path stops or goes on depending on where its chunks start") {
-            try expectBothReadsEndAlike(chunkSize: chunkSize)
-        }
     }
 
     private func expectBothReadsEndAlike(chunkSize: Int) throws {
