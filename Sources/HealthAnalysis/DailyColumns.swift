@@ -58,7 +58,7 @@ struct DailyColumns {
         var days = Set<Int>()
         for column in all + watch + [phoneMove] {
             guard let column else { continue }
-            let from = SparseSums.lowerBound(column.keys, range.lowerBound)
+            let from = column.keys.lowerBound(of: range.lowerBound)
             for d in column.keys[from...] {
                 if d > range.upperBound { break }
                 days.insert(d)

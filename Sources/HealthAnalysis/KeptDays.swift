@@ -24,7 +24,7 @@ struct SparseSums {
             keys.append(key)
             sums.append(0 + amount)
         } else {
-            let i = Self.lowerBound(keys, key)
+            let i = keys.lowerBound(of: key)
             if keys[i] == key {
                 sums[i] += amount
             } else {
@@ -36,20 +36,10 @@ struct SparseSums {
 
     /// The sum of `key`, nil when nothing was added to it.
     subscript(key: Int) -> Double? {
-        let i = Self.lowerBound(keys, key)
+        let i = keys.lowerBound(of: key)
         return i < keys.count && keys[i] == key ? sums[i] : nil
     }
 
-    /// The first index of `sorted` whose element is not below `key` (`sorted.count` if none).
-    static func lowerBound(_ sorted: [Int], _ key: Int) -> Int {
-        var lo = 0
-        var hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sorted[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
 }
 
 /// The local days a report lists (issue 10): every day from the first to the last reported day,
@@ -93,7 +83,7 @@ struct KeptDays {
 
     /// The position of `day` in `days`, nil when it is not kept.
     func index(_ day: Int) -> Int? {
-        let i = SparseSums.lowerBound(days, day)
+        let i = days.lowerBound(of: day)
         return i < days.count && days[i] == day ? i : nil
     }
 

@@ -222,7 +222,7 @@ struct ZoneTimelineBuilder {
                 if ringQuarters == nil { ringQuarters = rings.quarters }
                 let quarters = ringQuarters!
                 var breaks = Set<Int>()  // x with ring data in [B-midnight x, B-midnight x + 1)
-                var q = Self.lowerBound(quarters, floorDiv(calB.startOfDay(firstCandidate), RingQuarterHours.seconds))
+                var q = quarters.lowerBound(of: floorDiv(calB.startOfDay(firstCandidate), RingQuarterHours.seconds))
                 let stop = calB.startOfDay(lastCandidate)
                 while q < quarters.count && quarters[q] * RingQuarterHours.seconds < stop {
                     // The last day whose B-midnight is not after the instant (its local day, or
@@ -286,17 +286,6 @@ struct ZoneTimelineBuilder {
             )
         }
         return ZoneTimeline(periods: periods, notes: notes)
-    }
-
-    /// The first index of `sorted` whose element is not below `key`.
-    static func lowerBound(_ sorted: [Int64], _ key: Int64) -> Int {
-        var lo = 0
-        var hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sorted[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 
     /// No `HKTimeZone`: the IANA zones with the printed offset at the export instant, grouped by
