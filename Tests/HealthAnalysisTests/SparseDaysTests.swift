@@ -235,17 +235,10 @@ struct SparseDaysTests {
     /// data and summaries this repeats: 10 exercise minutes at 03:00 Berlin time on 2024-03-19
     /// … 23. First days up to 03-19 agree on 5 days; the latest of them, 03-19, is chosen.
     @Test func aZoneChangeDecadesWideIsPlacedByTheSameRule() {
-        var b = ZoneTimelineBuilder()
-        b.range = Clock(zone: "UTC").t("1930-03-01 00:00")...Clock(zone: "UTC").t("2024-04-20 00:00")
-        b.evidence.add("America/Los_Angeles", at: Clock(zone: "America/Los_Angeles").t("1930-03-15 12:00"))
-        b.evidence.add("Europe/Berlin", at: Clock(zone: "Europe/Berlin").t("2024-03-24 12:00"))
-        for day in 19...23 {
-            let t = Clock(zone: "Europe/Berlin").t("2024-03-\(day) 03:00")
-            b.rings.addExercise(start: t, end: t + 600, minutes: 10)
-            b.summaries[CivilDate("2024-03-\(day)")!.daysSince1970] = ActivitySummary(
-                date: CivilDate("2024-03-\(day)")!, appleExerciseTimeMinutes: 10)
-        }
-        let timeline = b.build()
+        let timeline = ZoneTimelineTests.losAngelesToBerlin(
+            range: Clock(zone: "UTC").t("1930-03-01 00:00")...Clock(zone: "UTC").t("2024-04-20 00:00"),
+            lastLosAngelesNoon: "1930-03-15 12:00"
+        ).build()
         #expect(timeline.periods.map(\.identifier) == ["America/Los_Angeles", "Europe/Berlin"])
         #expect(timeline.periods[1].firstDay == CivilDate("2024-03-19")!.daysSince1970)
         #expect(

@@ -93,16 +93,13 @@ struct ZoneTimelineTests {
         #expect(e.matches(LocalCalendar(fixedOffsetSeconds: -4 * 3600)) == 0)
     }
 
-    @Test func ringAgreementPlacesAChangeInsideAGapWithoutZoneSamples() {
-        // Last Los Angeles sample 03-15 12:00 PDT, first Berlin sample 03-24 12:00 CET: first
-        // Berlin days 03-16 … 03-24 are possible. The Watch recorded 10 exercise minutes every
-        // night at 03:00 Berlin time from 03-19 on (02:00Z: 19:00 PDT the day before). They are
-        // on the summaries' dates only with Berlin in force: first days 03-16 … 03-19 agree on 5
-        // days, 03-20 on 4 (the 19th's minutes fall on the 18th in LA), later ones on fewer. Of
-        // the best, the latest: 03-19.
+    /// A move from Los Angeles (last sample at `lastLosAngelesNoon`, local) to Berlin (first
+    /// sample 2024-03-24 12:00), with 10 exercise minutes at 03:00 Berlin time and an
+    /// ActivitySummary of 10 minutes on each of 2024-03-19 … 03-23.
+    static func losAngelesToBerlin(range: ClosedRange<Int64>, lastLosAngelesNoon: String) -> ZoneTimelineBuilder {
         var b = ZoneTimelineBuilder()
-        b.range = Self.range
-        b.evidence.add("America/Los_Angeles", at: Clock(zone: "America/Los_Angeles").t("2024-03-15 12:00"))
+        b.range = range
+        b.evidence.add("America/Los_Angeles", at: Clock(zone: "America/Los_Angeles").t(lastLosAngelesNoon))
         b.evidence.add("Europe/Berlin", at: Clock(zone: "Europe/Berlin").t("2024-03-24 12:00"))
         for day in 19...23 {
             let t = Clock(zone: "Europe/Berlin").t("2024-03-\(day) 03:00")
@@ -110,7 +107,17 @@ struct ZoneTimelineTests {
             b.summaries[CivilDate("2024-03-\(day)")!.daysSince1970] = ActivitySummary(
                 date: CivilDate("2024-03-\(day)")!, appleExerciseTimeMinutes: 10)
         }
-        let timeline = b.build()
+        return b
+    }
+
+    @Test func ringAgreementPlacesAChangeInsideAGapWithoutZoneSamples() {
+        // Last Los Angeles sample 03-15 12:00 PDT, first Berlin sample 03-24 12:00 CET: first
+        // Berlin days 03-16 … 03-24 are possible. The Watch recorded 10 exercise minutes every
+        // night at 03:00 Berlin time from 03-19 on (02:00Z: 19:00 PDT the day before). They are
+        // on the summaries' dates only with Berlin in force: first days 03-16 … 03-19 agree on 5
+        // days, 03-20 on 4 (the 19th's minutes fall on the 18th in LA), later ones on fewer. Of
+        // the best, the latest: 03-19.
+        let timeline = Self.losAngelesToBerlin(range: Self.range, lastLosAngelesNoon: "2024-03-15 12:00").build()
         #expect(timeline.periods.map(\.identifier) == ["America/Los_Angeles", "Europe/Berlin"])
         #expect(timeline.periods[1].firstDay == CivilDate("2024-03-19")!.daysSince1970)
         #expect(timeline.periods[1].changeNote?.contains("agrees best with the ActivitySummary") == true)
