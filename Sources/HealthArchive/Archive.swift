@@ -105,11 +105,15 @@ public final class Archive {
 
     /// Refuses foreign or newer files; creates the schema in a new (empty) database.
     private func checkSchema(readOnly: Bool) throws {
+        // One statement, so one read transaction: the header and `sqlite_master` come from the same
+        // commit. (Three separate reads could see the header before another process created the
+        // schema and `sqlite_master` after it, and call our own archive foreign.)
         func state() throws -> (application: Int64, version: Int64, objects: Int64) {
-            (
-                try db.integer("PRAGMA application_id") ?? 0, try db.integer("PRAGMA user_version") ?? 0,
-                try db.integer("SELECT count(*) FROM sqlite_master") ?? 0
-            )
+            let s = try db.prepare(
+                "SELECT (SELECT application_id FROM pragma_application_id()),"
+                    + " (SELECT user_version FROM pragma_user_version()), (SELECT count(*) FROM sqlite_master)")
+            guard try s.step() else { return (0, 0, 0) }
+            return (s.int64OrNil(0) ?? 0, s.int64OrNil(1) ?? 0, s.int64OrNil(2) ?? 0)
         }
         var s = try state()
         if s.application == 0 && s.objects == 0 {
@@ -144,11 +148,31 @@ public final class Archive {
         }
         if !readOnly {
             // WAL: a reader never blocks an import, and a crash mid-import leaves the last commit.
-            _ = try db.integer("PRAGMA journal_mode = WAL")
+            try enableWAL()
             try db.execute("PRAGMA synchronous = FULL")
             try db.execute("PRAGMA journal_size_limit = 67108864")
         }
         try db.execute("PRAGMA cache_size = -16384")
+    }
+
+    /// Puts the archive in WAL mode (persistent: done once, by whichever process gets there first).
+    ///
+    /// Changing the journal mode needs the file to itself and fails at once with SQLITE_BUSY,
+    /// without waiting in the busy handler, while another connection opens the new file. So this
+    /// retries every 10 ms up to the busy timeout.
+    private func enableWAL() throws {
+        let deadline = ContinuousClock.now + .seconds(busyTimeoutSeconds)
+        while try !isWAL() {
+            let rc = db.tryExecute("PRAGMA journal_mode = WAL")
+            if rc == SQLITE_OK { return }
+            guard rc & 0xFF == SQLITE_BUSY, ContinuousClock.now < deadline else { throw db.failure(rc) }
+            usleep(10_000)
+        }
+    }
+
+    private func isWAL() throws -> Bool {
+        let mode = try db.prepare("PRAGMA journal_mode")
+        return try mode.step() && mode.text(0).lowercased() == "wal"
     }
 
     /// Runs `body`, turning SQLite errors into `ArchiveError` (busy → `.busy`).

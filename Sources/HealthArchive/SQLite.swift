@@ -52,6 +52,9 @@ final class Connection {
         }
     }
 
+    /// Runs SQL without parameters and returns SQLite's result code (for callers that retry).
+    func tryExecute(_ sql: String) -> Int32 { sqlite3_exec(handle, sql, nil, nil, nil) }
+
     func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)

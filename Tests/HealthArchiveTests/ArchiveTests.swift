@@ -3,6 +3,7 @@ import Foundation
 import HealthAnalysis
 import HealthExport
 import HealthReports
+import Synchronization
 import SyntheticExport
 import Testing
 
@@ -240,6 +241,27 @@ struct ArchiveTests {
         let missing = dir.appendingPathComponent("missing.sqlite").path
         #expect(throws: ArchiveError.missing(path: missing)) { try Archive(path: missing, readOnly: true) }
         #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+    /// Cron jobs may open one new archive at the same instant. The one that loses the race must
+    /// see either the empty file or the whole schema, never "tables without our application_id"
+    /// (a read of the header before the other's commit and of `sqlite_master` after it; CI saw
+    /// that once through three `import` processes).
+    @Test func archivesOpenedAtOnceOnANewFileAllSeeOneSchema() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for round in 0..<40 {
+            let path = dir.appendingPathComponent("race-\(round).sqlite").path
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    _ = try Archive(path: path)
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [], "round \(round)")
+            #expect(try Archive(path: path, readOnly: true).rowCounts()["records"] == 0)
+        }
     }
 
     @Test func aReadFailureRollsBackEverythingOfThatInput() throws {
