@@ -3,12 +3,17 @@
 #include "CHealthSAX.h"
 #include "CHealthSAXInternal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #ifndef HSAX_PREFIX_LIMIT /* the fuzz targets build with a small one (scripts/fuzz) */
 #define HSAX_PREFIX_LIMIT (1u << 20) /* the prolog and the root's start tag must fit in this */
 #endif
+
+/* Piece buffers kept for reuse: enough for every piece in flight with a few workers (two
+   queued and one being parsed per worker, one being filled). */
+#define HSAX_POOL_LIMIT 16
 
 /* Scanner states over the filtered bytes. */
 enum {
@@ -55,6 +60,11 @@ struct hsax_splitter {
     int piece_starts;     /* the piece is the first of its segment */
     int32_t segment;
     size_t segment_bytes;
+
+    /* buffers of piece_limit bytes handed back by hsax_splitter_recycle (any thread) */
+    pthread_mutex_t pool_lock;
+    uint8_t *pool[HSAX_POOL_LIMIT];
+    int pool_count;
 };
 
 static const char root_name[] = "HealthData";
@@ -275,11 +285,17 @@ static size_t scan(hsax_splitter *s, const uint8_t *b, size_t n, size_t arm_from
 
 /* Hands the piece being filled on (even when empty) and starts a new one of `next_cap` bytes. */
 static int emit(hsax_splitter *s, int32_t kind, size_t next_cap) {
-    uint8_t *next = malloc(next_cap);
+    uint8_t *next = NULL;
+    if (next_cap == s->piece_limit) {
+        pthread_mutex_lock(&s->pool_lock);
+        if (s->pool_count > 0) next = s->pool[--s->pool_count];
+        pthread_mutex_unlock(&s->pool_lock);
+    }
+    if (!next) next = malloc(next_cap);
     if (!next) return HSAX_ERR_MEMORY;
     hsax_piece piece = {
         .kind = kind, .segment = (kind & HSAX_PIECE_PREFIX) ? -1 : s->segment,
-        .first_line = 1 + s->lines_before, .newlines = s->piece_newlines,
+        .first_line = 1 + s->lines_before, .newlines = s->piece_newlines, .capacity = s->cap,
     };
     uint8_t *bytes = s->buf;
     size_t length = s->len;
@@ -345,6 +361,7 @@ hsax_splitter *hsax_splitter_create(void *context, hsax_piece_fn on_piece, size_
     s->piece_limit = 2 * s->segment_size < 64 ? 64 : 2 * s->segment_size;
     s->cap = HSAX_PREFIX_LIMIT;
     s->buf = malloc(s->cap);
+    pthread_mutex_init(&s->pool_lock, NULL);
     s->filter = hsax_filter_create(s, split_sink);
     if (!s->buf || !s->filter) {
         hsax_splitter_free(s);
@@ -357,7 +374,21 @@ void hsax_splitter_free(hsax_splitter *s) {
     if (!s) return;
     hsax_parser_free(s->filter);
     free(s->buf);
+    for (int i = 0; i < s->pool_count; i++) free(s->pool[i]);
+    pthread_mutex_destroy(&s->pool_lock);
     free(s);
+}
+
+void hsax_splitter_recycle(hsax_splitter *s, uint8_t *bytes, size_t capacity) {
+    if (!bytes) return;
+    if (capacity == s->piece_limit) {
+        pthread_mutex_lock(&s->pool_lock);
+        int kept = s->pool_count < HSAX_POOL_LIMIT;
+        if (kept) s->pool[s->pool_count++] = bytes;
+        pthread_mutex_unlock(&s->pool_lock);
+        if (kept) return;
+    }
+    free(bytes);
 }
 
 int hsax_splitter_feed(hsax_splitter *s, const uint8_t *bytes, size_t length, int is_last) {

@@ -95,6 +95,7 @@ extension ExportReader {
                 Unmanaged.passUnretained(run).toOpaque(), onPiece, max(1, options.segmentSize))
         else { throw ExportReadError.cannotOpen(path: name, reason: "out of memory") }
         defer { hsax_splitter_free(splitter) }
+        run.splitter = splitter
         var threads: [pthread_t] = []
         for i in 0..<consumers.count {
             let worker = ParallelWorker(run: run, index: i, consumer: consumers[i])
@@ -206,6 +207,8 @@ final class ParallelRun: @unchecked Sendable {
     var consumerFailure: Error?
     var results: [SessionTally?]
 
+    /// Set once, before the workers start: where they hand parsed pieces' buffers back.
+    var splitter: OpaquePointer?
     /// Set once, before any segment is handed out; read-only afterwards.
     var prefix: Piece?
     /// A day after the `ExportDate` in the first segment (where exports have it), set before
@@ -285,6 +288,11 @@ final class ParallelRun: @unchecked Sendable {
         queuedBytes[w] -= piece.count
         pthread_cond_broadcast(changed)
         return piece
+    }
+
+    /// Worker: a piece it has parsed; its buffer goes back to the splitter for a later piece.
+    func recycle(_ piece: Piece) {
+        hsax_splitter_recycle(splitter, piece.bytes, piece.info.capacity)
     }
 
     var isStopped: Bool { locked { stopped } }
@@ -369,7 +377,7 @@ final class ParallelWorker {
         var sawFinal = false
         var ok = true
         while ok, let piece = run.pop(index) {
-            defer { piece.free() }
+            defer { run.recycle(piece) }
             let kind = piece.info.kind
             if kind & Int32(HSAX_PIECE_START) != 0 {
                 if piece.info.segment > 0, let bound = run.exportDateBound { session.latestPlausible = bound }

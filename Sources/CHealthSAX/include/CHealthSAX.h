@@ -260,9 +260,11 @@ typedef struct {
     int32_t segment;     ///< the segment's number (0, 1, 2, ... in document order)
     int64_t first_line;  ///< line of the piece's first byte in the original file (1-based)
     int64_t newlines;    ///< newlines in the piece
+    size_t capacity;     ///< bytes allocated at `bytes` (for hsax_splitter_recycle)
 } hsax_piece;
 
-/// Receives a piece. `bytes` was allocated with malloc and now belongs to the callee (free it).
+/// Receives a piece. `bytes` was allocated with malloc and now belongs to the callee (free it,
+/// or hand it back with hsax_splitter_recycle).
 /// Returns 0 to go on, anything else to stop (hsax_splitter_feed then returns HSAX_ERR_STOPPED).
 typedef int (*hsax_piece_fn)(void *context, uint8_t *bytes, size_t length, const hsax_piece *piece);
 
@@ -276,6 +278,13 @@ void hsax_splitter_free(hsax_splitter *splitter);
 /// Feeds raw bytes (any chunk size); `is_last = 1` once at the end. Returns HSAX_OK,
 /// HSAX_ERR_SPLIT, HSAX_ERR_STOPPED or HSAX_ERR_MEMORY.
 int hsax_splitter_feed(hsax_splitter *splitter, const uint8_t *bytes, size_t length, int is_last);
+
+/// Gives a piece's buffer back for a later piece, instead of free(bytes); `capacity` is the
+/// piece's `capacity`. Any thread may call it, until hsax_splitter_free. The splitter keeps at
+/// most a few buffers (more are freed), so a run maps its piece buffers once instead of once a
+/// piece: with glibc's mmap threshold below the piece size, each fresh buffer would be mapped,
+/// faulted in page by page and unmapped again.
+void hsax_splitter_recycle(hsax_splitter *splitter, uint8_t *bytes, size_t capacity);
 
 /// The pre-filter's findings, as for a parser.
 int64_t hsax_splitter_removed_control_characters(const hsax_splitter *splitter);
