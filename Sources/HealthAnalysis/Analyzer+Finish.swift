@@ -147,6 +147,7 @@ extension Analyzer {
         var finishing = FinishContext(
             options: options, calendar: calendar, priority: priority, days: spanFirst...spanLast, report: report,
             daily: DailyColumns(), result: result, notes: notes)
+        finishing.threads = parts
         for domain in domains { try domain.finish(&finishing) }
         let daily = finishing.daily
         let summaries = finishing.summaries

@@ -201,22 +201,38 @@ struct CumulativeStore {
     /// Calls `body` with each sample of `slot`, its source remapped to `positions[source]`, in
     /// `CumulativeSample.order` order; with `removingDuplicates`, a sample equal to the one
     /// before in start, duration, source and value is left out (a manual flag on either copy
-    /// survives). Empties the slot; no sample can be appended or merged afterwards.
+    /// survives). No sample can be appended or merged afterwards.
     /// - Returns: how many duplicates were left out.
     /// - Throws: the error of a failed spill or of reading a run back.
     mutating func forEachSorted(
         slot: Int, positions: [Int], removingDuplicates: Bool, _ body: (CumulativeSample) -> Void
     ) throws -> Int {
-        if let failure { throw failure }
+        prepareForStreaming()
+        return try streamSorted(slot: slot, positions: positions, removingDuplicates: removingDuplicates, body)
+    }
+
+    /// Sorts what is still buffered (once): after it, `streamSorted` may stream several slots at
+    /// once from several threads, and no sample can be appended or merged.
+    mutating func prepareForStreaming() {
         if bufferRanges == nil { bufferRanges = sortBuffer() }
-        let inMemory = bufferRanges![slot]
+    }
+
+    /// `forEachSorted` without changing the store, after `prepareForStreaming()`: safe to call
+    /// for different slots from different threads at once (the scratch space is thread-safe,
+    /// the buffer is only read). `concurrentStreams`: how many slots stream at once; their run
+    /// blocks share the memory of `bufferLimit` samples.
+    func streamSorted(
+        slot: Int, positions: [Int], removingDuplicates: Bool, concurrentStreams: Int = 1,
+        _ body: (CumulativeSample) -> Void
+    ) throws -> Int {
+        if let failure { throw failure }
+        guard let bufferRanges else { preconditionFailure("CumulativeStore.streamSorted before prepareForStreaming") }
+        let inMemory = bufferRanges[slot]
         let slotRuns = runs[slot]
-        runs[slot] = []
-        counts[slot] = 0
 
         let map16 = positions.map { UInt16($0) }
         let readerCount = slotRuns.count + (inMemory.isEmpty ? 0 : 1)
-        let block = max(1, min(Self.maximumBlock, bufferLimit / max(1, readerCount)))
+        let block = max(1, min(Self.maximumBlock, bufferLimit / max(1, readerCount * max(1, concurrentStreams))))
         var readers: [RunReader] = []
         readers.reserveCapacity(readerCount)
         if !inMemory.isEmpty { readers.append(RunReader(samples: buffer, range: inMemory, map: map16)) }

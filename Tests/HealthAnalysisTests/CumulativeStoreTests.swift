@@ -87,6 +87,47 @@ struct CumulativeStoreTests {
         }
     }
 
+    /// `finish` streams the types at once on several threads (`ParallelWork`): each stream must
+    /// be the in-memory order of its slot, with its blocks sized for the shared budget.
+    @Test(arguments: [1, 3, 8])
+    func slotsStreamedAtOnceFromSeveralThreadsAreEachInOrder(threads: Int) throws {
+        let samples = Self.randomSamples(3000, seed: 7)
+        let positions = [3, 1, 0, 2]
+        var store = CumulativeStore(slots: 5, scratch: InMemoryScratchSpace(), bufferLimit: 97)
+        for (k, s) in samples.enumerated() { store.append(s, slot: k % 5) }
+        store.prepareForStreaming()
+        let shared = store
+        let streams = try ParallelWork.map(count: 5, order: [4, 2, 0, 1, 3], threads: threads) { slot in
+            var out: [CumulativeSample] = []
+            let removed = try shared.streamSorted(
+                slot: slot, positions: positions, removingDuplicates: true, concurrentStreams: threads
+            ) { out.append($0) }
+            return (out, removed)
+        }
+        for slot in 0..<5 {
+            let mine = samples.enumerated().filter { $0.offset % 5 == slot }.map(\.element)
+            let expected = Self.sortedInMemory(mine, positions: positions, dedup: true)
+            #expect(Self.same(streams[slot].0, expected.0), "slot \(slot)")
+            #expect(streams[slot].1 == expected.1)
+            #expect(streams[slot].0.count == 600 - expected.1)  // 3000 samples, every fifth in each slot
+        }
+    }
+
+    /// The work of several threads comes back in index order, and the error thrown is the one of
+    /// the lowest index that failed, whatever ran first.
+    @Test(arguments: [1, 2, 4])
+    func parallelWorkKeepsTheIndexOrderAndTheFirstError(threads: Int) throws {
+        struct Failed: Error, Equatable { let index: Int }
+        let squares = try ParallelWork.map(count: 6, order: [5, 4, 3, 2, 1, 0], threads: threads) { $0 * $0 }
+        #expect(squares == [0, 1, 4, 9, 16, 25])
+        #expect(throws: Failed(index: 2)) {
+            _ = try ParallelWork.map(count: 6, order: [5, 4, 3, 2, 1, 0], threads: threads) { i -> Int in
+                if i == 2 || i == 4 { throw Failed(index: i) }
+                return i
+            }
+        }
+    }
+
     @Test func mergedStoresWithOtherSourceAndSlotNumbersStreamLikeOneStore() throws {
         let samples = Self.randomSamples(900, seed: 42)
         let positions = [1, 3, 0, 2]

@@ -93,81 +93,52 @@ final class CumulativeTypes: DomainAccumulator {
         other.store = CumulativeStore(slots: other.store.slotCount, scratch: other.store.scratch, bufferLimit: 1)
     }
 
+    /// What one type's pass over its sorted samples gives (see `finish`).
+    private struct SlotOutcome {
+        var exactDuplicates: Int
+        var raw: MergeAccumulator
+        var counted: MergeAccumulator
+        var watch: MergeAccumulator?
+        var phoneMove: MergeAccumulator?
+    }
+
     func finish(_ context: inout FinishContext) throws {
         let priority = context.priority
-        let report = context.report
-        let calendar = context.calendar
-        let positions = priority.order.count
-        let watchOnly = priority.classes.map { $0 == .watch }
-        let fillerEligible = priority.classes.map { $0 == .other }
-        var exactDuplicates = Array(repeating: 0, count: store.slotCount)
         // Fixed slots first, then the others by identifier (their slot order is input order).
         let slots =
-            Array(0..<CumulativeSlot.fixedCount)
-            + (CumulativeSlot.fixedCount..<store.slotCount).sorted { types[$0].identifier < types[$1].identifier }
-        for slot in slots where store.counts[slot] > 0 {
+            (Array(0..<CumulativeSlot.fixedCount)
+            + (CumulativeSlot.fixedCount..<store.slotCount).sorted { types[$0].identifier < types[$1].identifier })
+            .filter { self.store.counts[$0] > 0 }
+        // Each type is one independent pass: with several threads, the types run at once (the
+        // largest first), and their outcomes are applied below in the order above.
+        store.prepareForStreaming()
+        let threads = min(context.threads, slots.count)
+        let store = self.store
+        let largestFirst = slots.indices.sorted { store.counts[slots[$0]] > store.counts[slots[$1]] }
+        let options = self.options
+        let report = context.report
+        let calendar = context.calendar
+        let outcomes = try ParallelWork.map(count: slots.count, order: largestFirst, threads: threads) { k in
+            try Self.pass(
+                slot: slots[k], store: store, concurrentStreams: threads, options: options, priority: priority,
+                report: report, calendar: calendar)
+        }
+        var exactDuplicates = Array(repeating: 0, count: store.slotCount)
+        for (slot, outcome) in zip(slots, outcomes) {
             let type = types[slot]
-            let tracksFiller = options.deduplicate && slot <= CumulativeSlot.basalEnergy
-            let cursor = DayCursor(calendar)
-            func accumulator(fillerEligible: [Bool]? = nil) -> MergeAccumulator {
-                MergeAccumulator(window: report, positions: positions, fillerEligible: fillerEligible)
-            }
-            // One pass over the type's sorted samples feeds every sweep: the raw per-source
-            // totals (plain sums prorated into days), the merge, and for the rings (which count
-            // Apple Watch samples only, reference §4.1) the Watch-only merge.
-            var raw = ProrationSweep(priority: priority, include: nil, buckets: cursor, into: accumulator())
-            var merged =
-                options.deduplicate
-                ? PriorityMergeSweep(
-                    priority: priority, include: nil, buckets: cursor,
-                    into: accumulator(fillerEligible: tracksFiller ? fillerEligible : nil)) : nil
-            let ring =
-                slot == CumulativeSlot.activeEnergy || slot == CumulativeSlot.exerciseTime
-                || slot == CumulativeSlot.moveTime
-            var watchMerged =
-                ring && options.deduplicate
-                ? PriorityMergeSweep(priority: priority, include: watchOnly, buckets: cursor, into: accumulator()) : nil
-            var watchProrated =
-                ring && !options.deduplicate
-                ? ProrationSweep(priority: priority, include: watchOnly, buckets: cursor, into: accumulator()) : nil
-            // iPhone-only users get a Move ring estimated on the phone (iOS 16+, reference §4.1):
-            // on days without Watch energy, the Move ring is the iPhone's active energy.
-            let phoneOnly = priority.classes.map { $0 == .phone }
-            let move = slot == CumulativeSlot.activeEnergy
-            var phoneMerged =
-                move && options.deduplicate
-                ? PriorityMergeSweep(priority: priority, include: phoneOnly, buckets: cursor, into: accumulator()) : nil
-            var phoneProrated =
-                move && !options.deduplicate
-                ? ProrationSweep(priority: priority, include: phoneOnly, buckets: cursor, into: accumulator()) : nil
-            exactDuplicates[slot] = try store.forEachSorted(
-                slot: slot, positions: priority.position, removingDuplicates: options.removeExactDuplicates
-            ) { s in
-                raw.add(s)
-                merged?.add(s)
-                watchMerged?.add(s)
-                watchProrated?.add(s)
-                phoneMerged?.add(s)
-                phoneProrated?.add(s)
-            }
-            raw.finish()
-            merged?.finish()
-            watchMerged?.finish()
-            watchProrated?.finish()
-            phoneMerged?.finish()
-            phoneProrated?.finish()
-            let counted = merged?.acc ?? raw.acc
+            exactDuplicates[slot] = outcome.exactDuplicates
+            let counted = outcome.counted
             context.daily.setAll(slot: slot, counted)
-            for p in 0..<positions where raw.acc.samples[p] > 0 {
+            for p in 0..<priority.order.count where outcome.raw.samples[p] > 0 {
                 context.result.sources.append(
                     SourceContribution(
                         type: type.identifier, sourceName: priority.names[p], sourceClass: priority.classes[p],
-                        samples: raw.acc.samples[p], rawTotal: raw.acc.counted[p], countedTotal: counted.counted[p],
-                        unit: type.unit))
+                        samples: outcome.raw.samples[p], rawTotal: outcome.raw.counted[p],
+                        countedTotal: counted.counted[p], unit: type.unit))
             }
             context.notes.append(contentsOf: Self.fillerNotes(counted.fillers, type: type, priority: priority))
-            if let watch = watchMerged?.acc ?? watchProrated?.acc { context.daily.setWatch(slot: slot, watch) }
-            if let phone = phoneMerged?.acc ?? phoneProrated?.acc { context.daily.setPhoneMove(phone) }
+            if let watch = outcome.watch { context.daily.setWatch(slot: slot, watch) }
+            if let phone = outcome.phoneMove { context.daily.setPhoneMove(phone) }
         }
         let duplicates = exactDuplicates.reduce(0, +)
         if duplicates > 0 {
@@ -177,6 +148,68 @@ final class CumulativeTypes: DomainAccumulator {
             context.notes.append(
                 "Removed \(duplicates) exact duplicate sample(s) (\(perType.joined(separator: ", "))).")
         }
+    }
+
+    /// One pass over the sorted samples of `slot` feeds every sweep: the raw per-source totals
+    /// (plain sums prorated into days), the merge (reference §5.4), and for the rings (which count
+    /// Apple Watch samples only, reference §4.1) the Watch-only merge; for active energy also
+    /// the iPhone-only merge (the Move ring estimated on the phone, iOS 16+, reference §4.1).
+    /// Reads `store` only, so passes over different slots may run at once.
+    private static func pass(
+        slot: Int, store: CumulativeStore, concurrentStreams: Int, options: AnalysisOptions,
+        priority: SourcePriority, report: ClosedRange<Int>, calendar: LocalCalendar
+    ) throws -> SlotOutcome {
+        let positions = priority.order.count
+        let tracksFiller = options.deduplicate && slot <= CumulativeSlot.basalEnergy
+        let cursor = DayCursor(calendar)
+        func accumulator(fillerEligible: [Bool]? = nil) -> MergeAccumulator {
+            MergeAccumulator(window: report, positions: positions, fillerEligible: fillerEligible)
+        }
+        let watchOnly = priority.classes.map { $0 == .watch }
+        let fillerEligible = priority.classes.map { $0 == .other }
+        var raw = ProrationSweep(priority: priority, include: nil, buckets: cursor, into: accumulator())
+        var merged =
+            options.deduplicate
+            ? PriorityMergeSweep(
+                priority: priority, include: nil, buckets: cursor,
+                into: accumulator(fillerEligible: tracksFiller ? fillerEligible : nil)) : nil
+        let ring =
+            slot == CumulativeSlot.activeEnergy || slot == CumulativeSlot.exerciseTime
+            || slot == CumulativeSlot.moveTime
+        var watchMerged =
+            ring && options.deduplicate
+            ? PriorityMergeSweep(priority: priority, include: watchOnly, buckets: cursor, into: accumulator()) : nil
+        var watchProrated =
+            ring && !options.deduplicate
+            ? ProrationSweep(priority: priority, include: watchOnly, buckets: cursor, into: accumulator()) : nil
+        let phoneOnly = priority.classes.map { $0 == .phone }
+        let move = slot == CumulativeSlot.activeEnergy
+        var phoneMerged =
+            move && options.deduplicate
+            ? PriorityMergeSweep(priority: priority, include: phoneOnly, buckets: cursor, into: accumulator()) : nil
+        var phoneProrated =
+            move && !options.deduplicate
+            ? ProrationSweep(priority: priority, include: phoneOnly, buckets: cursor, into: accumulator()) : nil
+        let duplicates = try store.streamSorted(
+            slot: slot, positions: priority.position, removingDuplicates: options.removeExactDuplicates,
+            concurrentStreams: concurrentStreams
+        ) { s in
+            raw.add(s)
+            merged?.add(s)
+            watchMerged?.add(s)
+            watchProrated?.add(s)
+            phoneMerged?.add(s)
+            phoneProrated?.add(s)
+        }
+        raw.finish()
+        merged?.finish()
+        watchMerged?.finish()
+        watchProrated?.finish()
+        phoneMerged?.finish()
+        phoneProrated?.finish()
+        return SlotOutcome(
+            exactDuplicates: duplicates, raw: raw.acc, counted: merged?.acc ?? raw.acc,
+            watch: watchMerged?.acc ?? watchProrated?.acc, phoneMove: phoneMerged?.acc ?? phoneProrated?.acc)
     }
 
     static func fillerNotes(

@@ -158,4 +158,7 @@ struct FinishContext {
     var notes: [String]
     /// The day's `ActivitySummary` by date (set by the summaries domain).
     var summaries: [CivilDate: ActivitySummary] = [:]
+    /// Threads a domain may use for independent parts of its finish (the parser threads of the
+    /// read; 1: all on the calling thread). The result never depends on it.
+    var threads = 1
 }
