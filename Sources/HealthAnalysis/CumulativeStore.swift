@@ -337,7 +337,10 @@ private struct ReaderHead: MinHeapElement {
 /// exact duplicates and hands them on.
 private struct GroupEmitter {
     let removingDuplicates: Bool
-    private var group: [CumulativeSample] = []
+    /// The group's first sample (most groups have only one: it is emitted without the array).
+    private var first: CumulativeSample?
+    /// The group's other samples.
+    private var more: [CumulativeSample] = []
     private var groupKey = UInt64.max
     private(set) var duplicates = 0
 
@@ -346,20 +349,24 @@ private struct GroupEmitter {
     @inline(__always)
     mutating func add(_ s: CumulativeSample, _ body: (CumulativeSample) -> Void) {
         let key = CumulativeStore.key(s)
-        if key != groupKey {
-            flush(body)
-            groupKey = key
+        if key == groupKey && first != nil {
+            more.append(s)
+            return
         }
-        group.append(s)
+        flush(body)
+        groupKey = key
+        first = s
     }
 
     mutating func flush(_ body: (CumulativeSample) -> Void) {
-        defer { group.removeAll(keepingCapacity: group.count <= 1024) }
-        if group.count == 1 {
-            body(group[0])
+        guard let head = first else { return }
+        first = nil
+        if more.isEmpty {
+            body(head)
             return
         }
-        guard !group.isEmpty else { return }
+        var group = [head] + more
+        more.removeAll(keepingCapacity: more.count <= 1024)
         group.sort(by: CumulativeSample.order)
         guard removingDuplicates else {
             for s in group { body(s) }

@@ -504,7 +504,7 @@ struct AttributeRewriterTests {
 }
 
 /// The bytes of the first entry of the zip at `path` whose name ends in `suffix`.
-private func zipEntry(_ path: String, suffix: String) throws -> [UInt8] {
+func zipEntry(_ path: String, suffix: String) throws -> [UInt8] {
     let a = archive_read_new()!
     defer { archive_read_free(a) }
     archive_read_support_format_zip(a)

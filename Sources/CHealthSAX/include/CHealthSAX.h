@@ -286,6 +286,12 @@ int hsax_splitter_feed(hsax_splitter *splitter, const uint8_t *bytes, size_t len
 /// faulted in page by page and unmapped again.
 void hsax_splitter_recycle(hsax_splitter *splitter, uint8_t *bytes, size_t capacity);
 
+/// Whether the splitter may use its block scanner (x86-64 builds: SSE2; on by default), which
+/// finds the quotes and angle brackets of 64 bytes at once inside the root. Off, it cuts with
+/// the byte-by-byte scanner only, as on other CPUs. The two cut identically; tests and the fuzz
+/// target glue_split_scan compare them.
+void hsax_splitter_use_block_scan(hsax_splitter *splitter, int on);
+
 /// The pre-filter's findings, as for a parser.
 int64_t hsax_splitter_removed_control_characters(const hsax_splitter *splitter);
 int hsax_splitter_dropped_doctype(const hsax_splitter *splitter);

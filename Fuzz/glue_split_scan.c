@@ -1,0 +1,89 @@
+// libFuzzer target: the splitter's block scanner (SSE2) against its byte-by-byte scanner. Two
+// splitters cut the same input, fed in the same raw chunks, one with hsax_splitter_use_block_scan
+// off: they must return the same result and hand on exactly the same pieces (bytes, kind,
+// segment, first line, newlines) in the same order. The block scanner only runs on 64 bytes or
+// more inside the root, so the header asks for chunks and segments of that size too.
+//
+// Input layout: 2 header bytes, then the file.
+//   [0] raw chunk size: below 0x40, 1-64 bytes; below 0xF0, 64 + 13 per step (64-2,400 bytes);
+//       from 0xF0, the whole file at once
+//   [1] segment size: 1 + 17 per step (1-4,336 bytes)
+#include "CHealthSAX.h"
+#include "CHealthSAXInternal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint8_t *bytes; /* every piece's bytes, concatenated */
+    size_t len, cap;
+    hsax_piece *pieces;
+    size_t *lengths;
+    size_t count, piece_cap;
+} piece_log;
+
+static void fail(const char *what) {
+    fprintf(stderr, "glue_split_scan: %s\n", what);
+    abort();
+}
+
+static int on_piece(void *context, uint8_t *bytes, size_t n, const hsax_piece *piece) {
+    piece_log *log = context;
+    if (log->count == log->piece_cap) {
+        log->piece_cap = log->piece_cap ? log->piece_cap * 2 : 16;
+        log->pieces = realloc(log->pieces, sizeof(hsax_piece) * log->piece_cap);
+        log->lengths = realloc(log->lengths, sizeof(size_t) * log->piece_cap);
+        if (!log->pieces || !log->lengths) abort();
+    }
+    log->pieces[log->count] = *piece;
+    log->lengths[log->count] = n;
+    log->count++;
+    if (log->len + n > log->cap) {
+        size_t cap = log->cap ? log->cap * 2 : 4096;
+        while (cap < log->len + n) cap *= 2;
+        log->bytes = realloc(log->bytes, cap);
+        if (!log->bytes) abort();
+        log->cap = cap;
+    }
+    if (n) memcpy(log->bytes + log->len, bytes, n);
+    log->len += n;
+    free(bytes);
+    return 0;
+}
+
+static int cut(const uint8_t *data, size_t size, size_t chunk, size_t segment, int block, piece_log *log) {
+    hsax_splitter *s = hsax_splitter_create(log, on_piece, segment);
+    if (!s) abort();
+    hsax_splitter_use_block_scan(s, block);
+    int rc = HSAX_OK;
+    for (size_t i = 0; i < size && rc == HSAX_OK; i += chunk) {
+        size_t n = size - i < chunk ? size - i : chunk;
+        rc = hsax_splitter_feed(s, data + i, n, 0);
+    }
+    if (rc == HSAX_OK) rc = hsax_splitter_feed(s, NULL, 0, 1);
+    hsax_splitter_free(s);
+    return rc;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 2) return 0;
+    size_t chunk = data[0] < 0x40 ? (size_t)data[0] + 1 : data[0] < 0xF0 ? 64 + (size_t)(data[0] - 0x40) * 13 : SIZE_MAX;
+    size_t segment = 1 + (size_t)data[1] * 17;
+    piece_log a = {0}, b = {0};
+    int ra = cut(data + 2, size - 2, chunk, segment, 1, &a);
+    int rb = cut(data + 2, size - 2, chunk, segment, 0, &b);
+    if (ra != rb) fail("the two scanners end with different results");
+    if (a.count != b.count) fail("the two scanners hand on different numbers of pieces");
+    if (a.len != b.len || (a.len && memcmp(a.bytes, b.bytes, a.len) != 0)) fail("the pieces' bytes differ");
+    for (size_t k = 0; k < a.count; k++) {
+        const hsax_piece *p = &a.pieces[k], *q = &b.pieces[k];
+        if (a.lengths[k] != b.lengths[k] || p->kind != q->kind || p->segment != q->segment ||
+            p->first_line != q->first_line || p->newlines != q->newlines)
+            fail("a piece differs between the two scanners");
+    }
+    free(a.bytes), free(a.pieces), free(a.lengths);
+    free(b.bytes), free(b.pieces), free(b.lengths);
+    return 0;
+}
