@@ -166,24 +166,6 @@ static inline size_t utf8_put(uint8_t *d, uint32_t c) {
     return 4;
 }
 
-/* 1 when the value would take libxml2's slow path: it holds '&' or a byte >= 0x80. (A '<' or a
-   control character sends it there too, but such values are never rewritten.) */
-static inline int needs_rewrite(const uint8_t *v, size_t n) {
-    if (n < 8) {
-        for (size_t k = 0; k < n; k++) if (v[k] == '&' || v[k] >= 0x80) return 1;
-        return 0;
-    }
-    /* eight bytes at a time, the last word overlapping the one before */
-    for (size_t k = 0;; k += 8) {
-        if (k + 8 > n) k = n - 8;
-        uint64_t x;
-        memcpy(&x, v + k, 8);
-        uint64_t y = x ^ 0x2626262626262626ull; /* zero bytes where x has '&' */
-        if (((x | ((y - 0x0101010101010101ull) & ~y)) & 0x8080808080808080ull) != 0) return 1;
-        if (k + 8 == n) return 0;
-    }
-}
-
 #define RW_K01 0x0101010101010101ull
 #define RW_K80 0x8080808080808080ull
 /* Zero bytes of `v` as 0x80 bits; the lowest set bit marks the first zero byte exactly. */
@@ -194,6 +176,35 @@ static inline uint64_t zero_bytes(uint64_t v) { return (v - RW_K01) & ~v & RW_K8
 static inline uint64_t word_special(uint64_t x) {
     return (x | zero_bytes(x ^ 0x2626262626262626ull) | zero_bytes(x ^ 0x3C3C3C3C3C3C3C3Cull) |
             zero_bytes(x ^ 0x7F7F7F7F7F7F7F7Full) | ((x - 0x2020202020202020ull) & ~x)) & RW_K80;
+}
+
+/* The end of the value that starts at b[vs] and is closed by quote `q`: the index of that quote,
+   or len when it is not in b[vs..len). Sets *special when the value would take libxml2's slow
+   path: it holds '&' or a byte >= 0x80. (A '<' or a control character sends it there too, but
+   such values are never rewritten.) One pass, eight bytes at a time, and no call for the short
+   values of an export. */
+static inline size_t value_end(const uint8_t *b, size_t vs, size_t len, uint8_t q, int *special) {
+    const uint64_t quotes = RW_K01 * q, amps = RW_K01 * '&';
+    size_t k = vs;
+    for (; k + 8 <= len; k += 8) {
+        uint64_t x;
+        memcpy(&x, b + k, 8);
+        uint64_t m = zero_bytes(x ^ quotes) | zero_bytes(x ^ amps) | (x & RW_K80);
+        if (m == 0) continue;
+        k += (size_t)__builtin_ctzll(m) >> 3;
+        break;
+    }
+    for (; k < len && b[k] != q; k++) {
+        if (b[k] == '&' || b[k] >= 0x80) break;
+    }
+    if (k < len && b[k] == q) {
+        *special = 0;
+        return k;
+    }
+    *special = 1;
+    if (k >= len) return len;
+    const uint8_t *e = memchr(b + k, q, len - k);
+    return e ? (size_t)(e - b) : len;
 }
 
 /* The index of the first '=', '>', '<', '"' or '\'' in b[k..len), or len. */
@@ -412,12 +423,12 @@ static int scan_tag(hsax_rewriter *r, const uint8_t *b, size_t t, size_t len, si
         uint8_t q = b[k];
         if (q != '"' && q != '\'') RW_FAIL(TAG_ABORT, k);
         size_t vs = k + 1;
-        const uint8_t *e = memchr(b + vs, q, len - vs);
-        if (!e) RW_FAIL(TAG_UNFINISHED, t);
-        size_t ve = (size_t)(e - b);
+        int special;
+        size_t ve = value_end(b, vs, len, q, &special);
+        if (ve >= len) RW_FAIL(TAG_UNFINISHED, t);
         k = ve + 1;
         if (k >= len) RW_FAIL(TAG_UNFINISHED, t);
-        if (!needs_rewrite(b + vs, ve - vs)) continue;
+        if (!special) continue;
         /* (b) names starting with "xml" (xmlns, xmlns:x, xml:*) are libxml2's */
         if (ne - ns >= 3 && (b[ns] | 32) == 'x' && (b[ns + 1] | 32) == 'm' && (b[ns + 2] | 32) == 'l') continue;
         /* a name with non-ASCII bytes: libxml2's UTF-8 error message quotes the four bytes at

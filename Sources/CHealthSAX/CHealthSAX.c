@@ -9,6 +9,9 @@
 #include <libxml/xmlerror.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #ifndef HSAX_FILTER_BUFFER
 #define HSAX_FILTER_BUFFER (1u << 20)   /* the fuzz targets build with a small one (scripts/fuzz) */
@@ -529,6 +532,23 @@ static int flush_out(hsax_parser *p, int is_last) {
    byte by byte. */
 static int has_control(const uint8_t *b, size_t n) {
     size_t k = 0;
+#if defined(__SSE2__)
+    /* 64 bytes at a time (SSE2, in every x86-64 CPU): a byte is a control character when it is at
+       most 0x1F and not a tab, newline or carriage return, or when it is 0x7F. */
+    const __m128i low = _mm_set1_epi8(0x1F), tab = _mm_set1_epi8('\t'), nl = _mm_set1_epi8('\n'),
+                  cr = _mm_set1_epi8('\r'), del = _mm_set1_epi8(0x7F);
+    for (; k + 64 <= n; k += 64) {
+        __m128i any = _mm_setzero_si128();
+        for (int j = 0; j < 4; j++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + k + 16 * j));
+            __m128i c = _mm_cmpeq_epi8(_mm_min_epu8(v, low), v); /* v <= 0x1F */
+            __m128i allowed = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)),
+                                           _mm_cmpeq_epi8(v, cr));
+            any = _mm_or_si128(any, _mm_or_si128(_mm_andnot_si128(allowed, c), _mm_cmpeq_epi8(v, del)));
+        }
+        if (_mm_movemask_epi8(any) != 0) return 1;
+    }
+#endif
     for (; k + 8 <= n; k += 8) {
         uint64_t x;
         memcpy(&x, b + k, 8);
