@@ -1,14 +1,15 @@
 import Dispatch
 import Synchronization
 
-/// Independent pieces of `finish` work spread over a few threads, with results in input order,
-/// so that the outcome never depends on which thread did what.
-enum ParallelWork {
+/// Independent pieces of work (the passes of `finish`, the report's files) spread over a few
+/// threads, with results in input order, so that the outcome never depends on which thread did
+/// what.
+package enum ParallelWork {
     /// `body(i)` for every `i` in `order` (an order of `0 ..< count`, e.g. largest first), on
     /// up to `threads` threads (1: on this thread, in `order`). Returns the results by index.
     /// - Throws: the error of the first item (in index order) whose `body` threw, after every
     ///   item has run.
-    static func map<T>(count: Int, order: [Int], threads: Int, _ body: (Int) throws -> T) throws -> [T] {
+    package static func map<T>(count: Int, order: [Int], threads: Int, _ body: (Int) throws -> T) throws -> [T] {
         precondition(order.count == count, "ParallelWork.map: the order must list every index once")
         if threads <= 1 || count <= 1 {
             var results: [Result<T, any Error>?] = Array(repeating: nil, count: count)

@@ -53,6 +53,8 @@ public struct ReportWriter: Sendable {
     let fileSystem: any ReportFileSystem
     /// Called at each step of a write (`OutputStep`); for tests that stop the process there.
     public var stepHook: (@Sendable (OutputStep) -> Void)?
+    /// Threads that render the files at once (1: one after the other). The files are the same.
+    public var threads = 1
 
     public init(options: ReportOptions = .init()) {
         self.init(options: options, fileSystem: POSIXFileSystem())
@@ -106,20 +108,33 @@ public struct ReportWriter: Sendable {
         // Render first: nothing touches the disk until every text exists. The charts are made
         // once, for their files and for report.md's links.
         let charts = self.charts(result)
+        let files = ReportFile.allCases
+        // The longest first: a row per stand hour, per day, and the report.
+        let longestFirst = files.indices.sorted { Self.renderOrder(files[$0]) < Self.renderOrder(files[$1]) }
+        // (`try!`: rendering cannot throw, so neither can the map.)
+        let rendered = try! ParallelWork.map(count: files.count, order: longestFirst, threads: threads) { k in
+            files[k] == .report
+                ? markdownReport(result, context: context, charts: charts)
+                : text(of: files[k], for: result, context: context)
+        }
         let texts =
-            ReportFile.allCases.map { file in
-                (
-                    name: file.fileName,
-                    text: file == .report
-                        ? markdownReport(result, context: context, charts: charts)
-                        : text(of: file, for: result, context: context)
-                )
-            }
+            zip(files, rendered).map { (name: $0.fileName, text: $1) }
             + charts.map { (name: $0.fileName, text: $0.svg) }
         let directory = directory.isEmpty ? "." : directory
         try OutputFolder(fileSystem: fileSystem, stepHook: stepHook).write(
             texts, to: directory, owns: Self.isReportFile)
         return texts.map { Self.join(directory, $0.name) }
+    }
+
+    /// Where `file` comes in the rendering order (longest texts first).
+    private static func renderOrder(_ file: ReportFile) -> Int {
+        switch file {
+        case .standHours: return 0
+        case .daily: return 1
+        case .json: return 2
+        case .report: return 3
+        default: return 4
+        }
     }
 
     /// True for the names a report may write: every `ReportFile` and every `chart_*.svg`. An

@@ -167,6 +167,7 @@ enum ReportCommand {
         // also go to standard error, so that a cron job's mail shows them.
         for note in result.notes where note.hasPrefix("WARNING") { printError(note) }
         var writer = ReportWriter()
+        writer.threads = threads
         writer.stepHook = testStepHook(ProcessInfo.processInfo.environment)
         let written = try writer.write(result, context: context, to: out)
         if let db { try ArchiveCommands.storeResults(run, db: db) }
