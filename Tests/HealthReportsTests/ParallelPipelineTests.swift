@@ -42,6 +42,27 @@ struct ParallelPipelineTests {
         }
     }
 
+    /// `ReportWriter.threads` renders the files at once: the folder it writes (every CSV, the
+    /// report, the JSON and the charts) is byte for byte the one-thread writer's.
+    @Test(arguments: [2, 3])
+    func theWritersThreadsWriteTheSameFolder(threads: Int) throws {
+        let run = try ReportPipeline.run(.path(Self.export), options: AnalysisOptions(), environmentTimeZone: nil)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var serial = ReportWriter()
+        serial.threads = 1
+        var parallel = ReportWriter()
+        parallel.threads = threads
+        let a = try serial.write(run.result, context: run.context, to: dir.appendingPathComponent("one").path)
+        let b = try parallel.write(run.result, context: run.context, to: dir.appendingPathComponent("n").path)
+        // 10 report files and the charts with data (the extended export has them all).
+        #expect(a.count == b.count && a.count > 10)
+        for (x, y) in zip(a, b) {
+            #expect(URL(fileURLWithPath: x).lastPathComponent == URL(fileURLWithPath: y).lastPathComponent)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: x)) == Data(contentsOf: URL(fileURLWithPath: y)), "\(x)")
+        }
+    }
+
     /// Every analyzer spills sorted runs to the shared scratch file (a 1,000-sample buffer against
     /// the export's 14,389 cumulative samples: 7,614 + 3,779 + 1,167 + 1,163 + 440 + 201 + 25, so
     /// at least 14 runs) and the merge references the other analyzers' runs: still
