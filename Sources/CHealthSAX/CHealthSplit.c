@@ -136,76 +136,113 @@ static inline uint64_t marks64(const uint8_t *b) {
    EV_CUT (set in *event), at "<!" or "<?" (state SC_LT, for `scan`), when the root closes
    (depth 0), or when fewer than 64 bytes are left. */
 static size_t block_scan(hsax_splitter *s, const uint8_t *b, size_t i, size_t n, size_t arm_from, int *event) {
-    while (n - i >= 64) {
-        size_t base = i;
-        uint64_t m = marks64(b + base);
-        while (m) {
-            size_t p = base + (size_t)__builtin_ctzll(m);
-            m &= m - 1;
-            uint8_t c = b[p];
-            switch (s->state) {
-            case SC_TEXT:
-                if (c != '<') break;
-                if (p + 1 == n) {
-                    s->state = SC_LT;
-                    return n;
-                }
-                if (b[p + 1] == '/') {
-                    s->state = SC_ETAG;
-                    i = p + 2;
-                } else if (b[p + 1] == '!' || b[p + 1] == '?') {
-                    s->state = SC_LT;
-                    return p + 1;
-                } else {
-                    s->state = SC_STAG;
-                    s->in_name = 0; /* depth >= 1: names are not looked at */
-                    i = p + 1;
-                }
-                break;
-            case SC_STAG:
-                if (c == '"' || c == '\'') {
-                    s->quote = c;
-                    s->state = SC_QUOTE;
-                    i = p + 1;
-                } else if (c == '>') {
-                    /* '/' right before '>' (never inside a value: a value ends with its quote) */
-                    int empty = (p > 0 ? b[p - 1] : s->last) == '/';
-                    i = p + 1;
-                    s->state = SC_TEXT;
-                    if (!empty) {
-                        s->depth++;
-                    } else if (s->depth == 1 && i >= arm_from) {
-                        *event = EV_CUT;
-                        return i;
-                    }
-                }
-                break; /* '<' in a start tag: not well-formed, for libxml2 to say */
-            case SC_QUOTE:
-                if (c == s->quote) {
-                    s->state = SC_STAG;
-                    i = p + 1;
-                }
-                break;
-            case SC_ETAG:
-                if (c != '>') break;
-                i = p + 1;
-                s->state = SC_TEXT;
-                s->depth--;
-                if (s->depth == 0) {
-                    s->root_closed = 1;
-                    return i;
-                }
-                if (s->depth == 1 && i >= arm_from) {
-                    *event = EV_CUT;
-                    return i;
-                }
-                break;
-            }
-            /* Marks before i were consumed with the byte after a '<'. */
-            if (i > p + 1) m &= i - base >= 64 ? 0 : ~0ull << (i - base);
-        }
-        i = base + 64 > i ? base + 64 : i;
+    /* One loop per state, joined by gotos: each loop takes the next marked byte of the block
+       (m: the marks at or after i) until one changes the state. */
+    size_t base = i, p;
+    uint64_t m = 0;
+    uint8_t c;
+#define NEXT_MARK(label) /* the next marked byte p, or on to the next block in the same state */ \
+    do {                                                                                        \
+        if (m == 0) {                                                                           \
+            base += 64;                                                                         \
+            if (i < base) i = base; /* (i may be base + 1: after "</" across the blocks) */    \
+            if (n - base < 64) goto out;                                                        \
+            m = marks64(b + base);                                                              \
+            goto label;                                                                         \
+        }                                                                                       \
+        p = base + (size_t)__builtin_ctzll(m);                                                  \
+        m &= m - 1;                                                                             \
+    } while (0)
+#define SKIP_TO(j) /* drop the marks before j (j <= base + 64) */                               \
+    do {                                                                                        \
+        i = (j);                                                                                \
+        m &= i - base >= 64 ? 0 : ~0ull << (i - base);                                          \
+    } while (0)
+    m = marks64(b + base);
+    switch (s->state) {
+    case SC_TEXT: goto text;
+    case SC_STAG: goto stag;
+    case SC_QUOTE: goto quote;
+    case SC_ETAG: goto etag;
+    default: return i;
     }
+text:
+    s->state = SC_TEXT;
+    for (;;) {
+        NEXT_MARK(text);
+        if (b[p] != '<') continue;
+        if (p + 1 == n) {
+            s->state = SC_LT;
+            return n;
+        }
+        c = b[p + 1];
+        if (c == '/') {
+            SKIP_TO(p + 2);
+            goto etag;
+        }
+        if (c == '!' || c == '?') {
+            s->state = SC_LT;
+            return p + 1;
+        }
+        s->in_name = 0; /* depth >= 1: names are not looked at */
+        i = p + 1;
+        goto stag;
+    }
+stag:
+    s->state = SC_STAG;
+    for (;;) {
+        NEXT_MARK(stag);
+        c = b[p];
+        if (c == '"' || c == '\'') {
+            s->quote = c;
+            i = p + 1;
+            goto quote;
+        }
+        if (c == '>') {
+            /* '/' right before '>' (never inside a value: a value ends with its quote) */
+            int empty = (p > 0 ? b[p - 1] : s->last) == '/';
+            i = p + 1;
+            if (!empty) {
+                s->depth++;
+            } else if (s->depth == 1 && i >= arm_from) {
+                s->state = SC_TEXT;
+                *event = EV_CUT;
+                return i;
+            }
+            goto text;
+        }
+        /* '<' in a start tag: not well-formed, for libxml2 to say */
+    }
+quote:
+    s->state = SC_QUOTE;
+    for (;;) {
+        NEXT_MARK(quote);
+        if (b[p] == s->quote) {
+            i = p + 1;
+            goto stag;
+        }
+    }
+etag:
+    s->state = SC_ETAG;
+    for (;;) {
+        NEXT_MARK(etag);
+        if (b[p] != '>') continue;
+        i = p + 1;
+        s->state = SC_TEXT;
+        s->depth--;
+        if (s->depth == 0) {
+            s->root_closed = 1;
+            return i;
+        }
+        if (s->depth == 1 && i >= arm_from) {
+            *event = EV_CUT;
+            return i;
+        }
+        goto text;
+    }
+out:
+#undef NEXT_MARK
+#undef SKIP_TO
     /* `scan` goes on from here; in a start tag it may look at the byte before i. */
     if (s->state == SC_STAG && i > 0) s->last = b[i - 1];
     return i;
