@@ -19,7 +19,9 @@ func runReportEndToEnd(file: String, threads: Int) throws -> PhaseOutcome? {
     defer { removeFlatFolder(out) }
     let run = try ReportPipeline.run(
         .path(file), options: AnalysisOptions(), environmentTimeZone: nil, threads: threads)
-    try ReportWriter().write(run.result, context: run.context, to: out)
+    var writer = ReportWriter()
+    writer.threads = threads  // as `health-analyzer report --threads N` renders
+    try writer.write(run.result, context: run.context, to: out)
     // Every <Record> start tag: the records the reader delivered plus any it skipped (the
     // benchmark inputs have none), the same count as the reader phase's.
     let records = run.summary.elementCounts["Record"] ?? 0

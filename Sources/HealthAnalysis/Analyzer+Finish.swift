@@ -148,7 +148,17 @@ extension Analyzer {
             options: options, calendar: calendar, priority: priority, days: spanFirst...spanLast, report: report,
             daily: DailyColumns(), result: result, notes: notes)
         finishing.threads = parts
-        for domain in domains { try domain.finish(&finishing) }
+        // The domains' independent parts at once (the costliest first), then every finish in order.
+        let partsByDomain = domains.map { $0.finishParts(finishing) }
+        let all = partsByDomain.flatMap { $0 }
+        let outcomes = try ParallelWork.map(
+            count: all.count, order: all.indices.sorted { all[$0].cost > all[$1].cost }, threads: parts
+        ) { try all[$0].run() }
+        var next = 0
+        for (domain, domainParts) in zip(domains, partsByDomain) {
+            try domain.finish(&finishing, prepared: Array(outcomes[next..<next + domainParts.count]))
+            next += domainParts.count
+        }
         let daily = finishing.daily
         let summaries = finishing.summaries
         result = finishing.result

@@ -30,6 +30,9 @@ struct HeartRateSeries {
     private var runs: [Run] = []
     private(set) var failure: (any Error)?
 
+    /// The points stored (buffered and spilled).
+    var count: Int { buffer.count + runs.reduce(0) { $0 + $1.count } }
+
     init(scratch: any ScratchSpace, bufferLimit: Int) {
         self.scratch = scratch
         self.bufferLimit = max(1, bufferLimit)

@@ -102,27 +102,43 @@ final class CumulativeTypes: DomainAccumulator {
         var phoneMove: MergeAccumulator?
     }
 
-    func finish(_ context: inout FinishContext) throws {
-        let priority = context.priority
-        // Fixed slots first, then the others by identifier (their slot order is input order).
-        let slots =
-            (Array(0..<CumulativeSlot.fixedCount)
+    /// The slots with samples, in the order their outcomes are written: the fixed slots first,
+    /// then the others by identifier (their slot order is input order).
+    private func finishedSlots() -> [Int] {
+        (Array(0..<CumulativeSlot.fixedCount)
             + (CumulativeSlot.fixedCount..<store.slotCount).sorted { types[$0].identifier < types[$1].identifier })
-            .filter { self.store.counts[$0] > 0 }
-        // Each type is one independent pass: with several threads, the types run at once (the
-        // largest first), and their outcomes are applied below in the order above.
+            .filter { store.counts[$0] > 0 }
+    }
+
+    /// One part per type with samples: its pass over the sorted samples (`pass`), which reads
+    /// the store only. The parts' outcomes are written in `finish(_:prepared:)`.
+    func finishParts(_ context: FinishContext) -> [FinishPart] {
         store.prepareForStreaming()
-        let threads = min(context.threads, slots.count)
         let store = self.store
-        let largestFirst = slots.indices.sorted { store.counts[slots[$0]] > store.counts[slots[$1]] }
         let options = self.options
+        let priority = context.priority
         let report = context.report
         let calendar = context.calendar
-        let outcomes = try ParallelWork.map(count: slots.count, order: largestFirst, threads: threads) { k in
-            try Self.pass(
-                slot: slots[k], store: store, concurrentStreams: threads, options: options, priority: priority,
-                report: report, calendar: calendar)
+        let slots = finishedSlots()
+        let streams = max(1, min(context.threads, slots.count))
+        return slots.map { slot in
+            FinishPart(cost: store.counts[slot]) {
+                try Self.pass(
+                    slot: slot, store: store, concurrentStreams: streams, options: options, priority: priority,
+                    report: report, calendar: calendar)
+            }
         }
+    }
+
+    func finish(_ context: inout FinishContext) throws {
+        try finish(&context, prepared: finishParts(context).map { try $0.run() })
+    }
+
+    func finish(_ context: inout FinishContext, prepared: [Any]) throws {
+        let priority = context.priority
+        let slots = finishedSlots()
+        let outcomes = prepared.map { $0 as! SlotOutcome }
+        precondition(outcomes.count == slots.count, "CumulativeTypes.finish: one outcome per type with samples")
         var exactDuplicates = Array(repeating: 0, count: store.slotCount)
         for (slot, outcome) in zip(slots, outcomes) {
             let type = types[slot]

@@ -54,18 +54,42 @@ final class HeartRate: DomainAccumulator {
         other.series = HeartRateSeries(scratch: other.series.scratch, bufferLimit: 1)  // free its buffer
     }
 
-    func finish(_ context: inout FinishContext) throws {
+    /// What the one pass over the sorted samples gives: per local day, the statistics of its
+    /// buckets (folded: sums and counts are exact, so the fold order does not matter) and the
+    /// time-weighted mean.
+    private struct Outcome {
+        var days: [Int: HeartRateBucket] = [:]
+        var means: [Int: Double] = [:]
+    }
+
+    /// One part: the pass over the sorted series (the only state it touches).
+    func finishParts(_ context: FinishContext) -> [FinishPart] {
         let calendar = context.calendar
+        return [FinishPart(cost: series.count) { [self] in try self.pass(calendar) }]
+    }
+
+    private func pass(_ calendar: LocalCalendar) throws -> Outcome {
+        var outcome = Outcome()
         var means = TimeWeightedMeans(calendar: calendar)
         // The current 15-minute bucket's statistics (thousandths sum, count, minimum, maximum:
         // exact, so independent of the order), handed to its day when the stream leaves it.
         var bucketStart = Int64.min
         var bucket = HeartRateBucket()
+        func close() {
+            guard bucket.count > 0 else { return }
+            let day = calendar.dayNumber(bucketStart)
+            var d = outcome.days[day] ?? HeartRateBucket()
+            d.sumMilli += bucket.sumMilli
+            d.count += bucket.count
+            d.min = min(d.min, bucket.min)
+            d.max = max(d.max, bucket.max)
+            outcome.days[day] = d
+        }
         try series.forEachSorted { p in
             means.add(p)
             let start = floorDiv(p.instant, Self.bucketSeconds) * Self.bucketSeconds
             if start != bucketStart {
-                if bucket.count > 0 { context.daily.addHeartRate(day: calendar.dayNumber(bucketStart), bucket) }
+                close()
                 bucketStart = start
                 bucket = HeartRateBucket()
             }
@@ -74,10 +98,19 @@ final class HeartRate: DomainAccumulator {
             if p.bpm < bucket.min { bucket.min = p.bpm }
             if p.bpm > bucket.max { bucket.max = p.bpm }
         }
-        if bucket.count > 0 { context.daily.addHeartRate(day: calendar.dayNumber(bucketStart), bucket) }
-        for (day, mean) in means.finish() {
-            context.daily.setHeartRateTimeWeightedMean(day: day, mean)
-        }
+        close()
+        outcome.means = means.finish()
+        return outcome
+    }
+
+    func finish(_ context: inout FinishContext) throws {
+        try finish(&context, prepared: [try pass(context.calendar)])
+    }
+
+    func finish(_ context: inout FinishContext, prepared: [Any]) throws {
+        let outcome = prepared[0] as! Outcome
+        for (day, b) in outcome.days { context.daily.addHeartRate(day: day, b) }
+        for (day, mean) in outcome.means { context.daily.setHeartRateTimeWeightedMean(day: day, mean) }
     }
 }
 

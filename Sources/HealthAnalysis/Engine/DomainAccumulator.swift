@@ -10,7 +10,10 @@ import HealthExport
 ///    of the export (parallel parsing); the result must not depend on how the export was split
 ///    or in which order parts are merged;
 /// 3. **finish**: once, after the last merge, bucket into local days of `FinishContext.calendar`
-///    and write the domain's columns, rows and notes into the context.
+///    and write the domain's columns, rows and notes into the context. A domain whose finish
+///    has heavy parts that need nothing but its own state and the context's inputs returns them
+///    from `finishParts(_:)`: the parts of all domains run at once on the parser threads, and
+///    their outcomes come back to `finish(_:prepared:)`, which writes them into the context.
 ///
 /// Adding a domain is a new file with a new conformance and one line in `Analyzer.makeDomains`.
 /// Accumulators are not thread-safe: each analyzer (and so each parsing thread) has its own.
@@ -42,12 +45,35 @@ protocol DomainAccumulator: AnyObject {
     /// dates), as days since 1970-01-01; nil when none.
     var calendarDayExtent: ClosedRange<Int>? { get }
 
-    /// Computes the domain's part of the result into `context`. Called once.
+    /// Computes the domain's part of the result into `context`. Called once (by the default
+    /// `finish(_:prepared:)`).
     /// - Throws: what reading the domain's spilled state back throws (a scratch space's error).
     func finish(_ context: inout FinishContext) throws
+
+    /// The heavy, independent parts of this domain's finish (default: none). Called once, before
+    /// any domain finishes; each part may run on another thread, at the same time as the other
+    /// parts of every domain, so it may read only this domain's state (no longer changed) and
+    /// `context`, and must not change either.
+    func finishParts(_ context: FinishContext) -> [FinishPart]
+
+    /// `finish(_:)` with the outcomes of `finishParts`, in their order. Called once, on the
+    /// calling thread, in the order of the domains. The default ignores `prepared` and calls
+    /// `finish(_:)`.
+    /// - Throws: what a part threw, or what `finish(_:)` throws.
+    func finish(_ context: inout FinishContext, prepared: [Any]) throws
+}
+
+/// A part of a domain's finish (see `DomainAccumulator.finishParts`).
+struct FinishPart {
+    /// The part's relative cost (say, the samples it reads): the costliest start first.
+    var cost: Int
+    /// Computes the part's outcome.
+    var run: () throws -> Any
 }
 
 extension DomainAccumulator {
+    func finishParts(_ context: FinishContext) -> [FinishPart] { [] }
+    func finish(_ context: inout FinishContext, prepared: [Any]) throws { try finish(&context) }
     func consume(_ workout: Workout, context: StreamContext) {}
     func consume(_ summary: ActivitySummary, context: StreamContext) {}
     func consume(_ correlation: Correlation, context: StreamContext) {}
