@@ -23,8 +23,8 @@ public enum ReportPipeline {
     ///   - scratch: where the analyzers spill sorted runs of cumulative samples (shared by all
     ///     threads); nil: a `TemporaryScratchFile` in `$TMPDIR` (nameless: nothing is left behind,
     ///     whatever happens).
-    ///   - sampleBufferLimit: cumulative samples (16 bytes each) each analyzer keeps in memory
-    ///     before a spill.
+    ///   - sampleBufferLimit: cumulative samples (16 bytes each) the analyzers keep in memory
+    ///     together before a spill (each an equal share: `Analyzer.parts`).
     ///
     /// Sets the process's allocator once (`ProcessMemory.returnLargeBlocksToTheSystem()`), so
     /// that peak memory does not grow with the export's length through freed heap blocks.
@@ -38,9 +38,8 @@ public enum ReportPipeline {
     ) throws -> ReportRun {
         ProcessMemory.returnLargeBlocksToTheSystem()
         let scratch = try scratch ?? TemporaryScratchFile()
-        let analyzers = (0..<max(1, threads)).map { _ in
-            Analyzer(options: options, scratch: scratch, sampleBufferLimit: sampleBufferLimit)
-        }
+        let analyzers = Analyzer.parts(
+            threads, options: options, scratch: scratch, sampleBufferLimit: sampleBufferLimit)
         let summary = try ExportReader(options: readerOptions).read(input, threads: analyzers.count) { worker in
             let analyzer = analyzers[worker]
             return { batch in analyzer.consume(batch) }

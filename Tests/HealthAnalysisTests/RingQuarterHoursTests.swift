@@ -4,10 +4,11 @@ import Testing
 @testable import HealthAnalysis
 @testable import HealthExport
 
-/// `RingQuarterHours` keeps its buckets in one page of 96 per UTC day (issue 6, memory). These
-/// tests pin the values on hand-worked cases and check that the pages agree with the
-/// dictionary-per-bucket representation they replaced (`ReferenceRings` below, the old code's
-/// arithmetic), bucket by bucket and day by day, for any split and merge order.
+/// `RingQuarterHours` keeps each ring input's buckets in pages of 16 (4 hours of UTC) made only
+/// where that input has data (issue 6, memory). These tests pin the values on hand-worked cases
+/// and check that the pages agree with the dictionary-per-bucket representation they replaced
+/// (`ReferenceRings` below, the old code's arithmetic), bucket by bucket and day by day, for any
+/// split and merge order, on dense and on sparse data.
 @Suite("Ring quarter hours")
 struct RingQuarterHoursTests {
     /// The representation before issue 6: one dictionary entry per 15-minute bucket, the same
@@ -98,24 +99,61 @@ struct RingQuarterHoursTests {
         #expect(RingQuarterHours().isEmpty)
     }
 
-    /// Deterministic pseudo-random samples over ~40 days (several pages, gaps, DST change).
-    static func samples(seed: UInt64) -> [(start: Int64, end: Int64, value: Double, energy: Bool)] {
+    @Test func eachInputHasPagesOnlyWhereItHasData() {
+        // Energy 06:00–06:30 UTC and exercise 13:50–14:10 UTC on 2024-01-01, stood hour 20:00:
+        // pages 06:00–10:00 (energy), 12:00–16:00 (exercise, across its 14:00 bucket edge) and
+        // 20:00–24:00 (stand). Added later, out of order: energy at 05:00 on 2024-01-01 (page
+        // 04:00–08:00 of the same day, before the 06:00 one).
+        var r = RingQuarterHours()
+        let day = Self.utc.t("2024-01-01 00:00")
+        r.addEnergy(start: day + 6 * 3600, end: day + 6 * 3600 + 1800, kcal: 12)
+        r.addExercise(start: day + 13 * 3600 + 50 * 60, end: day + 14 * 3600 + 10 * 60, minutes: 20)
+        r.addStoodHour(start: day + 20 * 3600)
+        r.addEnergy(start: day + 5 * 3600, end: day + 5 * 3600, kcal: 3)
+        let q = floorDiv(day, 900)
+        // Quarter numbers: 05:00 = q+20, 06:00 = q+24, 06:15 = q+25, 13:45 = q+55, 14:00 = q+56,
+        // 20:00 = q+80. Energy 12 kcal over 30 minutes: 6 + 6; exercise 20 minutes over 20:
+        // 10 (13:50–14:00) + 10 (14:00–14:10).
+        #expect(r.quarters == [q + 20, q + 24, q + 25, q + 55, q + 56, q + 80])
+        #expect(r.buckets.map(\.bucket.energyKcal) == [3, 6, 6, 0, 0, 0])
+        #expect(r.buckets.map(\.bucket.exerciseMinutes) == [0, 0, 0, 10, 10, 0])
+        #expect(r.buckets.map(\.bucket.standHours) == [0, 0, 0, 0, 0, 1])
+        // In Berlin (UTC+1) all of it lies on 2024-01-01 (21:00 local is the latest).
+        let jan1 = CivilDate("2024-01-01")!.daysSince1970
+        #expect(
+            r.dailyValues(Self.berlin) == [
+                jan1: RingQuarterHours.Bucket(energyKcal: 15, exerciseMinutes: 20, standHours: 1)
+            ])
+        // Merged into rings with exercise on the same 14:00 bucket and energy in another page:
+        // the buckets add up, the presence is the union.
+        var other = RingQuarterHours()
+        other.addExercise(start: day + 14 * 3600, end: day + 14 * 3600, minutes: 2)
+        other.addEnergy(start: day + 23 * 3600 + 50 * 60, end: day + 24 * 3600, kcal: 1)
+        r.merge(other)
+        #expect(r.quarters == [q + 20, q + 24, q + 25, q + 55, q + 56, q + 80, q + 95])
+        #expect(r.buckets.map(\.bucket.exerciseMinutes) == [0, 0, 0, 10, 12, 0, 0])
+        #expect(r.buckets.map(\.bucket.energyKcal) == [3, 6, 6, 0, 0, 0, 1])
+    }
+
+    /// Deterministic pseudo-random samples over ~40 days (several pages, gaps, DST change):
+    /// 3,000 fill most buckets, 150 leave most pages empty.
+    static func samples(seed: UInt64, count: Int = 3000) -> [(start: Int64, end: Int64, value: Double, energy: Bool)] {
         var x = seed
         func next() -> UInt64 {
             x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return x >> 33
         }
         let base = Self.utc.t("2024-03-10 00:00")
-        return (0..<3000).map { _ in
+        return (0..<count).map { _ in
             let start = base + Int64(next() % (40 * 86_400))
             let length = Int64(next() % 5) == 0 ? 0 : Int64(next() % 4000)
             return (start, start + length, Double(next() % 100_000) / 997, next() % 2 == 0)
         }
     }
 
-    @Test(arguments: [UInt64(1), 2, 3])
-    func pagesAgreeWithTheDictionaryForAnySplitAndMergeOrder(seed: UInt64) {
-        let all = Self.samples(seed: seed)
+    @Test(arguments: [(UInt64(1), 3000), (2, 3000), (3, 3000), (4, 150), (5, 150)])
+    func pagesAgreeWithTheDictionaryForAnySplitAndMergeOrder(seed: UInt64, count: Int) {
+        let all = Self.samples(seed: seed, count: count)
         var reference = ReferenceRings()
         for s in all { reference.add(start: s.start, end: s.end, value: s.value, energy: s.energy) }
         // Three parts (every third sample), merged into the first: the reference merge adds
@@ -138,8 +176,8 @@ struct RingQuarterHoursTests {
                 whole.addExercise(start: s.start, end: s.end, minutes: s.value)
             }
         }
-        for k in stride(from: 0, to: 3000, by: 7) { whole.addStoodHour(start: all[k].start) }
-        for k in stride(from: 0, to: 3000, by: 7) { reference.addStoodHour(start: all[k].start) }
+        for k in stride(from: 0, to: all.count, by: 7) { whole.addStoodHour(start: all[k].start) }
+        for k in stride(from: 0, to: all.count, by: 7) { reference.addStoodHour(start: all[k].start) }
         #expect(whole.buckets.map(\.quarter) == reference.buckets.keys.sorted())
         #expect(whole.quarters == reference.buckets.keys.sorted())
         #expect(whole.buckets.map(\.bucket) == reference.buckets.keys.sorted().map { reference.buckets[$0]! })

@@ -16,7 +16,7 @@ import HealthExport
 /// UTC offset is a whole number of 15-minute steps, so a bucket lies inside one local day).
 final class HeartRate: DomainAccumulator {
     /// Every sample (instant, bpm), for the time-weighted mean.
-    @exclusivity(unchecked) private var series: HeartRateSeries
+    @exclusivity(unchecked) private(set) var series: HeartRateSeries
 
     init(scratch: any ScratchSpace, bufferLimit: Int) {
         series = HeartRateSeries(scratch: scratch, bufferLimit: bufferLimit)

@@ -18,76 +18,39 @@ struct RingQuarterHours: Sendable {
     }
 
     static let seconds: Int64 = 900
-    /// Quarter hours in a UTC day: the buckets of one page.
-    static let perPage = 96
 
-    // Storage: one page per UTC day with data, 96 buckets each, in flat arrays (page p holds
-    // buckets p × 96 ..< (p + 1) × 96), instead of a dictionary entry per bucket: 1.5 KB per
-    // day and source with data (plus 384 bytes once stand hours are added at finish) where the
-    // dictionary took about 64 bytes per bucket and twice that while growing.
-    /// Page index by UTC day number (days since 1970-01-01).
-    private var pageByDay: [Int64: Int32] = [:]
-    /// The UTC day of each page, in the order the pages were made.
-    private var pageDays: [Int64] = []
-    private var energy: [Double] = []
-    private var exercise: [Double] = []
-    /// Empty until the first stood hour; then 96 per page.
-    private var stand: [Int32] = []
-    /// Which buckets were ever added to (a bucket of zeros still counts as "ring records on
-    /// that day"): 2 words of 48 bits per page.
-    private var present: [UInt64] = []
-    private var lastDay = Int64.min
-    private var lastPage = 0
+    // Storage: one `QuarterPages` per ring input, so a bucket costs only the inputs that were
+    // added to it, and pages of 4 hours exist only where there is data (a Watch is not worn
+    // at night; exercise minutes come in a few runs a day; a parsing thread that reads every
+    // other part of an export holds pages only for its parts). A bucket of the series is one
+    // that any of the three was added to.
+    private var energy = QuarterPages<Double>()
+    private var exercise = QuarterPages<Double>()
+    /// Empty until the first stood hour (added only to the Watch rings, at finish).
+    private var stand = QuarterPages<Int32>()
 
     init() {}
 
-    var isEmpty: Bool { pageDays.isEmpty }
+    var isEmpty: Bool { energy.isEmpty && exercise.isEmpty && stand.isEmpty }
 
     /// Adds a Watch active-energy sample over `[start, end)`, prorated into buckets.
     mutating func addEnergy(start: Int64, end: Int64, kcal: Double) {
-        prorate(start: start, end: end, value: kcal, energy: true)
+        Self.prorate(start: start, end: end, value: kcal, into: &energy)
     }
 
     /// Adds a Watch exercise-time sample over `[start, end)`, prorated into buckets.
     mutating func addExercise(start: Int64, end: Int64, minutes: Double) {
-        prorate(start: start, end: end, value: minutes, energy: false)
+        Self.prorate(start: start, end: end, value: minutes, into: &exercise)
     }
 
     /// Adds one stood stand hour starting at `start` (count each hour once, across Watches).
     mutating func addStoodHour(start: Int64) {
-        let i = index(ofQuarter: floorDiv(start, Self.seconds))
-        if stand.isEmpty { stand = Array(repeating: 0, count: pageDays.count * Self.perPage) }
-        stand[i] += 1
+        stand.add(1, quarter: floorDiv(start, Self.seconds))
     }
 
-    /// The flat index of quarter `q`'s bucket, its page made (zeros) when new; marks it present.
-    @inline(__always)
-    private mutating func index(ofQuarter q: Int64) -> Int {
-        let day = floorDiv(q, Int64(Self.perPage))
-        let page: Int
-        if day == lastDay {
-            page = lastPage
-        } else if let known = pageByDay[day] {
-            page = Int(known)
-        } else {
-            page = pageDays.count
-            pageByDay[day] = Int32(page)
-            pageDays.append(day)
-            energy.append(contentsOf: repeatElement(0, count: Self.perPage))
-            exercise.append(contentsOf: repeatElement(0, count: Self.perPage))
-            if !stand.isEmpty { stand.append(contentsOf: repeatElement(0, count: Self.perPage)) }
-            present.append(contentsOf: [0, 0])
-        }
-        lastDay = day
-        lastPage = page
-        let slot = Int(q - day * Int64(Self.perPage))
-        present[2 * page + slot / 48] |= 1 << UInt64(slot % 48)
-        return page * Self.perPage + slot
-    }
-
-    private mutating func prorate(start: Int64, end: Int64, value: Double, energy isEnergy: Bool) {
+    private static func prorate(start: Int64, end: Int64, value: Double, into pages: inout QuarterPages<Double>) {
         guard end > start else {
-            add(value, at: index(ofQuarter: floorDiv(start, Self.seconds)), energy: isEnergy)
+            pages.add(value, quarter: floorDiv(start, Self.seconds))
             return
         }
         var q = floorDiv(start, Self.seconds)
@@ -95,48 +58,27 @@ struct RingQuarterHours: Sendable {
         while q * Self.seconds < end {
             let lo = max(start, q * Self.seconds)
             let hi = min(end, (q + 1) * Self.seconds)
-            if hi > lo { add(value * Double(hi - lo) / duration, at: index(ofQuarter: q), energy: isEnergy) }
+            if hi > lo { pages.add(value * Double(hi - lo) / duration, quarter: q) }
             q += 1
         }
     }
 
-    @inline(__always)
-    private mutating func add(_ value: Double, at i: Int, energy isEnergy: Bool) {
-        if isEnergy { energy[i] += value } else { exercise[i] += value }
-    }
-
     /// Adds everything in `other` (bucket by bucket, as if its samples had been added here).
     mutating func merge(_ other: RingQuarterHours) {
-        if isEmpty {
-            self = other  // 0 + x is x for every bucket (no bucket holds -0: it starts at +0)
-            return
-        }
-        for (p, day) in other.pageDays.enumerated() {
-            for slot in 0..<Self.perPage where other.isPresent(page: p, slot: slot) {
-                let j = p * Self.perPage + slot
-                let i = index(ofQuarter: day * Int64(Self.perPage) + Int64(slot))
-                energy[i] += other.energy[j]
-                exercise[i] += other.exercise[j]
-                if !other.stand.isEmpty && other.stand[j] != 0 {
-                    if stand.isEmpty { stand = Array(repeating: 0, count: pageDays.count * Self.perPage) }
-                    stand[i] += other.stand[j]
-                }
-            }
-        }
-    }
-
-    @inline(__always)
-    private func isPresent(page: Int, slot: Int) -> Bool {
-        present[2 * page + slot / 48] & (1 << UInt64(slot % 48)) != 0
+        energy.merge(other.energy)
+        exercise.merge(other.exercise)
+        stand.merge(other.stand)
     }
 
     /// The quarter-hour numbers (UTC seconds / 900) of every bucket that was added to, in order.
     var quarters: [Int64] {
+        // Page by page: the union of the three inputs' presence bits (the pages line up).
+        let numbers = Set(energy.pageNumbers).union(exercise.pageNumbers).union(stand.pageNumbers).sorted()
         var out: [Int64] = []
-        for p in pageDays.indices.sorted(by: { pageDays[$0] < pageDays[$1] }) {
-            for slot in 0..<Self.perPage where isPresent(page: p, slot: slot) {
-                out.append(pageDays[p] * Int64(Self.perPage) + Int64(slot))
-            }
+        let perPage = Int64(QuarterPages<Double>.perPage)
+        for n in numbers {
+            let bits = energy.presence(ofPage: n) | exercise.presence(ofPage: n) | stand.presence(ofPage: n)
+            for slot in 0..<perPage where bits & (1 << UInt16(slot)) != 0 { out.append(n * perPage + slot) }
         }
         return out
     }
@@ -144,17 +86,30 @@ struct RingQuarterHours: Sendable {
     /// Every bucket that was added to, by quarter-hour number (UTC seconds / 900), in order.
     var buckets: [(quarter: Int64, bucket: Bucket)] {
         var out: [(quarter: Int64, bucket: Bucket)] = []
-        for p in pageDays.indices.sorted(by: { pageDays[$0] < pageDays[$1] }) {
-            for slot in 0..<Self.perPage where isPresent(page: p, slot: slot) {
-                let i = p * Self.perPage + slot
-                out.append(
-                    (
-                        pageDays[p] * Int64(Self.perPage) + Int64(slot),
-                        Bucket(
-                            energyKcal: energy[i], exerciseMinutes: exercise[i],
-                            standHours: stand.isEmpty ? 0 : Int(stand[i]))
-                    ))
+        // The three inputs' buckets, each in order, merged.
+        let e = energy.sorted
+        let x = exercise.sorted
+        let s = stand.sorted
+        var i = 0
+        var j = 0
+        var k = 0
+        while i < e.count || j < x.count || k < s.count {
+            let q = min(
+                i < e.count ? e[i].quarter : .max, j < x.count ? x[j].quarter : .max, k < s.count ? s[k].quarter : .max)
+            var b = Bucket()
+            if i < e.count && e[i].quarter == q {
+                b.energyKcal = e[i].value
+                i += 1
             }
+            if j < x.count && x[j].quarter == q {
+                b.exerciseMinutes = x[j].value
+                j += 1
+            }
+            if k < s.count && s[k].quarter == q {
+                b.standHours = Int(s[k].value)
+                k += 1
+            }
+            out.append((q, b))
         }
         return out
     }
@@ -163,25 +118,113 @@ struct RingQuarterHours: Sendable {
     /// Each day sums its buckets in the order of their instants.
     func dailyValues(_ calendar: LocalCalendar) -> [Int: Bucket] {
         var days: [Int: Bucket] = [:]
-        var day = Int.min
-        var current = Bucket()
-        for p in pageDays.indices.sorted(by: { pageDays[$0] < pageDays[$1] }) {
-            let first = pageDays[p] * Int64(Self.perPage)
-            for slot in 0..<Self.perPage where isPresent(page: p, slot: slot) {
-                let d = calendar.dayNumber((first + Int64(slot)) * Self.seconds)
+        // One input at a time: a day's sum of one input runs over its buckets in instant order,
+        // as when all three were summed bucket by bucket (a bucket without that input added +0).
+        func sum<Value>(_ pages: QuarterPages<Value>, _ add: (inout Bucket, Value) -> Void) {
+            var day = Int.min
+            var current = Bucket()
+            pages.forEachInOrder { q, v in
+                let d = calendar.dayNumber(q * Self.seconds)
                 if d != day {
                     if day != Int.min { days[day] = current }
                     day = d
                     current = days[d] ?? Bucket()
                 }
-                let i = p * Self.perPage + slot
-                current.energyKcal += energy[i]
-                current.exerciseMinutes += exercise[i]
-                if !stand.isEmpty { current.standHours += Int(stand[i]) }
+                add(&current, v)
+            }
+            if day != Int.min { days[day] = current }
+        }
+        sum(energy) { $0.energyKcal += $1 }
+        sum(exercise) { $0.exerciseMinutes += $1 }
+        sum(stand) { $0.standHours += Int($1) }
+        return days
+    }
+}
+
+/// Sums per 15-minute bucket (quarter-hour number = UTC seconds / 900), kept in pages of
+/// `perPage` consecutive buckets that exist only once something was added to one of their
+/// buckets: flat arrays of values and a presence bit per bucket (a bucket of zeros still counts
+/// as added to). About 8 bytes a bucket for `Double` plus 30 a page, where a dictionary entry per
+/// bucket took about 64 bytes.
+struct QuarterPages<Value: AdditiveArithmetic & Sendable>: Sendable {
+    /// Buckets per page: 4 hours of UTC.
+    static var perPage: Int { 16 }
+
+    /// Page index by page number (quarter-hour number / `perPage`, rounded down).
+    private var pageByNumber: [Int64: Int32] = [:]
+    /// The page number of each page, in the order the pages were made.
+    private var numbers: [Int64] = []
+    /// `perPage` per page: page p holds values p × perPage ..< (p + 1) × perPage.
+    private var values: [Value] = []
+    /// One bit per bucket of a page: added to.
+    private var present: [UInt16] = []
+    private var lastNumber = Int64.min
+    private var lastPage = 0
+
+    var isEmpty: Bool { numbers.isEmpty }
+
+    /// Adds `value` to the bucket of quarter hour `q`, making its page (zeros) when new.
+    @inline(__always)
+    mutating func add(_ value: Value, quarter q: Int64) {
+        let number = floorDiv(q, Int64(Self.perPage))
+        let page: Int
+        if number == lastNumber {
+            page = lastPage
+        } else if let known = pageByNumber[number] {
+            page = Int(known)
+        } else {
+            page = numbers.count
+            pageByNumber[number] = Int32(page)
+            numbers.append(number)
+            values.append(contentsOf: repeatElement(.zero, count: Self.perPage))
+            present.append(0)
+        }
+        lastNumber = number
+        lastPage = page
+        let slot = Int(q - number * Int64(Self.perPage))
+        present[page] |= 1 << UInt16(slot)
+        values[page * Self.perPage + slot] += value
+    }
+
+    /// Adds every bucket of `other` that was added to (each as one addition of its sum).
+    mutating func merge(_ other: QuarterPages) {
+        if isEmpty {
+            self = other  // 0 + x is x for every bucket (no bucket holds -0: it starts at +0)
+            return
+        }
+        for (p, number) in other.numbers.enumerated() {
+            let bits = other.present[p]
+            for slot in 0..<Self.perPage where bits & (1 << UInt16(slot)) != 0 {
+                add(other.values[p * Self.perPage + slot], quarter: number * Int64(Self.perPage) + Int64(slot))
             }
         }
-        if day != Int.min { days[day] = current }
-        return days
+    }
+
+    /// Calls `body` with every bucket that was added to (quarter-hour number, sum), in order.
+    func forEachInOrder(_ body: (Int64, Value) -> Void) {
+        for p in numbers.indices.sorted(by: { numbers[$0] < numbers[$1] }) {
+            let bits = present[p]
+            let first = numbers[p] * Int64(Self.perPage)
+            for slot in 0..<Self.perPage where bits & (1 << UInt16(slot)) != 0 {
+                body(first + Int64(slot), values[p * Self.perPage + slot])
+            }
+        }
+    }
+
+    /// The page numbers (quarter-hour number / `perPage`) of the pages, in the order they were made.
+    var pageNumbers: [Int64] { numbers }
+
+    /// The presence bits of page `number` (bit s: bucket number × `perPage` + s was added to);
+    /// 0 when there is no such page.
+    func presence(ofPage number: Int64) -> UInt16 {
+        pageByNumber[number].map { present[Int($0)] } ?? 0
+    }
+
+    /// Every bucket that was added to, in order.
+    var sorted: [(quarter: Int64, value: Value)] {
+        var out: [(quarter: Int64, value: Value)] = []
+        forEachInOrder { out.append(($0, $1)) }
+        return out
     }
 }
 
