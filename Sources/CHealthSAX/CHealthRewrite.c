@@ -27,6 +27,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define RW_TAG_CAP (64u * 1024u) /* longer start tags pass through untouched */
 #define RW_DEL 0x7F
@@ -186,6 +189,18 @@ static inline uint64_t word_special(uint64_t x) {
 static inline size_t value_end(const uint8_t *b, size_t vs, size_t len, uint8_t q, int *special) {
     const uint64_t quotes = RW_K01 * q, amps = RW_K01 * '&';
     size_t k = vs;
+#if defined(__SSE2__)
+    /* 16 bytes at a time: movemask takes each byte's top bit, so or-ing the bytes themselves in
+       marks those >= 0x80 too */
+    const __m128i vq = _mm_set1_epi8((char)q), va = _mm_set1_epi8('&');
+    for (; k + 16 <= len; k += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + k));
+        int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, va)), v));
+        if (m == 0) continue;
+        k += (size_t)__builtin_ctz((unsigned)m);
+        goto found;
+    }
+#endif
     for (; k + 8 <= len; k += 8) {
         uint64_t x;
         memcpy(&x, b + k, 8);
@@ -197,6 +212,9 @@ static inline size_t value_end(const uint8_t *b, size_t vs, size_t len, uint8_t 
     for (; k < len && b[k] != q; k++) {
         if (b[k] == '&' || b[k] >= 0x80) break;
     }
+#if defined(__SSE2__)
+found:
+#endif
     if (k < len && b[k] == q) {
         *special = 0;
         return k;
@@ -209,6 +227,18 @@ static inline size_t value_end(const uint8_t *b, size_t vs, size_t len, uint8_t 
 
 /* The index of the first '=', '>', '<', '"' or '\'' in b[k..len), or len. */
 static inline size_t find_eq(const uint8_t *b, size_t k, size_t len) {
+#if defined(__SSE2__)
+    const __m128i eq = _mm_set1_epi8('='), gt = _mm_set1_epi8('>'), lt = _mm_set1_epi8('<'),
+                  dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\'');
+    for (; k + 16 <= len; k += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + k));
+        __m128i x = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, eq), _mm_cmpeq_epi8(v, gt)),
+                                 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, dq)),
+                                              _mm_cmpeq_epi8(v, sq)));
+        int m = _mm_movemask_epi8(x);
+        if (m) return k + (size_t)__builtin_ctz((unsigned)m);
+    }
+#endif
     for (; k + 8 <= len; k += 8) {
         uint64_t x;
         memcpy(&x, b + k, 8);
@@ -227,7 +257,26 @@ static inline size_t find_eq(const uint8_t *b, size_t k, size_t len) {
    value is not one to rewrite (see the file comment). */
 static long decode_value(const uint8_t *v, size_t n, uint8_t *dst, size_t *chars) {
     size_t w = 0, ch = 0, i = 0;
+#if defined(__SSE2__)
+    const __m128i amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'), low = _mm_set1_epi8(0x1F),
+                  del = _mm_set1_epi8(0x7F);
+#endif
     while (i < n) {
+#if defined(__SSE2__)
+        /* plain bytes sixteen at a time, the same specials as word_special (the bytes' own top
+           bits mark those >= 0x80) */
+        while (i + 16 <= n) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(v + i));
+            _mm_storeu_si128((__m128i *)(void *)(dst + w), x);
+            __m128i sp = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, amp), _mm_cmpeq_epi8(x, lt)),
+                                      _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(x, low), x), _mm_cmpeq_epi8(x, del)));
+            int m = _mm_movemask_epi8(_mm_or_si128(sp, x));
+            if (m == 0) { w += 16; ch += 16; i += 16; continue; }
+            size_t z = (size_t)__builtin_ctz((unsigned)m);
+            w += z; ch += z; i += z;
+            goto special;
+        }
+#endif
         /* plain bytes eight at a time (dst has room: w <= i, and i + 8 <= n) */
         while (i + 8 <= n) {
             uint64_t x;
@@ -240,6 +289,9 @@ static long decode_value(const uint8_t *v, size_t n, uint8_t *dst, size_t *chars
             break;
         }
         if (i >= n) break;
+#if defined(__SSE2__)
+    special:;
+#endif
         uint8_t c = v[i];
         if (c < 0x80) {
             if (c == '&') {

@@ -221,6 +221,30 @@ struct AttributeRewriterTests {
         #expect(t.values.last?["sourceName"] == decoded)
     }
 
+    /// The rewriter scans values and names 16 bytes at a time (SSE2) and then 8 and 1: a special
+    /// byte ('&', a byte of "é", the closing quote) at every place of values of 1 to 40 bytes
+    /// crosses each of those steps. The decoded value is the plain text with "&amp;" read as '&'.
+    @Test func specialBytesAtEveryPlaceOfShortAndLongValues() {
+        for length in 1...40 {
+            for place in 0..<length {
+                let plain = String(repeating: "a", count: length)
+                let i = plain.index(plain.startIndex, offsetBy: place)
+                let amp = plain.replacingCharacters(in: i...i, with: "&amp;")
+                let accent = plain.replacingCharacters(in: i...i, with: "\u{E9}")
+                // An attribute of a long name too (not one Swift reads: it only has to parse the same).
+                let long = String(repeating: "n", count: length)
+                let body = record(amp, extra: " device=\"\(accent)\" \(long)x=\"\(amp)\"")
+                let t = expectRewriterInvisible(doc(body), chunks: [7, 4096])
+                #expect(t.rewritten >= 2, "length \(length), place \(place)")
+                #expect(t.values.last?["sourceName"] == plain.replacingCharacters(in: i...i, with: "&"))
+                #expect(t.values.last?["device"] == accent)
+            }
+            // And no special byte: nothing is rewritten.
+            let t = expectRewriterInvisible(doc(record(String(repeating: "b", count: length))), chunks: [4096])
+            #expect(t.rewritten == 0)
+        }
+    }
+
     /// The Apple device value, single-quoted, next to a plain value that stays as it is.
     @Test func deviceValuesAndSingleQuotes() {
         let body =
