@@ -8,17 +8,13 @@
 //   [0] raw chunk size: below 0x40, 1-64 bytes; below 0xF0, 64 + 13 per step (64-2,400 bytes);
 //       from 0xF0, the whole file at once
 //   [1] segment size: 1 + 17 per step (1-4,336 bytes)
-#include "CHealthSAX.h"
+#include "glue_common.h"
 #include "CHealthSAXInternal.h"
 
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 typedef struct {
-    uint8_t *bytes; /* every piece's bytes, concatenated */
-    size_t len, cap;
+    event_log bytes; /* every piece's bytes, concatenated (log_put) */
     hsax_piece *pieces;
     size_t *lengths;
     size_t count, piece_cap;
@@ -40,15 +36,7 @@ static int on_piece(void *context, uint8_t *bytes, size_t n, const hsax_piece *p
     log->pieces[log->count] = *piece;
     log->lengths[log->count] = n;
     log->count++;
-    if (log->len + n > log->cap) {
-        size_t cap = log->cap ? log->cap * 2 : 4096;
-        while (cap < log->len + n) cap *= 2;
-        log->bytes = realloc(log->bytes, cap);
-        if (!log->bytes) abort();
-        log->cap = cap;
-    }
-    if (n) memcpy(log->bytes + log->len, bytes, n);
-    log->len += n;
+    if (n) log_put(&log->bytes, bytes, n);
     free(bytes);
     return 0;
 }
@@ -76,14 +64,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int rb = cut(data + 2, size - 2, chunk, segment, 0, &b);
     if (ra != rb) fail("the two scanners end with different results");
     if (a.count != b.count) fail("the two scanners hand on different numbers of pieces");
-    if (a.len != b.len || (a.len && memcmp(a.bytes, b.bytes, a.len) != 0)) fail("the pieces' bytes differ");
+    if (a.bytes.len != b.bytes.len || (a.bytes.len && memcmp(a.bytes.bytes, b.bytes.bytes, a.bytes.len) != 0))
+        fail("the pieces' bytes differ");
     for (size_t k = 0; k < a.count; k++) {
         const hsax_piece *p = &a.pieces[k], *q = &b.pieces[k];
         if (a.lengths[k] != b.lengths[k] || p->kind != q->kind || p->segment != q->segment ||
             p->first_line != q->first_line || p->newlines != q->newlines)
             fail("a piece differs between the two scanners");
     }
-    free(a.bytes), free(a.pieces), free(a.lengths);
-    free(b.bytes), free(b.pieces), free(b.lengths);
+    free(a.bytes.bytes), free(a.pieces), free(a.lengths);
+    free(b.bytes.bytes), free(b.pieces), free(b.lengths);
     return 0;
 }

@@ -189,23 +189,18 @@ final class CumulativeTypes: DomainAccumulator {
             ? PriorityMergeSweep(
                 priority: priority, include: nil, buckets: cursor,
                 into: accumulator(fillerEligible: tracksFiller ? fillerEligible : nil)) : nil
+        // The sources of one class only: merged by priority, or prorated with --no-dedup.
+        func restricted(to include: [Bool]) -> (PriorityMergeSweep<DayCursor>?, ProrationSweep<DayCursor>?) {
+            options.deduplicate
+                ? (PriorityMergeSweep(priority: priority, include: include, buckets: cursor, into: accumulator()), nil)
+                : (nil, ProrationSweep(priority: priority, include: include, buckets: cursor, into: accumulator()))
+        }
         let ring =
             slot == CumulativeSlot.activeEnergy || slot == CumulativeSlot.exerciseTime
             || slot == CumulativeSlot.moveTime
-        var watchMerged =
-            ring && options.deduplicate
-            ? PriorityMergeSweep(priority: priority, include: watchOnly, buckets: cursor, into: accumulator()) : nil
-        var watchProrated =
-            ring && !options.deduplicate
-            ? ProrationSweep(priority: priority, include: watchOnly, buckets: cursor, into: accumulator()) : nil
-        let phoneOnly = priority.classes.map { $0 == .phone }
+        var (watchMerged, watchProrated) = ring ? restricted(to: watchOnly) : (nil, nil)
         let move = slot == CumulativeSlot.activeEnergy
-        var phoneMerged =
-            move && options.deduplicate
-            ? PriorityMergeSweep(priority: priority, include: phoneOnly, buckets: cursor, into: accumulator()) : nil
-        var phoneProrated =
-            move && !options.deduplicate
-            ? ProrationSweep(priority: priority, include: phoneOnly, buckets: cursor, into: accumulator()) : nil
+        var (phoneMerged, phoneProrated) = move ? restricted(to: priority.classes.map { $0 == .phone }) : (nil, nil)
         let duplicates = try store.streamSorted(
             slot: slot, positions: priority.position, removingDuplicates: options.removeExactDuplicates,
             concurrentStreams: concurrentStreams
