@@ -77,8 +77,7 @@ struct split_run {
     /* piece invariants */
     int64_t newlines_so_far;
     int expect_start, saw_final_piece;
-    uint8_t *all; /* every piece's bytes, concatenated */
-    size_t all_len, all_cap;
+    event_log all; /* every piece's bytes, concatenated (log_put) */
 };
 
 static void split_fail(const char *what) {
@@ -209,15 +208,7 @@ static int split_on_piece(void *context, uint8_t *bytes, size_t n, const hsax_pi
         r->expect_start = (piece->kind & HSAX_PIECE_END) != 0;
         if (piece->kind & HSAX_PIECE_FINAL) r->saw_final_piece = 1;
     }
-    if (r->all_len + n > r->all_cap) {
-        size_t cap = r->all_cap ? r->all_cap * 2 : 4096;
-        while (cap < r->all_len + n) cap *= 2;
-        r->all = realloc(r->all, cap);
-        if (!r->all) abort();
-        r->all_cap = cap;
-    }
-    if (n) memcpy(r->all + r->all_len, bytes, n);
-    r->all_len += n;
+    if (n) log_put(&r->all, bytes, n);
 
     if (piece->kind & HSAX_PIECE_PREFIX) {
         r->prefix = bytes;
@@ -337,7 +328,7 @@ static void split_free(split_run *r) {
     }
     free(r->prefix);
     free(r->segment_worker);
-    free(r->all);
+    free(r->all.bytes);
 }
 
 #endif
