@@ -147,12 +147,12 @@ extension Analyzer {
         var finishing = FinishContext(
             options: options, calendar: calendar, priority: priority, days: spanFirst...spanLast, report: report,
             daily: DailyColumns(), result: result, notes: notes)
-        finishing.threads = parts
+        finishing.threads = mergedAnalyzers
         // The domains' independent parts at once (the costliest first), then every finish in order.
         let partsByDomain = domains.map { $0.finishParts(finishing) }
         let all = partsByDomain.flatMap { $0 }
         let outcomes = try ParallelWork.map(
-            count: all.count, order: all.indices.sorted { all[$0].cost > all[$1].cost }, threads: parts
+            count: all.count, order: all.indices.sorted { all[$0].cost > all[$1].cost }, threads: mergedAnalyzers
         ) { try all[$0].run() }
         var next = 0
         for (domain, domainParts) in zip(domains, partsByDomain) {

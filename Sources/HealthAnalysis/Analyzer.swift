@@ -55,7 +55,7 @@ public final class Analyzer {
     @exclusivity(unchecked) private var finished = false
     /// How many analyzers were merged into this one (itself included): the threads `finish` may
     /// use for its independent parts (one per parser thread of the read).
-    private(set) var parts = 1
+    private(set) var mergedAnalyzers = 1
 
     /// Where cumulative samples are spilled (see `init(options:scratch:sampleBufferLimit:)`).
     public let scratch: any ScratchSpace
@@ -158,7 +158,7 @@ public final class Analyzer {
         for (mine, theirs) in zip(domains, other.domains) {
             mine.merge(theirs, sourceMap: sourceMap, context: context)
         }
-        parts += other.parts
+        mergedAnalyzers += other.mergedAnalyzers
         other.finished = true
     }
 

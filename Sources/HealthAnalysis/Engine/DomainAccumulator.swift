@@ -52,8 +52,9 @@ protocol DomainAccumulator: AnyObject {
 
     /// The heavy, independent parts of this domain's finish (default: none). Called once, before
     /// any domain finishes; each part may run on another thread, at the same time as the other
-    /// parts of every domain, so it may read only this domain's state (no longer changed) and
-    /// `context`, and must not change either.
+    /// parts of every domain, so it may read `context` (and must not change it) and touch only
+    /// this domain's own state; two parts of one domain may only read that state (heart rate's
+    /// one part sorts its series; the cumulative types' parts read the store, prepared before).
     func finishParts(_ context: FinishContext) -> [FinishPart]
 
     /// `finish(_:)` with the outcomes of `finishParts`, in their order. Called once, on the
