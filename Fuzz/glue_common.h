@@ -9,12 +9,18 @@
 #include <string.h>
 
 /* The attribute rewriter's switch (CHealthRewrite.c, issue 6), weak so that the targets also
-   build on a glue without the rewriter (then only glue_rewrite_differential cannot run). */
-int hsax_parser_set_attribute_rewriting(hsax_parser *parser, int on);
+   build on a glue without the rewriter (then only glue_rewrite_differential cannot run). Modes:
+   0 off, 1 tokens padded to keep columns (the default), 2 short tokens (the parallel reader's
+   workers). */
+int hsax_parser_set_attribute_rewriting(hsax_parser *parser, int mode);
 #pragma weak hsax_parser_set_attribute_rewriting
 
-static inline void rewriting_off(hsax_parser *parser) {
-    if (!hsax_parser_set_attribute_rewriting || hsax_parser_set_attribute_rewriting(parser, 0) != HSAX_OK) abort();
+static inline void set_rewriting(hsax_parser *parser, int mode) {
+    if (!hsax_parser_set_attribute_rewriting) {
+        if (mode == 1) return; /* a glue without the switch: its default */
+        abort();
+    }
+    if (hsax_parser_set_attribute_rewriting(parser, mode) != HSAX_OK) abort();
 }
 
 /* An event log: every start and end tag with everything the glue hands to Swift. */
@@ -24,6 +30,7 @@ typedef struct {
     hsax_parser *parser;
     int stop_after;   /* hsax_parser_stop after this many start tags (0: never) */
     int rewrite_off;  /* feed_all: turn the attribute-value rewriter off (it is on by default) */
+    int short_tokens; /* feed_all: the rewriter's tokens without padding (mode 2) */
     int starts;
 } event_log;
 
@@ -89,7 +96,8 @@ static void on_end(void *context, int32_t element, int32_t depth) { log_end(cont
 static inline int feed_all(event_log *log, const uint8_t *data, size_t size, size_t chunk) {
     log->parser = hsax_parser_create(log, on_start, on_end);
     if (!log->parser) abort();
-    if (log->rewrite_off) rewriting_off(log->parser);
+    if (log->rewrite_off) set_rewriting(log->parser, 0);
+    else if (log->short_tokens) set_rewriting(log->parser, 2);
     int rc = HSAX_OK;
     size_t i = 0;
     while (i < size) {

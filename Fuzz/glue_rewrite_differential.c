@@ -5,11 +5,14 @@
 // attribute count, every attribute value, interned as the Swift side does); the counters; and on
 // an XML error its line, column and message.
 //
+// The serial path also reads it a third time with short tokens (HSAX_REWRITE_SHORT_TOKENS):
+// everything must be the same as with padded tokens except an error's column.
+//
 // Input: byte 0 chooses the chunk size (chosen_chunk). Byte 1 below 0x80: the serial path
 // (hsax_parser_feed, as ExportReader.parse), the file follows. From 0x80: the parallel path
-// (split_common.h, the rewriter on or off in every worker), the five bytes of the split header
-// and the file follow; both reads must then succeed or fail alike, and when they succeed every
-// worker must have the same events.
+// (split_common.h, every worker's rewriter making short tokens as in ExportReader.parseParallel,
+// or off), the five bytes of the split header and the file follow; both reads must then succeed
+// or fail alike, and when they succeed every worker must have the same events.
 #include "split_common.h"
 
 /* (weak, like the switch in glue_common.h: without the rewriter the target refuses to run) */
@@ -31,7 +34,7 @@ static void differ(const char *what) {
     abort();
 }
 
-static int same_error(const hsax_parser *a, const hsax_parser *b) {
+static int same_error(const hsax_parser *a, const hsax_parser *b, int columns) {
     const char *x = hsax_parser_error_message(a), *y = hsax_parser_error_message(b);
 #ifdef REWRITE_IGNORE_QUOTED_BYTES
     /* (a build that looks past finding F1 of the issue-10 fuzzing note: the bytes libxml2 quotes
@@ -43,7 +46,7 @@ static int same_error(const hsax_parser *a, const hsax_parser *b) {
     int same_message = strcmp(x, y) == 0;
 #endif
     return hsax_parser_error_line(a) == hsax_parser_error_line(b) &&
-           hsax_parser_error_column(a) == hsax_parser_error_column(b) && same_message;
+           (!columns || hsax_parser_error_column(a) == hsax_parser_error_column(b)) && same_message;
 }
 
 static void show_error(const char *label, const hsax_parser *p) {
@@ -51,18 +54,41 @@ static void show_error(const char *label, const hsax_parser *p) {
             hsax_parser_error_message(p));
 }
 
+/* The short-token read against the padded one: the same but for an error's column. */
+static void compare_short(const event_log *on, int a, const event_log *sh, int c) {
+    if (a != c) {
+        fprintf(stderr, "rc %d (padded) vs %d (short tokens)\n", a, c);
+        differ("the result codes differ with short tokens");
+    }
+    if (a == HSAX_ERR_XML && !same_error(on->parser, sh->parser, 0)) {
+        show_error("padded", on->parser);
+        show_error("short tokens", sh->parser);
+        differ("the errors' lines or words differ with short tokens");
+    }
+    if (on->len != sh->len || memcmp(on->bytes, sh->bytes, on->len) != 0)
+        differ("the events differ with short tokens");
+    if (hsax_parser_rewritten_values(on->parser) != hsax_parser_rewritten_values(sh->parser))
+        differ("the rewritten-value counts differ with short tokens");
+    if (a == HSAX_OK &&
+        hsax_parser_removed_control_characters(on->parser) != hsax_parser_removed_control_characters(sh->parser))
+        differ("the removed-character counts differ with short tokens");
+}
+
 static void serial(const uint8_t *data, size_t size, size_t chunk) {
-    event_log on = {0}, off = {0};
+    event_log on = {0}, off = {0}, sh = {0};
     off.rewrite_off = 1;
+    sh.short_tokens = 1;
     int a = feed_all(&on, data, size, chunk);
     int b = feed_all(&off, data, size, chunk);
+    int c = feed_all(&sh, data, size, chunk);
+    compare_short(&on, a, &sh, c);
     if (a != b) {
         fprintf(stderr, "rc %d (on) vs %d (off)\n", a, b);
         if (a == HSAX_ERR_XML) show_error("on", on.parser);
         if (b == HSAX_ERR_XML) show_error("off", off.parser);
         differ("the result codes differ");
     }
-    if (a == HSAX_ERR_XML && !same_error(on.parser, off.parser)) {
+    if (a == HSAX_ERR_XML && !same_error(on.parser, off.parser, 1)) {
         show_error("on", on.parser);
         show_error("off", off.parser);
         differ("the errors differ");
@@ -83,8 +109,10 @@ static void serial(const uint8_t *data, size_t size, size_t chunk) {
         differ("a rewritten-value count is wrong");
     hsax_parser_free(on.parser);
     hsax_parser_free(off.parser);
+    hsax_parser_free(sh.parser);
     free(on.bytes);
     free(off.bytes);
+    free(sh.bytes);
 }
 
 static void parallel(const uint8_t *data, size_t size, size_t chunk) {

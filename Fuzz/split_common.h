@@ -72,7 +72,8 @@ struct split_run {
     int dispatched, parse_failed, stopped_by_piece;
     int pieces, stop_at_piece; /* glue_split: the piece callback stops after this many (0: never) */
     int stop_after_starts;     /* glue_split: a worker stops after this many start tags (0: never) */
-    int rewrite_off;           /* the workers' attribute-value rewriter is off (set before split_setup) */
+    int rewrite_off;           /* the workers' attribute-value rewriter is off (set before split_setup);
+                                  else it makes short tokens, as in ExportReader.parseParallel */
 
     /* piece invariants */
     int64_t newlines_so_far;
@@ -272,7 +273,7 @@ static int split_setup(split_run *r, const uint8_t *data, size_t size) {
         w->stream_line = 1;
         w->parser = hsax_parser_create(w, worker_on_start, worker_on_end);
         if (!w->parser) abort();
-        if (r->rewrite_off) rewriting_off(w->parser);
+        if (hsax_parser_set_attribute_rewriting || r->rewrite_off) set_rewriting(w->parser, r->rewrite_off ? 0 : 2);
         w->log.parser = w->parser;
     }
     r->splitter = hsax_splitter_create(r, split_on_piece, r->segment_size);

@@ -12,7 +12,9 @@
 //
 // Invariants kept (checked by Tests/HealthExportTests/AttributeRewriterTests.swift):
 //  - lines: no newline is added or removed; columns: libxml2 counts characters (input->col), so
-//    the token is padded inside its quotes with '-' to as many characters as the value had;
+//    the token is padded inside its quotes with '-' to as many characters as the value had
+//    (unless the rewriter was made without `keep_columns`: then a later error's column on the
+//    token's line is short by the padding, and libxml2 scans that much less);
 //  - only values libxml2 would accept and deliver unchanged are rewritten; everything unusual
 //    (unknown entities, bad references or UTF-8, '<', raw TAB/LF/CR, xml* attributes, a value not
 //    followed by whitespace, '>' or "/>") is left to libxml2, which reports its own error at its
@@ -39,7 +41,7 @@ enum { RW_TEXT = 0, RW_SKIP, RW_OFF };
 
 typedef struct {
     uint32_t off, len; /* the decoded bytes in the arena */
-    uint32_t token;    /* the token's length with its filler (the value's character count) */
+    uint32_t token;    /* the token's length with its filler, if any (then the value's character count) */
 } rw_entry;
 
 /* One generation of decoded values: the tokens of one chunk. */
@@ -53,6 +55,7 @@ typedef struct {
 
 struct hsax_rewriter {
     int mode;
+    int keep_columns; /* pad tokens to the value's character count */
     uint8_t skip_x;  /* RW_SKIP: the byte repeated before '>' in the terminator ('-', ']', '?') */
     int skip_need;   /* how many of them the terminator has */
     int skip_run;    /* how many of them ended the bytes seen so far (at most skip_need) */
@@ -86,9 +89,10 @@ static const uint8_t name_stop[256] = {
 
 static inline int is_ws(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-hsax_rewriter *hsax_rewriter_create(void) {
+hsax_rewriter *hsax_rewriter_create(int keep_columns) {
     hsax_rewriter *r = calloc(1, sizeof *r);
     if (r) {
+        r->keep_columns = keep_columns != 0;
         r->digits[0] = '0';
         r->ndigits = 1;
     }
@@ -501,7 +505,8 @@ static int scan_tag(hsax_rewriter *r, const uint8_t *b, size_t t, size_t len, si
         long w = decode_value(b + vs, n, g->arena + g->arena_len, &chars);
         if (w < 0) continue;
         size_t tok = 1 + (size_t)r->ndigits;
-        if (tok > chars) continue;
+        if (tok > chars) continue; /* (in both modes, so that both rewrite the same values) */
+        size_t filler = r->keep_columns ? chars - tok : 0;
         if (g->count == g->cap) {
             uint32_t cap = g->cap ? g->cap * 2 : 1024;
             rw_entry *ne2 = realloc(g->entries, sizeof *ne2 * cap);
@@ -511,17 +516,17 @@ static int scan_tag(hsax_rewriter *r, const uint8_t *b, size_t t, size_t len, si
         }
         g->entries[g->count].off = (uint32_t)g->arena_len;
         g->entries[g->count].len = (uint32_t)w;
-        g->entries[g->count].token = (uint32_t)chars;
+        g->entries[g->count].token = (uint32_t)(tok + filler);
         g->count++;
         g->arena_len += (size_t)w;
-        /* write b[copied..vs), the token, the filler and the closing quote */
+        /* write b[copied..vs), the token, the filler (if any) and the closing quote */
         put(r, b + copied, vs - copied);
         r->out[r->out_len++] = RW_DEL;
         memcpy(r->out + r->out_len, r->digits, (size_t)r->ndigits);
         r->out_len += (size_t)r->ndigits;
         advance_index(r);
-        memset(r->out + r->out_len, RW_FILLER, chars - tok);
-        r->out_len += chars - tok;
+        memset(r->out + r->out_len, RW_FILLER, filler);
+        r->out_len += filler;
         r->out[r->out_len++] = q;
         copied = ve + 1;
     }

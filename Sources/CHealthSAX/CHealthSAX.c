@@ -410,7 +410,7 @@ hsax_parser *hsax_parser_create(void *context, hsax_start_fn on_start, hsax_end_
     p->ctxt = xmlCreatePushParserCtxt(&sax, p, NULL, 0, NULL);
     if (!p->ctxt) { hsax_parser_free(p); return NULL; }
 #ifndef HSAX_NO_REWRITE
-    p->rw = hsax_rewriter_create();
+    p->rw = hsax_rewriter_create(1);
     if (!p->rw) { hsax_parser_free(p); return NULL; }
 #endif
     /* Exports are UTF-8 (reference §1.2; UTF-16 is refused by the pre-filter). The encoding
@@ -477,13 +477,14 @@ void hsax_parser_stop(hsax_parser *p) {
 }
 
 /* Hands `n` bytes to libxml2 and turns its outcome into an HSAX_ result code. */
-int hsax_parser_set_attribute_rewriting(hsax_parser *p, int on) {
+int hsax_parser_set_attribute_rewriting(hsax_parser *p, int mode) {
     if (p->sink || p->fed_any) return HSAX_ERR_STOPPED;
-    if (!on) {
-        hsax_rewriter_free(p->rw);
-        p->rw = NULL;
-    } else if (!p->rw) {
-        p->rw = hsax_rewriter_create();
+    if (mode != HSAX_REWRITE_OFF && mode != HSAX_REWRITE_KEEP_COLUMNS && mode != HSAX_REWRITE_SHORT_TOKENS)
+        return HSAX_ERR_STOPPED;
+    hsax_rewriter_free(p->rw);
+    p->rw = NULL;
+    if (mode != HSAX_REWRITE_OFF) {
+        p->rw = hsax_rewriter_create(mode == HSAX_REWRITE_KEEP_COLUMNS);
         if (!p->rw) return HSAX_ERR_MEMORY;
     }
     return HSAX_OK;

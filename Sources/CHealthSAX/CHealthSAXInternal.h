@@ -24,9 +24,11 @@ void hsax_init(void);
 
 /// The attribute-value rewriter (CHealthRewrite.c): between the pre-filter and xmlParseChunk,
 /// values libxml2 would parse on its slow path are decoded and replaced by DEL + a decimal index
-/// into a table; the start-tag callback maps them back with hsax_rewriter_resolve.
+/// into a table; the start-tag callback maps them back with hsax_rewriter_resolve. With
+/// `keep_columns` each token is padded to the value's character count (HSAX_REWRITE_KEEP_COLUMNS),
+/// without it the token stands alone (HSAX_REWRITE_SHORT_TOKENS).
 typedef struct hsax_rewriter hsax_rewriter;
-hsax_rewriter *hsax_rewriter_create(void);
+hsax_rewriter *hsax_rewriter_create(int keep_columns);
 void hsax_rewriter_free(hsax_rewriter *rewriter);
 /// Rewrites `n` pre-filtered bytes. The output (`*out`, `*out_len`, owned by the rewriter, valid
 /// until the next call) may be shorter than the input; an unfinished start tag at the end is held

@@ -352,6 +352,12 @@ final class ParallelWorker {
                 return
             }
             defer { hsax_parser_free(parser) }
+            // A worker's error only stops the read (a one-thread read names it), so its libxml2
+            // need not count the file's columns: unpadded tokens spare it the padding's bytes.
+            guard hsax_parser_set_attribute_rewriting(parser, Int32(HSAX_REWRITE_SHORT_TOKENS)) == 0 else {
+                run.failParse()
+                return
+            }
             session.parser = parser
             work(session, parser)
         }

@@ -25,6 +25,14 @@ struct GlueTrace: Equatable, CustomStringConvertible {
             && a.column == b.column && a.message == b.message && a.removed == b.removed
     }
 
+    /// Equal but for the error's column (the rewriter's short tokens, HSAX_REWRITE_SHORT_TOKENS,
+    /// change only that), with the same number of rewritten values.
+    func sameExceptColumn(_ b: GlueTrace) -> Bool {
+        var c = b
+        c.column = column
+        return self == c && rewritten == b.rewritten
+    }
+
     var description: String {
         "\(starts) starts, \(events.count) event bytes, code \(code) at \(line):\(column) \"\(message)\","
             + " \(removed) removed, \(rewritten) rewritten"
@@ -84,13 +92,21 @@ private let traceEnd: hsax_end_fn = { context, element, depth in
     box.put(depth)
 }
 
+/// The rewriter's mode for `rewrite` and `shortTokens` (HSAX_REWRITE_*).
+private func rewriterMode(_ rewrite: Bool, _ shortTokens: Bool) -> Int32 {
+    Int32(!rewrite ? HSAX_REWRITE_OFF : shortTokens ? HSAX_REWRITE_SHORT_TOKENS : HSAX_REWRITE_KEEP_COLUMNS)
+}
+
 /// Feeds `bytes` to a glue parser (hsax_parser_feed, the serial reader's path) in chunks of
-/// `chunk` bytes, or split at the given offsets, with the rewriter on or off.
-func glueTrace(_ bytes: [UInt8], chunk: Int = 512 * 1024, splits: [Int]? = nil, rewrite: Bool) -> GlueTrace {
+/// `chunk` bytes, or split at the given offsets, with the rewriter on (tokens padded to keep
+/// columns, or short) or off.
+func glueTrace(
+    _ bytes: [UInt8], chunk: Int = 512 * 1024, splits: [Int]? = nil, rewrite: Bool, shortTokens: Bool = false
+) -> GlueTrace {
     let box = TraceBox()
     let parser = hsax_parser_create(Unmanaged.passUnretained(box).toOpaque(), traceStart, traceEnd)!
     defer { hsax_parser_free(parser) }
-    precondition(hsax_parser_set_attribute_rewriting(parser, rewrite ? 1 : 0) == 0)
+    precondition(hsax_parser_set_attribute_rewriting(parser, rewriterMode(rewrite, shortTokens)) == 0)
     var cuts = splits ?? Array(stride(from: chunk, to: bytes.count, by: chunk))
     cuts.append(bytes.count)
     var code: Int32 = 0
@@ -121,7 +137,9 @@ private func finish(_ trace: inout GlueTrace, _ parser: OpaquePointer, _ code: I
 /// The parallel reader's path: a splitter cuts the input into the prefix and segments, and one
 /// parser is fed them the way a ParallelWorker feeds its share (hsax_parser_feed_filtered, a
 /// newline before each segment, a line map), in `chunk`-byte feeds.
-func parallelGlueTrace(_ bytes: [UInt8], segmentSize: Int, chunk: Int, rewrite: Bool) -> GlueTrace? {
+func parallelGlueTrace(_ bytes: [UInt8], segmentSize: Int, chunk: Int, rewrite: Bool, shortTokens: Bool = false)
+    -> GlueTrace?
+{
     final class Pieces {
         var list: [([UInt8], hsax_piece)] = []
     }
@@ -142,7 +160,7 @@ func parallelGlueTrace(_ bytes: [UInt8], segmentSize: Int, chunk: Int, rewrite: 
     let box = TraceBox()
     let parser = hsax_parser_create(Unmanaged.passUnretained(box).toOpaque(), traceStart, traceEnd)!
     defer { hsax_parser_free(parser) }
-    precondition(hsax_parser_set_attribute_rewriting(parser, rewrite ? 1 : 0) == 0)
+    precondition(hsax_parser_set_attribute_rewriting(parser, rewriterMode(rewrite, shortTokens)) == 0)
     func feed(_ b: [UInt8]) -> Bool {
         b.withUnsafeBufferPointer { p in
             var offset = 0
@@ -170,8 +188,9 @@ func parallelGlueTrace(_ bytes: [UInt8], segmentSize: Int, chunk: Int, rewrite: 
     return box.trace
 }
 
-/// Checks that the rewriter changes nothing Swift sees, at each chunk size; returns the trace
-/// with the rewriter on (whole input in one feed).
+/// Checks that the rewriter changes nothing Swift sees, at each chunk size, and that its short
+/// tokens change nothing but an error's column; returns the trace with the rewriter on (whole
+/// input in one feed).
 @discardableResult
 func expectRewriterInvisible(
     _ bytes: [UInt8], chunks: [Int] = [1, 7, 4096, 512 * 1024], sourceLocation: SourceLocation = #_sourceLocation
@@ -179,9 +198,14 @@ func expectRewriterInvisible(
     let off = glueTrace(bytes, chunk: max(1, bytes.count), rewrite: false)
     let on = glueTrace(bytes, chunk: max(1, bytes.count), rewrite: true)
     #expect(on == off, "whole: on \(on) vs off \(off)", sourceLocation: sourceLocation)
+    let short = glueTrace(bytes, chunk: max(1, bytes.count), rewrite: true, shortTokens: true)
+    #expect(short.sameExceptColumn(on), "whole: short tokens \(short) vs on \(on)", sourceLocation: sourceLocation)
     for chunk in chunks where chunk < bytes.count {
         let a = glueTrace(bytes, chunk: chunk, rewrite: true)
         #expect(a == off, "chunks of \(chunk): on \(a) vs off \(off)", sourceLocation: sourceLocation)
+        let s = glueTrace(bytes, chunk: chunk, rewrite: true, shortTokens: true)
+        #expect(
+            s.sameExceptColumn(on), "chunks of \(chunk): short tokens \(s) vs on \(on)", sourceLocation: sourceLocation)
         if chunk >= 4096 {
             let b = glueTrace(bytes, chunk: chunk, rewrite: false)
             #expect(b == off, "chunks of \(chunk), off: \(b) vs whole \(off)", sourceLocation: sourceLocation)
@@ -355,6 +379,26 @@ struct AttributeRewriterTests {
         #expect(on.rewritten == 2)
     }
 
+    /// With short tokens (the parallel reader's workers) the column counts the tokens, not the
+    /// values: each ` sourceName="…"` is now 1 + 10 + 1 + 1 + 2 + 1 = 16 characters (the tokens
+    /// DEL 0 and DEL 1, unpadded), so '/' is character 7 + 2 * 16 + 1 = 40; line and words are
+    /// those of the padded read, and a read without rewritten values on the line keeps the
+    /// file's column.
+    @Test func shortTokensMoveOnlyTheColumnOfTheirLine() {
+        let body = "<Record sourceName=\"&lt;x&gt;\" sourceName=\"&lt;y&gt;\"/>\n"
+        let on = glueTrace(doc(body), rewrite: true)
+        let short = glueTrace(doc(body), rewrite: true, shortTokens: true)
+        #expect(short.column == 40)
+        #expect(short.line == 3 && short.message == "Attribute sourceName redefined")
+        #expect(short.sameExceptColumn(on))
+        // A rewritten value on the line before does not move the next line's column: on line 4,
+        // "<Record" is 7 characters and each ` sourceName="x"` 1 + 10 + 1 + 1 + 1 + 1 = 15, so
+        // '/' is character 7 + 2 * 15 + 1 = 38, the file's column.
+        let plain = "<Record sourceName=\"x\" sourceName=\"y\"/>\n"
+        let before = glueTrace(doc(record("Zo\u{EB} &lt;") + plain), rewrite: true, shortTokens: true)
+        #expect(before.line == 4 && before.column == 38 && before.rewritten == 1, "\(before)")
+    }
+
     /// Markup that is not a start tag is passed on byte for byte: comments, CDATA sections,
     /// processing instructions and text, also when they hold something that looks like a tag.
     @Test func commentsCDATAPIsAndTextAreUntouched() {
@@ -523,6 +567,11 @@ struct AttributeRewriterTests {
             #expect(on == off, "chunks of \(chunk)")
             #expect(on.rewritten > 1000)
             #expect(on.values == serial.values)
+            // The workers' mode (ParallelWorker): short tokens.
+            let short = try #require(
+                parallelGlueTrace(bytes, segmentSize: 64 * 1024, chunk: chunk, rewrite: true, shortTokens: true))
+            #expect(short == off, "chunks of \(chunk), short tokens")
+            #expect(short.rewritten == on.rewritten)
         }
     }
 }

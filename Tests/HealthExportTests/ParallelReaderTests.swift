@@ -319,6 +319,29 @@ struct ParallelReaderErrorTests {
         try expectSameError(text.replacingCharacters(in: i, with: "<!-- never closed <ActivitySummary"))
     }
 
+    /// The workers' rewriter makes short tokens, which would move a later error on the same line
+    /// to the left; the parallel read must still name the file's column, as the one-thread read
+    /// does. The inserted line follows the indentation of `<ActivitySummary`'s line, so it starts
+    /// with two spaces; before `count` stand 2 + 7 ("<Record") + 41 (` type="…StepCount"`: 1 + 4
+    /// + 1 + 1 + 33 + 1) + 27 (` sourceName="Alex’s iPhone"`: 1 + 10 + 1 + 1 + 13 + 1) + 52
+    /// (` device="…"`: 1 + 6 + 1 + 1 + 42 + 1) + 6 (` unit=`) = 135 characters, so libxml2's
+    /// "AttValue: \" or ' expected" is at column 136.
+    @Test func anErrorAfterADeviceValueIsAtTheFilesColumn() throws {
+        let broken =
+            " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Alex\u{2019}s iPhone\""
+            + " device=\"&lt;&lt;HKDevice: 0x1&gt;, name:iPhone&gt;\" unit=count value=\"5\"/>\n"
+        var text = tricky
+        text.insert(contentsOf: broken, at: text.range(of: "<ActivitySummary")!.lowerBound)
+        try expectSameError(text)
+        let path = try temporaryFile(text)
+        do {
+            _ = try readParallel(.path(path), threads: 2, segmentSize: 64)
+            Issue.record("the parallel read must fail")
+        } catch let ExportReadError.notWellFormed(_, line, column, message, _) {
+            #expect(column == 136 && message == "AttValue: \" or ' expected", "line \(line)")
+        }
+    }
+
     @Test func garbageAfterTheRoot() throws {
         try expectSameError(tricky + "<Record/>\n")
         try expectSameError(tricky + "junk\n")
