@@ -49,24 +49,30 @@ let package = Package(
             ],
             path: "Benchmarks/health-benchmarks"),
 
+        // The tests' scratch folder (not a product).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
-            name: "HealthExportTests", dependencies: ["HealthExport", "SyntheticExport", "CLibArchive"],
+            name: "HealthExportTests", dependencies: ["HealthExport", "SyntheticExport", "CLibArchive", "TestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "HealthAnalysisTests", dependencies: ["HealthAnalysis", "HealthExport", "SyntheticExport"]),
+        .testTarget(
+            name: "HealthAnalysisTests",
+            dependencies: ["HealthAnalysis", "HealthExport", "SyntheticExport", "TestSupport"]),
         .testTarget(
             name: "HealthReportsTests",
-            dependencies: ["HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport"],
+            dependencies: ["HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport", "TestSupport"],
             exclude: ["Golden"]),
         .testTarget(name: "SyntheticExportTests", dependencies: ["SyntheticExport"]),
         .testTarget(
             name: "HealthArchiveTests",
             dependencies: [
                 "HealthArchive", "HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport", "CSQLite",
+                "TestSupport",
             ]
         ),
         // Runs the built health-analyzer binary: exit codes, messages, files written, and the
         // committed reports/ being current.
         .testTarget(
-            name: "CLITests", dependencies: ["health-analyzer", "SyntheticExport", "HealthExport", "HealthArchive"]),
+            name: "CLITests",
+            dependencies: ["health-analyzer", "SyntheticExport", "HealthExport", "HealthArchive", "TestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The package root (tests run from anywhere).
@@ -46,9 +47,7 @@ func run(_ arguments: [String], stdin: URL? = nil, environment: [String: String]
 
 /// A fresh empty temporary folder.
 func temporaryFolder() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ha-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir
+    try TestScratch.folder("ha-cli")
 }
 
 func files(in dir: URL) -> [String] {

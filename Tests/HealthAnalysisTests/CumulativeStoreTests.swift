@@ -1,6 +1,7 @@
 import Foundation
 import HealthExport
 import SyntheticExport
+import TestSupport
 import Testing
 
 @testable import HealthAnalysis
@@ -208,7 +209,7 @@ struct CumulativeStoreTests {
             firstDay: "2025-10-22", days: 9, timeZoneIdentifier: "Europe/Berlin", seed: 5)
         var xml: [UInt8] = []
         _ = SyntheticExport.write(configuration) { xml.append(contentsOf: $0) }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).xml")
+        let file = TestScratch.file("store", suffix: ".xml")
         try! Data(xml).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var batches: [ExportBatch] = []

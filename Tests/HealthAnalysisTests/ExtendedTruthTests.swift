@@ -1,6 +1,7 @@
 import Foundation
 import HealthExport
 import SyntheticExport
+import TestSupport
 import Testing
 
 @testable import HealthAnalysis
@@ -17,7 +18,7 @@ struct ExtendedTruthTests {
         firstDay: "2025-10-20", days: 21, timeZoneIdentifier: "Europe/Berlin", seed: 5, extendedHealthData: true)
     static let run: (truth: SyntheticTruth, result: AnalysisResult) = {
         let (bytes, truth) = SyntheticExport.makeExport(configuration)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("extended-\(UUID().uuidString).xml")
+        let file = TestScratch.file("extended", suffix: ".xml")
         try! Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let analyzer = Analyzer(options: AnalysisOptions())

@@ -1,6 +1,7 @@
 import Foundation
 import HealthExport
 import SyntheticExport
+import TestSupport
 import Testing
 
 @testable import HealthAnalysis
@@ -18,7 +19,7 @@ struct MergeTests {
             firstDay: "2025-10-22", days: 6, timeZoneIdentifier: "Europe/Berlin", seed: 11, extendedHealthData: true)
         var xml: [UInt8] = []
         _ = SyntheticExport.write(configuration) { xml.append(contentsOf: $0) }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID().uuidString).xml")
+        let file = TestScratch.file("merge", suffix: ".xml")
         try! Data(xml).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var batches: [ExportBatch] = []

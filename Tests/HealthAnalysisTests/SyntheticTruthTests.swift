@@ -1,6 +1,7 @@
 import Foundation
 import HealthExport
 import SyntheticExport
+import TestSupport
 import Testing
 
 @testable import HealthAnalysis
@@ -19,10 +20,9 @@ struct SyntheticTruthTests {
         SyntheticExportConfiguration(firstDay: "2025-10-01", days: 9, timeZoneIdentifier: "Australia/Lord_Howe"),
     ])
     func everyDailyMetricMatchesTheTruth(configuration: SyntheticExportConfiguration) throws {
-        let file = FileManager.default.temporaryDirectory
-            .appendingPathComponent(
-                "health-analysis-\(configuration.timeZoneIdentifier.replacingOccurrences(of: "/", with: "-"))-\(UUID().uuidString).xml"
-            )
+        let file = TestScratch.file(
+            "health-analysis-\(configuration.timeZoneIdentifier.replacingOccurrences(of: "/", with: "-"))",
+            suffix: ".xml")
         defer { try? FileManager.default.removeItem(at: file) }
         guard
             let handle = FileManager.default.createFile(atPath: file.path, contents: nil)

@@ -5,6 +5,7 @@ import HealthExport
 import HealthReports
 import Synchronization
 import SyntheticExport
+import TestSupport
 import Testing
 
 @testable import HealthArchive
@@ -282,9 +283,7 @@ struct ArchiveTests {
 // MARK: Helpers
 
 func temporaryFolder() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ha-archive-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir
+    try TestScratch.folder("ha-archive")
 }
 
 func writeExport(_ configuration: SyntheticExportConfiguration, to dir: URL, name: String) throws -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import HealthExport
+import TestSupport
 import Testing
 
 /// Everything one read delivered, gathered for assertions.
@@ -47,8 +48,7 @@ func readAll(_ input: ExportInput, chunkSize: Int = 512 * 1024, batchSize: Int =
 
 /// Writes `bytes` to a fresh temporary file and returns its path.
 func temporaryFile(_ bytes: [UInt8], name: String = "export.xml") throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ha-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir = try TestScratch.folder("ha-tests")
     let url = dir.appendingPathComponent(name)
     try Data(bytes).write(to: url)
     return url.path

@@ -3,6 +3,7 @@ import HealthAnalysis
 import HealthExport
 import HealthReports
 import SyntheticExport
+import TestSupport
 import Testing
 
 /// `ReportPipeline.run(threads:)`: one analyzer per parser thread, merged before `finish`. Every
@@ -15,7 +16,7 @@ struct ParallelPipelineTests {
             SyntheticExportConfiguration(
                 firstDay: "2025-10-22", days: 9, timeZoneIdentifier: "Europe/Berlin", seed: 5, extendedHealthData: true)
         )
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString).xml")
+        let file = TestScratch.file("pipeline", suffix: ".xml")
         try! Data(bytes).write(to: file)
         return file.path
     }()
@@ -47,7 +48,7 @@ struct ParallelPipelineTests {
     @Test(arguments: [2, 3])
     func theWritersThreadsWriteTheSameFolder(threads: Int) throws {
         let run = try ReportPipeline.run(.path(Self.export), options: AnalysisOptions(), environmentTimeZone: nil)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        let dir = TestScratch.file("writer")
         defer { try? FileManager.default.removeItem(at: dir) }
         var serial = ReportWriter()
         serial.threads = 1
