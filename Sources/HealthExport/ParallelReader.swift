@@ -110,26 +110,31 @@ extension ExportReader {
             threads.append(thread)
         }
 
+        // The source reads straight into the splitter's region (mostly the piece being filled), so
+        // the bytes are not copied on this thread; at most `chunkSize` bytes a read.
         let chunk = max(1, options.chunkSize)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-        defer { buffer.deallocate() }
         var total: Int64 = 0
         var rc: Int32 = 0
         var sourceFailed = false
         while true {
+            var room = 0
+            guard let region = hsax_splitter_input(splitter, chunk, &room) else {
+                rc = Int32(HSAX_ERR_MEMORY)
+                break
+            }
             let n: Int
             do {
-                n = try source.read(into: buffer)
+                n = try source.read(into: UnsafeMutableRawBufferPointer(start: region, count: room))
             } catch {
                 sourceFailed = true
                 break
             }
             if n == 0 {
-                rc = total == 0 ? Int32(HSAX_ERR_SPLIT) : hsax_splitter_feed(splitter, nil, 0, 1)
+                rc = total == 0 ? Int32(HSAX_ERR_SPLIT) : hsax_splitter_feed_input(splitter, 0, 1)
                 break
             }
             total += Int64(n)
-            rc = hsax_splitter_feed(splitter, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), n, 0)
+            rc = hsax_splitter_feed_input(splitter, n, 0)
             if rc != 0 { break }
             options.progress?(source.consumed, source.total)
         }
