@@ -17,7 +17,8 @@ extension ExportReader {
     ///
     /// The calling thread reads the input (and inflates a zip), applies the pre-filter of
     /// reference §2.4 and cuts the filtered XML into segments of whole children of
-    /// `<HealthData>` (about `options.segmentSize` bytes each). Each of the `threads` workers
+    /// `<HealthData>` (about `options.segmentSize` bytes each); past the prolog it reads straight
+    /// into the segments' buffers (`hsax_splitter_input`), so the bytes are not copied there. Each of the `threads` workers
     /// owns one libxml2 push parser, fed the document's prolog and root start tag once and then
     /// the segments it is given, each on a line of its own, so every segment is parsed inside
     /// the real `<HealthData …>` start tag; line numbers are mapped back to the file's. A worker
