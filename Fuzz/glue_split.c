@@ -4,8 +4,10 @@
 // segments in turn, cuts right after '>', first lines and newline counts, piece sizes), that
 // every mapped start tag lies in the file and in a segment its worker was given, and that the
 // pieces put together are exactly what the pre-filter alone puts out for the same raw chunks.
-// Header byte 2, bits 2-7, may stop the run: from a worker's callback (hsax_parser_stop, as
-// ReaderSession does when its consumer throws) or from the piece callback.
+// Read into the splitter's input region (header byte 4, bit 7), the pieces must also be exactly
+// hsax_splitter_feed's for the same reads. Header byte 2, bits 2-7, may stop the run: from a
+// worker's callback (hsax_parser_stop, as ReaderSession does when its consumer throws) or from the
+// piece callback.
 #include "split_common.h"
 #include "CHealthSAXInternal.h"
 
@@ -16,6 +18,70 @@ static int collect(void *context, const uint8_t *bytes, size_t n, int is_last) {
     return HSAX_OK;
 }
 
+/* The reference cut for a run read into the input region: hsax_splitter_feed with the same reads
+   (the same sizes in the same order), the pieces only collected. */
+typedef struct {
+    event_log bytes;
+    hsax_piece *infos;
+    size_t *lengths;
+    size_t count, cap;
+} piece_list;
+
+static int collect_piece(void *context, uint8_t *bytes, size_t n, const hsax_piece *piece) {
+    piece_list *l = context;
+    if (l->count == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->infos = realloc(l->infos, sizeof(hsax_piece) * l->cap);
+        l->lengths = realloc(l->lengths, sizeof(size_t) * l->cap);
+        if (!l->infos || !l->lengths) abort();
+    }
+    l->infos[l->count] = *piece;
+    l->lengths[l->count++] = n;
+    if (n) log_put(&l->bytes, bytes, n);
+    free(bytes);
+    return 0;
+}
+
+/* A run read into the splitter's input region hands on exactly the pieces hsax_splitter_feed does
+   for the same reads (bytes, kind, segment, first line, newlines, capacity), with the same result
+   and pre-filter counters; a run stopped by its pieces' receiver, the same first pieces. */
+static void expect_feed_pieces(const split_run *r) {
+    piece_list l = {0};
+    hsax_splitter *s = hsax_splitter_create(&l, collect_piece, r->segment_size);
+    if (!s) abort();
+    int rc = r->size == 0 ? HSAX_ERR_SPLIT : HSAX_OK;
+    size_t at = 0;
+    for (size_t k = 0; k < r->read_count && rc == HSAX_OK; k++) {
+        rc = hsax_splitter_feed(s, r->data + at, r->reads[k], 0);
+        at += r->reads[k];
+    }
+    if (rc == HSAX_OK && r->size) rc = hsax_splitter_feed(s, NULL, 0, 1);
+    if (r->split_rc == HSAX_ERR_STOPPED) {
+        if (l.count < r->info_count) split_fail("read in place: more pieces than hsax_splitter_feed hands on");
+    } else if (rc != r->split_rc || l.count != r->info_count) {
+        fprintf(stderr, "in place rc %d, %zu pieces; feed rc %d, %zu pieces\n", r->split_rc, r->info_count, rc, l.count);
+        split_fail("read in place: another result or piece count than hsax_splitter_feed");
+    }
+    at = 0;
+    for (size_t k = 0; k < r->info_count; k++) {
+        const hsax_piece *p = &r->infos[k], *q = &l.infos[k];
+        if (r->lengths[k] != l.lengths[k] || p->kind != q->kind || p->segment != q->segment ||
+            p->first_line != q->first_line || p->newlines != q->newlines || p->capacity != q->capacity ||
+            (r->lengths[k] && memcmp(r->all.bytes + at, l.bytes.bytes + at, r->lengths[k]) != 0))
+            split_fail("read in place: a piece differs from hsax_splitter_feed's");
+        at += r->lengths[k];
+    }
+    if (r->split_rc != HSAX_ERR_STOPPED &&
+        (hsax_splitter_removed_control_characters(s) != hsax_splitter_removed_control_characters(r->splitter) ||
+         hsax_splitter_dropped_doctype(s) != hsax_splitter_dropped_doctype(r->splitter) ||
+         hsax_splitter_export_version(s) != hsax_splitter_export_version(r->splitter)))
+        split_fail("read in place: other pre-filter counters than hsax_splitter_feed's");
+    hsax_splitter_free(s);
+    free(l.bytes.bytes);
+    free(l.infos);
+    free(l.lengths);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     split_run r = {0};
     if (!split_setup(&r, data, size)) return 0;
@@ -24,6 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     else if (mode & 0x10) r.stop_after_starts = (mode & 15) + 1;
     size_t chunk = chosen_chunk(data[0]);
     (void)split_read(&r, chunk);
+    if (r.in_place) expect_feed_pieces(&r);
 
     if (r.split_rc == HSAX_OK) {
         event_log sink = {0};

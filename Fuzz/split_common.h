@@ -17,7 +17,10 @@
 //       divided by 1-4 (about 1-4 segments)
 //   [2] bits 0-1: workers - 1 (1-4); the rest: target-specific (glue_split: a stop)
 //   [3] the workers' feed size (chosen_chunk, at most 256 KiB as in ParallelRun.feedSize)
-//   [4] seed of the worker assignment
+//   [4] seed of the worker assignment; bit 7 set: the raw bytes are read into the splitter's
+//       input region (hsax_splitter_input / hsax_splitter_feed_input with `max` the chunk size,
+//       as ParallelReader reads them) instead of fed with hsax_splitter_feed, and with bit 6 set
+//       too, each read fills only half the region (a short read)
 #ifndef HSAX_FUZZ_SPLIT_COMMON_H
 #define HSAX_FUZZ_SPLIT_COMMON_H
 
@@ -72,6 +75,9 @@ struct split_run {
     int dispatched, parse_failed, stopped_by_piece;
     int pieces, stop_at_piece; /* glue_split: the piece callback stops after this many (0: never) */
     int stop_after_starts;     /* glue_split: a worker stops after this many start tags (0: never) */
+    int in_place, short_reads; /* header byte 4, bits 7 and 6 */
+    size_t *reads;             /* in place: the bytes of each read, in order */
+    size_t read_count, read_cap;
     int rewrite_off;           /* the workers' attribute-value rewriter is off (set before split_setup);
                                   else it makes short tokens, as in ExportReader.parseParallel */
 
@@ -79,6 +85,9 @@ struct split_run {
     int64_t newlines_so_far;
     int expect_start, saw_final_piece;
     event_log all; /* every piece's bytes, concatenated (log_put) */
+    hsax_piece *infos; /* every piece's hsax_piece and length, in order */
+    size_t *lengths;
+    size_t info_count, info_cap;
 };
 
 static void split_fail(const char *what) {
@@ -210,6 +219,14 @@ static int split_on_piece(void *context, uint8_t *bytes, size_t n, const hsax_pi
         if (piece->kind & HSAX_PIECE_FINAL) r->saw_final_piece = 1;
     }
     if (n) log_put(&r->all, bytes, n);
+    if (r->info_count == r->info_cap) {
+        r->info_cap = r->info_cap ? r->info_cap * 2 : 64;
+        r->infos = realloc(r->infos, sizeof(hsax_piece) * r->info_cap);
+        r->lengths = realloc(r->lengths, sizeof(size_t) * r->info_cap);
+        if (!r->infos || !r->lengths) abort();
+    }
+    r->infos[r->info_count] = *piece;
+    r->lengths[r->info_count++] = n;
 
     if (piece->kind & HSAX_PIECE_PREFIX) {
         r->prefix = bytes;
@@ -266,6 +283,8 @@ static int split_setup(split_run *r, const uint8_t *data, size_t size) {
     size_t feed = chosen_chunk(data[3]);
     r->feed_size = feed < 256 * 1024 ? feed : 256 * 1024;
     r->rng = 0x9E3779B9u ^ ((uint32_t)data[4] * 0x01000193u);
+    r->in_place = data[4] >> 7;
+    r->short_reads = r->in_place && (data[4] & 0x40);
     for (int i = 0; i < r->workers; i++) {
         split_worker *w = &r->w[i];
         w->run = r;
@@ -292,11 +311,36 @@ static int split_read(split_run *r, size_t chunk) {
         size_t i = 0;
         while (i < r->size) {
             size_t n = r->size - i < chunk ? r->size - i : chunk;
-            rc = hsax_splitter_feed(r->splitter, r->data + i, n, 0);
+            if (r->in_place) {
+                /* ParallelReader: the source reads into the region (a read of 0 bytes ends) */
+                size_t room = 0;
+                uint8_t *region = hsax_splitter_input(r->splitter, chunk, &room);
+                if (!region) { rc = HSAX_ERR_MEMORY; break; }
+                if (room < 1 || room > chunk) split_fail("an input region of 0 bytes or over the maximum");
+                memset(region, 0xA5, room); /* all of it is writable (ASan), none of it is taken unfed */
+                n = r->size - i < room ? r->size - i : room;
+                if (r->short_reads) n = (n + 1) / 2;
+                memcpy(region, r->data + i, n);
+                if (r->read_count == r->read_cap) {
+                    r->read_cap = r->read_cap ? r->read_cap * 2 : 64;
+                    r->reads = realloc(r->reads, sizeof(size_t) * r->read_cap);
+                    if (!r->reads) abort();
+                }
+                r->reads[r->read_count++] = n;
+                rc = hsax_splitter_feed_input(r->splitter, n, 0);
+            } else {
+                rc = hsax_splitter_feed(r->splitter, r->data + i, n, 0);
+            }
             i += n;
             if (rc != HSAX_OK) break;
         }
-        if (rc == HSAX_OK) rc = hsax_splitter_feed(r->splitter, NULL, 0, 1);
+        if (rc == HSAX_OK && r->in_place) {
+            size_t room = 0;
+            if (!hsax_splitter_input(r->splitter, chunk, &room)) rc = HSAX_ERR_MEMORY;
+            else rc = hsax_splitter_feed_input(r->splitter, 0, 1);
+        } else if (rc == HSAX_OK) {
+            rc = hsax_splitter_feed(r->splitter, NULL, 0, 1);
+        }
     }
     r->split_rc = rc;
     if (rc == HSAX_OK && !r->saw_final_piece) split_fail("the splitter succeeded without a final piece");
@@ -330,6 +374,9 @@ static void split_free(split_run *r) {
     free(r->prefix);
     free(r->segment_worker);
     free(r->all.bytes);
+    free(r->infos);
+    free(r->reads);
+    free(r->lengths);
 }
 
 #endif

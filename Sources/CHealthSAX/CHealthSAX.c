@@ -563,6 +563,18 @@ static int has_control(const uint8_t *b, size_t n) {
     return 0;
 }
 
+int hsax_filter_passes_through(const hsax_parser *p) {
+    return p->sink && !p->stopped && !p->has_error && !p->no_root && !p->not_export && p->pf_state == PF_BODY &&
+           p->out_len == 0;
+}
+
+int hsax_filter_pass(hsax_parser *p, const uint8_t *bytes, size_t n) {
+    if (!hsax_filter_passes_through(p) || has_control(bytes, n)) return 0;
+    /* what hsax_parser_feed's fastest path counts; nothing else of the filter's state changes */
+    p->fed += (int64_t)n;
+    return 1;
+}
+
 static inline int emit(hsax_parser *p, uint8_t b) {
     p->out[p->out_len++] = b;
     if (p->out_len >= HSAX_FILTER_BUFFER) return flush_out(p, 0);

@@ -18,6 +18,18 @@ typedef struct {
 /// filtered bytes to `sink` (in blocks of up to 1 MiB, or the caller's chunk unchanged).
 hsax_parser *hsax_filter_create(void *sink_context, hsax_sink_fn sink);
 
+/// 1 when a filter (hsax_filter_create) would now hand bytes without a control character to its
+/// sink unchanged, in one call, on its fastest path: it is past the prolog (its body state), holds
+/// nothing in its out buffer, and has stopped on nothing.
+int hsax_filter_passes_through(const hsax_parser *filter);
+
+/// For bytes the caller hands to the filter's sink itself, in place of hsax_parser_feed(filter,
+/// bytes, n, 0): when hsax_filter_passes_through holds and `bytes[0..n)` holds no byte the
+/// pre-filter deletes, counts them as fed (the bookkeeping of the fastest path) and returns 1;
+/// the caller must then give them to the sink as they are. Otherwise returns 0 and changes
+/// nothing (the caller feeds them with hsax_parser_feed).
+int hsax_filter_pass(hsax_parser *filter, const uint8_t *bytes, size_t n);
+
 /// libxml2's global initialization (xmlInitParser), which must happen on one thread before
 /// parsers are created on several.
 void hsax_init(void);

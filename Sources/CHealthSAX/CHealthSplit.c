@@ -18,6 +18,20 @@
    queued and one being parsed per worker, one being filled). */
 #define HSAX_POOL_LIMIT 16
 
+/* An input region (hsax_splitter_input) reaches this far past the byte where the segment may be
+   cut, so that a read mostly ends shortly after the cut and few bytes are carried over. */
+#ifndef HSAX_INPUT_MARGIN
+#define HSAX_INPUT_MARGIN (16u << 10)
+#endif
+
+/* Where the caller's input region is (hsax_splitter_input). */
+enum {
+    RG_NONE = 0,
+    RG_SIDE,  /* the side buffer: fed through the pre-filter (hsax_splitter_feed) */
+    RG_PIECE, /* the end of the piece being filled */
+    RG_SPARE, /* the spare: the piece being filled is full, the region starts the next one */
+};
+
 /* Scanner states over the filtered bytes. */
 enum {
     SC_TEXT = 0, /* character data (or whitespace before / after the root) */
@@ -65,6 +79,13 @@ struct hsax_splitter {
     size_t segment_bytes;
 
     int plain_scan; /* 1: never the block scanner (hsax_splitter_use_block_scan) */
+
+    /* the caller's input region (hsax_splitter_input / hsax_splitter_feed_input) */
+    int region;         /* RG_ */
+    size_t region_room; /* its size */
+    uint8_t *spare;     /* piece_limit bytes, taken by the next emit (NULL: none) */
+    uint8_t *side;      /* a region the pre-filter must see, or a copy of one */
+    size_t side_cap;
 
     /* buffers of piece_limit bytes handed back by hsax_splitter_recycle (any thread) */
     pthread_mutex_t pool_lock;
@@ -433,16 +454,31 @@ static size_t scan(hsax_splitter *s, const uint8_t *b, size_t n, size_t arm_from
     return n;
 }
 
-/* Hands the piece being filled on (even when empty) and starts a new one of `next_cap` bytes. */
-static int emit(hsax_splitter *s, int32_t kind, size_t next_cap) {
+/* A buffer of piece_limit bytes: from the pool, else malloc (NULL when memory is exhausted). */
+static uint8_t *piece_buffer(hsax_splitter *s) {
+    uint8_t *b = NULL;
+    pthread_mutex_lock(&s->pool_lock);
+    if (s->pool_count > 0) b = s->pool[--s->pool_count];
+    pthread_mutex_unlock(&s->pool_lock);
+    return b ? b : malloc(s->piece_limit);
+}
+
+/* Hands the piece being filled on (even when empty) and starts a new one of `next_cap` bytes (the
+   spare, when there is one and `next_cap` is piece_limit). `carry[0..carry_len)` (at most
+   `next_cap` bytes, inside the piece handed on, not yet scanned) is copied to the new piece's
+   start before the piece is handed on, since the callee may free or recycle it at once; the new
+   piece's length stays 0 (the caller scans the carried bytes there next). */
+static int emit(hsax_splitter *s, int32_t kind, size_t next_cap, const uint8_t *carry, size_t carry_len) {
     uint8_t *next = NULL;
     if (next_cap == s->piece_limit) {
-        pthread_mutex_lock(&s->pool_lock);
-        if (s->pool_count > 0) next = s->pool[--s->pool_count];
-        pthread_mutex_unlock(&s->pool_lock);
+        next = s->spare;
+        s->spare = NULL;
+        if (!next) next = piece_buffer(s);
+    } else {
+        next = malloc(next_cap);
     }
-    if (!next) next = malloc(next_cap);
     if (!next) return HSAX_ERR_MEMORY;
+    if (carry_len) memcpy(next, carry, carry_len);
     hsax_piece piece = {
         .kind = kind, .segment = (kind & HSAX_PIECE_PREFIX) ? -1 : s->segment,
         .first_line = 1 + s->lines_before, .newlines = s->piece_newlines, .capacity = s->cap,
@@ -457,16 +493,20 @@ static int emit(hsax_splitter *s, int32_t kind, size_t next_cap) {
     return s->on_piece(s->context, bytes, length, &piece) ? HSAX_ERR_STOPPED : HSAX_OK;
 }
 
-/* The pre-filter's output. */
-static int split_sink(void *context, const uint8_t *bytes, size_t n, int is_last) {
-    hsax_splitter *s = context;
+/* Scans `n` filtered bytes into pieces. Copied into the piece being filled, or, `in_place`, already
+   there: `bytes` is the end of the piece being filled (or the spare's start when that piece is
+   full) and `n` fits (the region of hsax_splitter_input), so that nothing is copied but the bytes
+   after a cut, carried over to the next piece. */
+static int sink_bytes(hsax_splitter *s, const uint8_t *bytes, size_t n, int is_last, int in_place) {
     int rc;
     while (n > 0) {
         size_t room = s->cap - s->len;
         if (room == 0) {
             if (!s->root_open) return HSAX_ERR_SPLIT; /* the prefix is over 1 MiB */
-            if ((rc = emit(s, s->piece_starts ? HSAX_PIECE_START : 0, s->piece_limit)) != HSAX_OK) return rc;
+            /* in place, the bytes are in the spare, which emit makes the new piece */
+            if ((rc = emit(s, s->piece_starts ? HSAX_PIECE_START : 0, s->piece_limit, NULL, 0)) != HSAX_OK) return rc;
             s->piece_starts = 0;
+            if (in_place && bytes != s->buf) return HSAX_ERR_SPLIT; /* (never: hsax_splitter_input made the spare) */
             continue;
         }
         size_t take = n < room ? n : room;
@@ -474,31 +514,33 @@ static int split_sink(void *context, const uint8_t *bytes, size_t n, int is_last
         int event;
         size_t k = scan(s, bytes, take, arm_from, &event);
         if (event == EV_BAD) return HSAX_ERR_SPLIT;
-        memcpy(s->buf + s->len, bytes, k);
+        if (!in_place) memcpy(s->buf + s->len, bytes, k);
         s->len += k;
         s->piece_newlines += count_newlines(bytes, k);
         s->segment_bytes += k;
         bytes += k;
         n -= k;
-        if (event == EV_PREFIX) {
-            if ((rc = emit(s, HSAX_PIECE_PREFIX, s->piece_limit)) != HSAX_OK) return rc;
+        if (event == EV_PREFIX || event == EV_CUT) {
+            int32_t kind = event == EV_PREFIX ? HSAX_PIECE_PREFIX
+                                              : HSAX_PIECE_END | (s->piece_starts ? HSAX_PIECE_START : 0);
+            if ((rc = emit(s, kind, s->piece_limit, in_place ? bytes : NULL, in_place ? n : 0)) != HSAX_OK) return rc;
+            if (in_place) bytes = s->buf;
             s->piece_starts = 1;
-            s->segment = 0;
-            s->segment_bytes = 0;
-        } else if (event == EV_CUT) {
-            int32_t kind = HSAX_PIECE_END | (s->piece_starts ? HSAX_PIECE_START : 0);
-            if ((rc = emit(s, kind, s->piece_limit)) != HSAX_OK) return rc;
-            s->piece_starts = 1;
-            s->segment++;
+            s->segment = event == EV_PREFIX ? 0 : s->segment + 1;
             s->segment_bytes = 0;
         }
     }
     if (is_last) {
         if (!s->root_closed || s->state != SC_TEXT) return HSAX_ERR_SPLIT; /* truncated */
         int32_t kind = HSAX_PIECE_FINAL | HSAX_PIECE_END | (s->piece_starts ? HSAX_PIECE_START : 0);
-        return emit(s, kind, 16);
+        return emit(s, kind, 16, NULL, 0);
     }
     return HSAX_OK;
+}
+
+/* The pre-filter's output. */
+static int split_sink(void *context, const uint8_t *bytes, size_t n, int is_last) {
+    return sink_bytes(context, bytes, n, is_last, 0);
 }
 
 hsax_splitter *hsax_splitter_create(void *context, hsax_piece_fn on_piece, size_t segment_size) {
@@ -524,6 +566,8 @@ void hsax_splitter_free(hsax_splitter *s) {
     if (!s) return;
     hsax_parser_free(s->filter);
     free(s->buf);
+    free(s->spare);
+    free(s->side);
     for (int i = 0; i < s->pool_count; i++) free(s->pool[i]);
     pthread_mutex_destroy(&s->pool_lock);
     free(s);
@@ -544,6 +588,7 @@ void hsax_splitter_recycle(hsax_splitter *s, uint8_t *bytes, size_t capacity) {
 }
 
 int hsax_splitter_feed(hsax_splitter *s, const uint8_t *bytes, size_t length, int is_last) {
+    s->region = RG_NONE;
     int rc = hsax_parser_feed(s->filter, bytes, length, is_last);
     return rc == HSAX_ERR_NO_ROOT ? HSAX_ERR_SPLIT : rc;
 }
@@ -553,3 +598,54 @@ int64_t hsax_splitter_removed_control_characters(const hsax_splitter *s) {
 }
 int hsax_splitter_dropped_doctype(const hsax_splitter *s) { return hsax_parser_dropped_doctype(s->filter); }
 int32_t hsax_splitter_export_version(const hsax_splitter *s) { return hsax_parser_export_version(s->filter); }
+
+uint8_t *hsax_splitter_input(hsax_splitter *s, size_t max, size_t *room) {
+    *room = 0;
+    s->region = RG_NONE;
+    /* up to shortly after the cut; never more than a piece, so that the bytes after a cut fit the
+       next piece */
+    size_t want = (s->segment_bytes < s->segment_size ? s->segment_size - s->segment_bytes : 0) + HSAX_INPUT_MARGIN;
+    size_t n = max < want ? max : want;
+    if (n > s->piece_limit) n = s->piece_limit;
+    if (n == 0) n = 1;
+    int region;
+    if (!hsax_filter_passes_through(s->filter)) {
+        region = RG_SIDE; /* the prolog, or bytes waiting in the pre-filter: its own path */
+    } else if (s->len < s->cap) {
+        region = RG_PIECE;
+        if (n > s->cap - s->len) n = s->cap - s->len;
+    } else {
+        region = RG_SPARE;
+        if (!s->spare && !(s->spare = piece_buffer(s))) return NULL;
+    }
+    /* the side buffer holds any region: a region the pre-filter must see after all is copied there */
+    if (s->side_cap < n) {
+        uint8_t *side = malloc(n);
+        if (!side) return NULL;
+        free(s->side);
+        s->side = side;
+        s->side_cap = n;
+    }
+    s->region = region;
+    s->region_room = n;
+    *room = n;
+    return region == RG_SIDE ? s->side : region == RG_PIECE ? s->buf + s->len : s->spare;
+}
+
+int hsax_splitter_feed_input(hsax_splitter *s, size_t n, int is_last) {
+    int region = s->region;
+    s->region = RG_NONE;
+    if (n == 0) return hsax_splitter_feed(s, NULL, 0, is_last);
+    if (region == RG_NONE || n > s->region_room) return HSAX_ERR_SPLIT;
+    uint8_t *bytes = region == RG_SIDE ? s->side : region == RG_PIECE ? s->buf + s->len : s->spare;
+    if (region != RG_SIDE) {
+        /* hsax_parser_feed's fastest path (the sink gets the bytes as they are, then with is_last an
+           empty last call), without the copy into the piece */
+        if (hsax_filter_pass(s->filter, bytes, n)) {
+            int rc = sink_bytes(s, bytes, n, 0, 1);
+            return rc != HSAX_OK || !is_last ? rc : sink_bytes(s, NULL, 0, 1, 1);
+        }
+        memcpy(s->side, bytes, n); /* the piece (or spare) is where the pre-filter's output goes */
+    }
+    return hsax_splitter_feed(s, s->side, n, is_last);
+}

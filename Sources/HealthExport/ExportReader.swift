@@ -27,7 +27,9 @@ public enum ExportInput: Sendable, Hashable {
 public struct ReaderOptions: Sendable {
     /// Elements per batch handed to the consumer (at most; see `ExportBatch`).
     public var batchSize: Int
-    /// Bytes read and fed to the parser at a time (tests use tiny chunks; default 512 KiB).
+    /// Bytes read and fed to the parser at a time (tests use tiny chunks; default 512 KiB). A
+    /// parallel read reads at most this many, fewer where a segment is about to be cut (it reads
+    /// into the segment's buffer up to about 16 KiB past the cut).
     public var chunkSize: Int
     /// Called after every chunk with the bytes of the input consumed so far (compressed bytes
     /// for a zip) and the input's size when known. Called on the reading thread.

@@ -17,7 +17,8 @@ extension ExportReader {
     ///
     /// The calling thread reads the input (and inflates a zip), applies the pre-filter of
     /// reference §2.4 and cuts the filtered XML into segments of whole children of
-    /// `<HealthData>` (about `options.segmentSize` bytes each). Each of the `threads` workers
+    /// `<HealthData>` (about `options.segmentSize` bytes each); past the prolog it reads straight
+    /// into the segments' buffers (`hsax_splitter_input`), so the bytes are not copied there. Each of the `threads` workers
     /// owns one libxml2 push parser, fed the document's prolog and root start tag once and then
     /// the segments it is given, each on a line of its own, so every segment is parsed inside
     /// the real `<HealthData …>` start tag; line numbers are mapped back to the file's. A worker
@@ -110,26 +111,31 @@ extension ExportReader {
             threads.append(thread)
         }
 
+        // The source reads straight into the splitter's region (mostly the piece being filled), so
+        // the bytes are not copied on this thread; at most `chunkSize` bytes a read.
         let chunk = max(1, options.chunkSize)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-        defer { buffer.deallocate() }
         var total: Int64 = 0
         var rc: Int32 = 0
         var sourceFailed = false
         while true {
+            var room = 0
+            guard let region = hsax_splitter_input(splitter, chunk, &room) else {
+                rc = Int32(HSAX_ERR_MEMORY)
+                break
+            }
             let n: Int
             do {
-                n = try source.read(into: buffer)
+                n = try source.read(into: UnsafeMutableRawBufferPointer(start: region, count: room))
             } catch {
                 sourceFailed = true
                 break
             }
             if n == 0 {
-                rc = total == 0 ? Int32(HSAX_ERR_SPLIT) : hsax_splitter_feed(splitter, nil, 0, 1)
+                rc = total == 0 ? Int32(HSAX_ERR_SPLIT) : hsax_splitter_feed_input(splitter, 0, 1)
                 break
             }
             total += Int64(n)
-            rc = hsax_splitter_feed(splitter, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), n, 0)
+            rc = hsax_splitter_feed_input(splitter, n, 0)
             if rc != 0 { break }
             options.progress?(source.consumed, source.total)
         }

@@ -294,6 +294,27 @@ void hsax_splitter_free(hsax_splitter *splitter);
 /// HSAX_ERR_SPLIT, HSAX_ERR_STOPPED or HSAX_ERR_MEMORY.
 int hsax_splitter_feed(hsax_splitter *splitter, const uint8_t *bytes, size_t length, int is_last);
 
+/// Where the caller may read the next raw bytes itself, so that they are not copied on their way
+/// into a piece: returns a writable region of `*room` bytes (1 <= `*room` <= `max`; `max` 0 is
+/// taken as 1), owned by the splitter, valid until the next call on this splitter; NULL (and
+/// `*room` 0) when memory is exhausted. Write up to `*room` bytes there, then call
+/// hsax_splitter_feed_input. Past the prolog, with nothing held back by the pre-filter, the region
+/// is the end of the piece being filled (or the start of the next piece's buffer), and bytes that
+/// need no pre-filtering stay where they were written; otherwise it is a side buffer fed through
+/// the pre-filter as hsax_splitter_feed does. The region ends shortly (16 KiB) after the place
+/// where the current segment may be cut, so that a read mostly ends just after the cut and few
+/// bytes are carried over to the next piece. The pieces, their kinds, segments, lines and every
+/// result are exactly those of hsax_splitter_feed of the same bytes, however they are read.
+uint8_t *hsax_splitter_input(hsax_splitter *splitter, size_t max, size_t *room);
+
+/// Feeds the `length` bytes written at the start of the last hsax_splitter_input region (`length`
+/// at most its `*room`, or 0 at the end: then the same as hsax_splitter_feed(splitter, NULL, 0,
+/// is_last)); `is_last` as for hsax_splitter_feed. Returns HSAX_OK, HSAX_ERR_SPLIT (also for a
+/// `length` over the region, or no region), HSAX_ERR_STOPPED or HSAX_ERR_MEMORY, as
+/// hsax_splitter_feed. A region not fed is dropped by the next hsax_splitter_input or
+/// hsax_splitter_feed, or by hsax_splitter_free; the two ways of feeding may be mixed.
+int hsax_splitter_feed_input(hsax_splitter *splitter, size_t length, int is_last);
+
 /// Gives a piece's buffer back for a later piece, instead of free(bytes); `capacity` is the
 /// piece's `capacity`. Any thread may call it, until hsax_splitter_free. The splitter keeps at
 /// most a few buffers (more are freed), so a run maps its piece buffers once instead of once a
