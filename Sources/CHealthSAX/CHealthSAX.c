@@ -305,18 +305,22 @@ static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *pref
     uint64_t present = 0;
     int32_t unknown = 0;
     p->scratch_len = 0;
+    const int in_input = p->ctxt->input != NULL && p->ctxt->input->base != NULL;
     for (int i = 0; i < nb_attributes; i++) {
         const xmlChar **a = attributes + 5 * i;
         int32_t id = lookup_name(&p->attribute_cache, a[0], attribute_names, HSAX_A_COUNT, 0);
         if (id < 0) { unknown++; continue; }
         const uint8_t *v = (const uint8_t *)a[3];
         size_t n = (size_t)(a[4] - a[3]);
-        /* A rewriter token: DEL + digits + '-' filler, parsed by libxml2's fast path, which
-           hands on a pointer into its input buffer (a value decoded by libxml2, say from
-           "&#127;1", is a copy elsewhere and is left alone). The table holds the final bytes
-           (no decode_amp). */
-        if (n >= 2 && v[0] == 0x7F && p->rw && p->ctxt->input &&
-            (uintptr_t)v >= (uintptr_t)p->ctxt->input->base && (uintptr_t)(v + n) <= (uintptr_t)p->ctxt->input->end) {
+        /* A value in libxml2's input buffer came from its fast path (xmlParseAttValueInternal),
+           which takes no value holding '&' or '<': it needs no decode_amp. Any other value is a
+           copy libxml2 made on its slow path. */
+        int in_buffer = in_input &&
+                        (uintptr_t)v >= (uintptr_t)p->ctxt->input->base && (uintptr_t)(v + n) <= (uintptr_t)p->ctxt->input->end;
+        /* A rewriter token: DEL + digits (+ '-' filler), parsed by libxml2's fast path (a value
+           decoded by libxml2, say from "&#127;1", is a copy elsewhere and is left alone). The
+           table holds the final bytes (no decode_amp). */
+        if (in_buffer && n >= 2 && v[0] == 0x7F && p->rw) {
             const uint8_t *d;
             int32_t dn;
             if (hsax_rewriter_resolve(p->rw, v, n, &d, &dn)) {
@@ -326,7 +330,7 @@ static void on_start_ns(void *ctx, const xmlChar *localname, const xmlChar *pref
                 continue;
             }
         }
-        if (memchr(v, '&', n) != NULL) {
+        if (!in_buffer && memchr(v, '&', n) != NULL) {
             if (p->scratch_len + n > p->scratch_cap) {
                 /* grow; earlier values of this tag point into the old block, so re-point them */
                 size_t cap = p->scratch_cap ? p->scratch_cap : 4096;
