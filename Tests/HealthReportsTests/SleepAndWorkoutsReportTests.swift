@@ -64,10 +64,21 @@ struct SleepAndWorkoutsReportTests {
         // Strength training measured no distance: empty, not 0.
         #expect(cell(4, "distance_km") == "" && cell(4, "active_energy_kcal") == "160")
         let md = writer.markdownReport(result, context: context)
-        #expect(md.contains("2 workouts name a route file; 1 of them are in the export (1 missing"))
+        #expect(md.contains("2 workouts name a route file; 1 of them is in the export (1 missing"))
         #expect(md.contains("1 workout was recorded twice"))
         // Running: 1 counted (the copy is not), 42.25 min → 0.7 h, 7.4 km.
         #expect(md.contains("| Running | 1 | 0.7 | 7.4 | 512 |"))
+    }
+
+    /// With one night without stages and one workout naming a route (the run's, which is in the
+    /// export), the notes speak of one: "1 of 1 night comes …", "1 workout names …; it is …".
+    @Test func notesAboutOneNightOrOneWorkoutAreSingular() {
+        var r = result
+        r.sleep = r.sleep.filter { $0.isNap || $0.coreMinutes == nil }
+        r.workouts = r.workouts.filter { $0.routeFiles.isEmpty || $0.routeFiles[0].hasSuffix("6.00pm.gpx") }
+        let md = writer.markdownReport(r, context: context)
+        #expect(md.contains("1 of 1 night comes from a source without sleep stages; its stage columns"))
+        #expect(md.contains("1 workout names a route file; it is in the export."))
     }
 
     @Test func sleepSectionAveragesOnlyNightsWithStagesForStages() {
@@ -77,7 +88,7 @@ struct SleepAndWorkoutsReportTests {
         #expect(md.contains("| Nights | 2 |"))
         #expect(md.contains("| Asleep | 7 h 11 min |"))
         #expect(md.contains("| Deep | 1 h 21 min |"))
-        #expect(md.contains("1 of 2 nights come from a source without sleep stages"))
+        #expect(md.contains("1 of 2 nights comes from a source without sleep stages"))
         #expect(md.contains("1 day with naps, 0 h 35 min asleep on average"))
         #expect(md.contains("![Stacked bar chart of the hours asleep per night"))
     }

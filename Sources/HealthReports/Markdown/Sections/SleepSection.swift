@@ -40,9 +40,14 @@ extension MarkdownReport {
         text += "\n"
         var notes: [String] = []
         if staged.count < nights.count {
+            let unstaged = nights.count - staged.count
             notes.append(
-                "\(nights.count - staged.count) of \(nights.count) nights come from a source without sleep stages; "
-                    + "their stage columns in sleep.csv are empty and they are left out of the stage averages.")
+                "\(grouped(unstaged)) of \(grouped(nights.count)) \(nights.count == 1 ? "night" : "nights") "
+                    + (unstaged == 1
+                        ? "comes from a source without sleep stages; its stage columns in sleep.csv are empty and it "
+                            + "is left out of the stage averages."
+                        : "come from a source without sleep stages; their stage columns in sleep.csv are empty and "
+                            + "they are left out of the stage averages."))
         }
         let bySource = Dictionary(grouping: nights, by: { $0.source ?? "" }).mapValues(\.count)
         if bySource.count > 1 {

@@ -51,13 +51,22 @@ extension MarkdownReport {
                 let broken = routes.filter {
                     if case .failure = index.files[$0.routeFiles[0]] { return true } else { return false }
                 }.count
-                var line =
-                    "\(routes.count) workouts name a route file; \(routes.count - missing) of them are in the export"
-                line += missing > 0 ? " (\(missing) missing: a warning, their route columns are empty)" : ""
-                line += broken > 0 ? "; \(broken) could not be read" : ""
+                var line = namingRoutes(routes.count)
+                if routes.count == 1 {
+                    line +=
+                        missing > 0
+                        ? "; it is not in the export (a warning, its route columns are empty)" : "; it is in the export"
+                    line += broken > 0 ? ", but it could not be read" : ""
+                } else {
+                    let present = routes.count - missing
+                    line += "; \(grouped(present)) of them \(present == 1 ? "is" : "are") in the export"
+                    line +=
+                        missing > 0 ? " (\(grouped(missing)) missing: a warning, their route columns are empty)" : ""
+                    line += broken > 0 ? "; \(grouped(broken)) could not be read" : ""
+                }
                 notes.append(line + ".")
             } else {
-                notes.append("\(routes.count) workouts name a route file (route files were not read).")
+                notes.append(namingRoutes(routes.count) + " (route files were not read).")
             }
         }
         let multisport = counted.filter { $0.legs > 0 }.count
@@ -68,5 +77,10 @@ extension MarkdownReport {
         }
         text += bullets(notes)
         text += chart("chart_workouts.svg")
+    }
+
+    /// "1 workout names a route file", "3 workouts name a route file".
+    private func namingRoutes(_ count: Int) -> String {
+        count == 1 ? "1 workout names a route file" : "\(grouped(count)) workouts name a route file"
     }
 }
