@@ -14,6 +14,14 @@ struct BenchmarkRun {
     /// The phases this run measures (the zip ones only with --zip).
     var phases: [Phase] { Phase.allCases.filter { !$0.fromZip || options.zip } }
 
+    /// The order of the runs within a round: the bare pass, then the N-thread report right after
+    /// it (the pair of the `report` wall-time target, whose ratio a drift in this shared machine's
+    /// speed would otherwise skew), then the others in `phases` order.
+    var runOrder: [Phase] {
+        let first: [Phase] = [.bare, .reportThreads].filter(phases.contains)
+        return first + phases.filter { !first.contains($0) }
+    }
+
     func run() throws -> Report {
         let (path, generated) = try resolveInput()
         guard let size = fileSize(path) else {
@@ -48,7 +56,7 @@ struct BenchmarkRun {
         var runs: [Phase: [RunResult]] = [:]
         var skipped: [Phase: String] = [:]
         for round in 1...options.repeats {
-            for phase in phases where skipped[phase] == nil {
+            for phase in runOrder where skipped[phase] == nil {
                 let result = try runPhaseInChild(phase, file: phase.fromZip ? zipPath! : path)
                 switch result.status {
                 case .error:

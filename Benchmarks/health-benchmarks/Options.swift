@@ -20,7 +20,9 @@ let helpText = """
            health-benchmarks --generate-days <N>[,<N>...] [--out <file>] [options]
 
     Every phase runs --repeat times, each run in a child process of its own (this program
-    re-executed), so that each run's peak RSS is its own. Phases:
+    re-executed), so that each run's peak RSS is its own. The runs go in rounds of one run per
+    phase; each round starts with the bare pass and the N-thread report (the pair the main target
+    compares, so that a drift in the machine's speed between them stays small). Phases:
       libxml2 SAX2 count (bare)                     the baseline: libxml2's push parser fed
                                                     512 KiB at a time, counting start tags
       HealthExport read (1 thread)                  ExportReader().read, batches counted and dropped
