@@ -166,6 +166,48 @@ struct OutputFolder {
         return ours(String(name[name.index(after: name.startIndex)..<end.lowerBound]))
     }
 
+    /// Checks, without creating or changing anything, what `write` would find wrong with
+    /// `directory` before it renders a byte: a path that is not a folder, a dangling link, a
+    /// folder (or, when it does not exist yet, its nearest existing ancestor) whose parent lets
+    /// nothing be created in it. `write` can still fail later (a full disk, a change meanwhile).
+    /// - Throws: `ReportError.notADirectory`, `.danglingSymbolicLink` or `.cannotWriteInto`.
+    func check(_ directory: String) throws(ReportError) {
+        switch try linkStatus(directory) {
+        case .danglingLink(let destination):
+            throw .danglingSymbolicLink(path: directory, destination: destination)
+        case .notDirectory:
+            throw .notADirectory(path: directory)
+        case .directory:
+            // The staging folder and the lock file are made beside it.
+            let parent = ReportWriter.parent(of: try realPath(directory))
+            try canCreate(in: parent.isEmpty ? "/" : parent, for: directory)
+        case .missing:
+            var ancestor = ReportWriter.parent(of: directory)
+            while true {
+                let folder = ancestor.isEmpty ? "." : ancestor
+                switch try linkStatus(folder) {
+                case .directory:
+                    try canCreate(in: folder, for: directory)
+                    return
+                case .notDirectory:
+                    throw .notADirectory(path: folder)
+                case .danglingLink(let destination):
+                    throw .danglingSymbolicLink(path: folder, destination: destination)
+                case .missing:
+                    let next = ReportWriter.parent(of: folder)
+                    if next == folder || folder == "." { return }
+                    ancestor = next
+                }
+            }
+        }
+    }
+
+    private func canCreate(in folder: String, for directory: String) throws(ReportError) {
+        do { try fileSystem.checkCanCreateEntries(in: folder) } catch {
+            throw .cannotWriteInto(path: directory, folder: folder, error)
+        }
+    }
+
     /// The output folder's real path (symbolic links and `.`/`..` resolved), creating missing
     /// parents; the folder itself may not exist yet.
     private func resolve(_ directory: String) throws(ReportError) -> String {

@@ -30,6 +30,9 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file of the output folder that is not part of the report could not be carried over
     /// into the new folder (hard link failed).
     case cannotCarryOver(path: String, Errno)
+    /// The report cannot go into `path`: the folder `folder` (its parent, or its nearest existing
+    /// ancestor when it does not exist yet) does not let this process create entries in it.
+    case cannotWriteInto(path: String, folder: String, Errno)
 
     public var description: String {
         switch self {
@@ -44,6 +47,8 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
                 + " and folders in it are not carried over: move it away or choose another --out"
         case .cannotCarryOver(let path, let error):
             return "cannot keep '\(path)' in the new output folder: \(error)"
+        case .cannotWriteInto(let path, let folder, let error):
+            return "cannot write the report into '\(path)': nothing can be created in '\(folder)': \(error)"
         case .cannotCreateDirectory(let path, let error):
             return "cannot create the output directory '\(path)': \(error)"
         case .notADirectory(let path):

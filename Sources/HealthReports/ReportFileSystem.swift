@@ -45,6 +45,9 @@ protocol ReportFileSystem: Sendable {
     func realPath(_ path: String) throws(ReportError.Errno) -> String
     /// True when both paths exist and are the same inode (hard links of one file).
     func isSameFile(_ first: String, _ second: String) -> Bool
+    /// Throws when this process may not create entries in the existing directory `path`
+    /// (`access(2)` with `W_OK | X_OK`: a read-only file system, missing permissions).
+    func checkCanCreateEntries(in path: String) throws(ReportError.Errno)
 }
 
 /// One entry of a directory.
@@ -56,6 +59,10 @@ struct DirectoryEntry: Hashable, Sendable {
 
 // The real calls, shared by every file system (tests override only what they make fail).
 extension ReportFileSystem {
+    func checkCanCreateEntries(in path: String) throws(ReportError.Errno) {
+        if access(path, W_OK | X_OK) != 0 { throw .current }
+    }
+
     func exchange(_ first: String, _ second: String) throws(ReportError.Errno) {
         if renameExchange(first, second) != 0 { throw .current }
     }

@@ -126,6 +126,13 @@ public struct ReportWriter: Sendable {
         return texts.map { Self.join(directory, $0.name) }
     }
 
+    /// Checks `directory` as `write` would, without creating anything, so that a report into a
+    /// path that cannot take it fails before the export is read (minutes for a large one).
+    /// - Throws: `ReportError.notADirectory`, `.danglingSymbolicLink` or `.cannotWriteInto`.
+    public func checkDestination(_ directory: String) throws(ReportError) {
+        try OutputFolder(fileSystem: fileSystem, stepHook: nil).check(directory.isEmpty ? "." : directory)
+    }
+
     /// Where `file` comes in the rendering order (longest texts first).
     private static func renderOrder(_ file: ReportFile) -> Int {
         switch file {

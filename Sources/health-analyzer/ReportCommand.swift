@@ -138,6 +138,9 @@ enum ReportCommand {
 
         let threads = try args.threads()
 
+        // A destination that cannot take the report fails now, not after the whole export is read.
+        try ReportWriter().checkDestination(out)
+
         // run()
         let run: ReportRun
         if let db {

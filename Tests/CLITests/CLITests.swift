@@ -89,6 +89,25 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written"))
     }
 
+    /// A destination that cannot take the report is named before the export is read: with a
+    /// damaged export and such an --out, the error is the destination's, and nothing is created.
+    @Test func aDestinationThatCannotTakeTheReportFailsBeforeTheRead() throws {
+        let dir = try temporaryFolder()
+        let damaged = dir.appendingPathComponent("export.xml")
+        try Data("<?xml version=\"1.0\"?>\n<HealthData>\n <Record type=".utf8).write(to: damaged)
+        let file = dir.appendingPathComponent("a-file")
+        try Data().write(to: file)
+        let r = try run(["report", damaged.path, "--out", file.path])
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: cannot write the report into '\(file.path)': it exists and is not a directory\n")
+        let link = dir.appendingPathComponent("dangling")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: dir.path + "/nowhere")
+        let l = try run(["report", damaged.path, "--out", link.path])
+        #expect(l.status == 1)
+        #expect(l.stderr.hasPrefix("error: cannot write the report into '\(link.path)': it is a symbolic link"))
+        #expect(files(in: dir) == ["a-file", "dangling", "export.xml"])
+    }
+
     @Test func inspectDescribesTheSample() throws {
         let r = try run(["inspect", sample.path])
         #expect(r.status == 0)

@@ -102,6 +102,29 @@ struct AtomicWritingTests {
         expectEarlierReportUntouched(in: directory.path)
     }
 
+    /// `checkDestination` (run before the export is read) names what `write` would stumble on,
+    /// and creates nothing: a folder in which nothing can be created, for an existing output
+    /// folder its parent, for a missing one (two levels deep) the nearest existing ancestor.
+    @Test func theDestinationCheckNamesTheFolderThatCannotTakeEntries() {
+        let directory = TemporaryDirectory()
+        let writer = ReportWriter(
+            options: .init(), fileSystem: FailingFileSystem(fileName: "", failure: .noEntries, errno: EROFS))
+        let missing = directory.appending("new/out")
+        #expect(throws: ReportError.cannotWriteInto(path: missing, folder: directory.path, .init(rawValue: EROFS))) {
+            try writer.checkDestination(missing)
+        }
+        #expect(
+            throws: ReportError.cannotWriteInto(
+                path: directory.path, folder: ReportWriter.parent(of: directory.path), .init(rawValue: EROFS))
+        ) {
+            try writer.checkDestination(directory.path)
+        }
+        #expect(directoryEntries(directory.path) == [])
+        // The real file system: a missing folder under a writable one is fine.
+        #expect(throws: Never.self) { try ReportWriter().checkDestination(missing) }
+        #expect(directoryEntries(directory.path) == [])
+    }
+
     @Test func aFailureInAnEmptyDirectoryLeavesItEmpty() {
         let directory = TemporaryDirectory()
         let writer = ReportWriter(

@@ -11,6 +11,9 @@ struct FailingFileSystem: ReportFileSystem {
         /// Swapping the complete staging folder with the output folder fails (`fileName` is
         /// not looked at).
         case swap
+        /// Nothing may be created in any folder (`access(2)` fails, as on a read-only file
+        /// system; `fileName` is not looked at).
+        case noEntries
     }
 
     let fileName: String
@@ -34,7 +37,7 @@ struct FailingFileSystem: ReportFileSystem {
         case .writeHalfway:
             try real.createFile(path, contents: String(text.prefix(text.count / 2)))
             throw ReportError.Errno(rawValue: errno)
-        case .swap:
+        case .swap, .noEntries:
             try real.createFile(path, contents: text)
         }
     }
@@ -47,6 +50,11 @@ struct FailingFileSystem: ReportFileSystem {
     func exchange(_ first: String, _ second: String) throws(ReportError.Errno) {
         if failure == .swap { throw ReportError.Errno(rawValue: errno) }
         try real.exchange(first, second)
+    }
+
+    func checkCanCreateEntries(in path: String) throws(ReportError.Errno) {
+        if failure == .noEntries { throw ReportError.Errno(rawValue: errno) }
+        try real.checkCanCreateEntries(in: path)
     }
 
     func removeFile(_ path: String) { real.removeFile(path) }
