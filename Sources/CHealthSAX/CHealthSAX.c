@@ -159,6 +159,7 @@ struct hsax_parser {
     /* error */
     int has_error;
     int32_t error_line, error_column;
+    int error_at_end; /* libxml2 stood at the end of its input when it reported the error */
     char error_message[512];
 
     /* pre-filter */
@@ -378,6 +379,7 @@ static void on_error(void *ctx, xmlErrorPtr error) {
     p->has_error = 1;
     p->error_line = error->line;
     p->error_column = error->int2;
+    p->error_at_end = p->ctxt && p->ctxt->input && p->ctxt->input->cur && p->ctxt->input->cur >= p->ctxt->input->end;
     const char *m = error->message ? error->message : "unknown libxml2 error";
     /* libxml2's own words for its size limit ("Huge input lookup", "AttValue length too long")
        do not say what is wrong with the file. */
@@ -772,6 +774,7 @@ const char *hsax_element_name(int32_t element) {
 
 int32_t hsax_parser_error_line(const hsax_parser *p) { return p->error_line; }
 int32_t hsax_parser_error_column(const hsax_parser *p) { return p->error_column; }
+int hsax_parser_error_at_end(const hsax_parser *p) { return p->error_at_end; }
 const char *hsax_parser_error_message(const hsax_parser *p) { return p->error_message; }
 int32_t hsax_parser_current_line(const hsax_parser *p) {
     int32_t line = p->ctxt && p->ctxt->input ? p->ctxt->input->line : 0;

@@ -63,7 +63,8 @@ public struct ReaderOptions: Sendable {
 /// after `ExportDate` and a number beyond ±3.4e38 (issue 10: one such value must neither widen
 /// the report to millennia nor become infinity). Input that is UTF-16, or holds more control
 /// characters than 4096 + 1/64 of its bytes, stops with `ExportReadError.notHealthExport`. A document that is not well-formed
-/// stops the read with `ExportReadError.notWellFormed`, whatever was delivered before it.
+/// stops the read with `ExportReadError.notWellFormed` (`.truncated` when it ends inside
+/// markup), whatever was delivered before it.
 public struct ExportReader: Sendable {
     public var options: ReaderOptions
 
@@ -153,11 +154,13 @@ public struct ExportReader: Sendable {
                 defer { buffer.deallocate() }
                 var total: Int64 = 0
                 var rc: Int32 = 0
+                var atEnd = false  // the failing feed was the last one, which says no more bytes come
                 while true {
                     let n = try source.read(into: buffer)
                     if n == 0 {
                         if total == 0 { throw ExportReadError.empty(input: name) }
                         rc = hsax_parser_feed(parser, nil, 0, 1)
+                        atEnd = true
                         break
                     }
                     if total == 0, name == "<stdin>", n >= 2, buffer[0] == 0x50, buffer[1] == 0x4B {
@@ -196,10 +199,19 @@ public struct ExportReader: Sendable {
                             column: Int(hsax_parser_error_column(parser)),
                             message: String(cString: hsax_parser_error_message(parser)))
                     }
+                    let line = Int(hsax_parser_error_line(parser))
+                    let column = Int(hsax_parser_error_column(parser))
+                    let message = String(cString: hsax_parser_error_message(parser))
+                    // libxml2 waits for the rest of an unfinished tag or value: an error found
+                    // once it learns that nothing more comes, at the end of its bytes, is the
+                    // input's end inside markup (not broken markup before it).
+                    if atEnd && hsax_parser_error_at_end(parser) != 0 {
+                        throw ExportReadError.truncated(
+                            input: name, line: line, column: column, message: message,
+                            elementsRead: session.elementsRead)
+                    }
                     throw ExportReadError.notWellFormed(
-                        input: name, line: Int(hsax_parser_error_line(parser)),
-                        column: Int(hsax_parser_error_column(parser)),
-                        message: String(cString: hsax_parser_error_message(parser)), elementsRead: session.elementsRead)
+                        input: name, line: line, column: column, message: message, elementsRead: session.elementsRead)
                 }
                 guard session.sawRoot else {
                     throw ExportReadError.notHealthExport(input: name, reason: "no <HealthData> element")

@@ -90,6 +90,10 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
     /// libxml2 found the document not well-formed (truncated, broken markup, not XML).
     /// `elementsRead` elements had been read before the error; they are not a complete export.
     case notWellFormed(input: String, line: Int, column: Int, message: String, elementsRead: Int)
+    /// The input ends inside markup: libxml2 found the error only once told that no more bytes
+    /// come (a cut inside a record, an unfinished copy). `line` and `column` are where the bytes
+    /// end; `message` is libxml2's; `elementsRead` as for `notWellFormed`.
+    case truncated(input: String, line: Int, column: Int, message: String, elementsRead: Int)
     /// The input is not XML at all: libxml2 stopped before the root element.
     case notXML(input: String, line: Int, column: Int, message: String)
     /// Well-formed XML (or a zip) that is not an Apple Health export.
@@ -105,13 +109,11 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(path): cannot read: \(reason)"
         case .empty(let input):
             return "\(input): the file is empty; expected an Apple Health export (export.xml or export.zip)"
+        case .truncated(let input, let line, let column, let message, let elementsRead):
+            return Self.truncatedText(input, line, column, Self.oneLine(message), elementsRead)
         case .notWellFormed(let input, let line, let column, let message, let elementsRead):
             let text = Self.oneLine(message)
-            if Self.meansTruncated(text) {
-                return "\(input): line \(line), column \(column): the export is truncated: it ends before </HealthData>"
-                    + " (libxml2: \(text); stopped after \(elementsRead) elements). The file is incomplete: export"
-                    + " again from the Health app (profile picture, Export All Health Data) and copy the whole file"
-            }
+            if Self.meansTruncated(text) { return Self.truncatedText(input, line, column, text, elementsRead) }
             return "\(input): line \(line), column \(column): not well-formed XML: \(text)"
                 + " (stopped after \(elementsRead) elements; the export is incomplete or damaged:"
                 + " export again from the Health app)"
@@ -125,6 +127,14 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
         case .consumerFailed(let input, let message):
             return "\(input): \(Self.oneLine(message))"
         }
+    }
+
+    private static func truncatedText(_ input: String, _ line: Int, _ column: Int, _ text: String, _ elementsRead: Int)
+        -> String
+    {
+        "\(input): line \(line), column \(column): the export is truncated: it ends before </HealthData>"
+            + " (libxml2: \(text); stopped after \(elementsRead) elements). The file is incomplete: export"
+            + " again from the Health app (profile picture, Export All Health Data) and copy the whole file"
     }
 
     /// libxml2's messages end with a newline and can hold more: one line, spaces collapsed.

@@ -247,6 +247,30 @@ struct BadInputTests {
         }
     }
 
+    /// A cut inside a value: libxml2 waits for the rest of the tag and reports its error only at
+    /// the last feed, standing at the end of the bytes, so the read calls it truncated, where the
+    /// bytes end. Lines 1-3 hold the XML declaration, `<HealthData>` and `<ExportDate>`; the cut
+    /// record is line 4: ` <Record type="HKQuantityTypeIdentifierSt` is 1 + 7 + 1 + 4 + 1 + 1 +
+    /// 26 = 41 characters, so libxml2 stands at column 42. The same record broken but followed
+    /// by more bytes (`brokenMarkupNamesLineAndColumn`) stays "not well-formed".
+    @Test func aCutInsideAValueIsCalledTruncatedWhereTheBytesEnd() throws {
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+            + " <ExportDate value=\"2025-01-20 22:00:00 +0100\"/>\n <Record type=\"HKQuantityTypeIdentifierSt"
+        let path = try temporaryFile(text)
+        do {
+            _ = try readAll(.path(path))
+            Issue.record("a cut export must fail")
+        } catch let e as ExportReadError {
+            guard case .truncated(_, let line, let column, _, _) = e else {
+                Issue.record("expected .truncated, got \(e)")
+                return
+            }
+            #expect(line == 4 && column == 42, "\(line):\(column)")
+            #expect(e.description.contains("the export is truncated: it ends before </HealthData>"))
+        }
+    }
+
     @Test func brokenMarkupNamesLineAndColumn() throws {
         let path = try temporaryFile(export(" <Record type=\"x\" sourceName=\"y\"\n  <Oops/>\n"))
         do {

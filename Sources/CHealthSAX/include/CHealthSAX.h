@@ -181,6 +181,9 @@ void hsax_parser_stop(hsax_parser *parser);
 /// The first fatal libxml2 error: its line and column (1-based) and message (no trailing newline).
 int32_t hsax_parser_error_line(const hsax_parser *parser);
 int32_t hsax_parser_error_column(const hsax_parser *parser);
+/// 1 when libxml2 stood at the end of the bytes it had been given when it reported the error
+/// (with the last feed: the input ends inside the markup it was parsing, a truncated file).
+int hsax_parser_error_at_end(const hsax_parser *parser);
 const char *hsax_parser_error_message(const hsax_parser *parser);
 
 /// The line libxml2 is at now (for errors found by the caller inside a callback).
