@@ -105,8 +105,9 @@ final class ProgressLine: @unchecked Sendable {
 /// 1 while a progress line is on the terminal; read by the signal handler.
 nonisolated(unsafe) private var progressLineIsDrawn: sig_atomic_t = 0
 
-/// On SIGINT / SIGTERM: clear the progress line, then end with the signal as if unhandled
-/// (an import in progress is rolled back by SQLite: its transaction never committed).
+/// On SIGINT / SIGTERM: clear the progress line, say what became of the work, then end with the
+/// signal as if unhandled (an import in progress is rolled back by SQLite: its transaction never
+/// committed; a report's folder is swapped in one step, `OutputFolder`).
 private func installClearingSignalHandlers() {
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { received in
@@ -114,6 +115,12 @@ private func installClearingSignalHandlers() {
                 let clear: StaticString = "\r\u{1B}[K"  // static bytes: no allocation in a handler
                 _ = write(2, clear.utf8Start, clear.utf8CodeUnitCount)
             }
+            let said: StaticString = """
+                health-analyzer: interrupted (an unfinished import is rolled back; \
+                a report folder is never left half-written)
+
+                """
+            _ = write(2, said.utf8Start, said.utf8CodeUnitCount)
             signal(received, SIG_DFL)
             raise(received)
         }
