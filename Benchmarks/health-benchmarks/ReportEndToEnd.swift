@@ -16,7 +16,11 @@ func runReportEndToEnd(file: String, threads: Int) throws -> PhaseOutcome? {
         throw PhaseError(description: "cannot create a temporary folder in /tmp")
     }
     let out = String(cString: dir)
-    defer { removeFlatFolder(out) }
+    defer {
+        removeFlatFolder(out)
+        // the writer's lock file beside the folder (`OutputFolder`): one benchmark process at a time
+        unlink("/tmp/." + String(out.dropFirst("/tmp/".count)) + ".lock")
+    }
     let run = try ReportPipeline.run(
         .path(file), options: AnalysisOptions(), environmentTimeZone: nil, threads: threads)
     var writer = ReportWriter()

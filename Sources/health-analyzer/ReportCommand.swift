@@ -177,7 +177,7 @@ enum ReportCommand {
         if quiet { return ExitCode.success }
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
         print(
-            "Read \(db.map { "archive \($0)" } ?? summary.inputName): \(result.days.count) days (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)"
+            "Read \(db.map { "archive \($0)" } ?? summary.inputName): \(result.days.count) \(result.days.count == 1 ? "day" : "days") (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)"
         )
         for path in written { print("wrote \(path)") }
         return ExitCode.success

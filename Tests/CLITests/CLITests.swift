@@ -108,6 +108,21 @@ struct CommandLineTests {
         #expect(files(in: dir) == ["a-file", "dangling", "export.xml"])
     }
 
+    /// The summary line of a one-day export says "1 day".
+    @Test func theSummaryLineOfOneDaySaysDay() throws {
+        let dir = try temporaryFolder()
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(
+            ("<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2025-01-20 22:00:00 +0100\"/>\n"
+                + " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"P\" unit=\"count\" value=\"5\""
+                + " startDate=\"2025-01-10 10:00:00 +0100\" endDate=\"2025-01-10 10:05:00 +0100\"/>\n</HealthData>\n")
+                .utf8
+        ).write(to: xml)
+        let r = try run(["report", xml.path, "--out", dir.appendingPathComponent("out").path, "--tz", "Europe/Berlin"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("Read \(xml.path): 1 day (2025-01-10 to 2025-01-10), zone Europe/Berlin\n"))
+    }
+
     @Test func inspectDescribesTheSample() throws {
         let r = try run(["inspect", sample.path])
         #expect(r.status == 0)
