@@ -179,6 +179,14 @@ public struct ExportReader: Sendable {
                 case 0:
                     break
                 case Int32(HSAX_ERR_NO_ROOT):
+                    // At the last feed: the input ended before the limit, with no root after its DOCTYPE.
+                    if atEnd {
+                        throw ExportReadError.notHealthExport(
+                            input: name,
+                            reason: "no <HealthData> element follows its DOCTYPE before the file ends (after \(total)"
+                                + " bytes): it is truncated, or not an Apple Health export; export again from the"
+                                + " Health app")
+                    }
                     throw ExportReadError.notHealthExport(
                         input: name, reason: "a DOCTYPE is not followed by a <HealthData> element within 1 MiB")
                 case Int32(HSAX_ERR_CONTROLS):

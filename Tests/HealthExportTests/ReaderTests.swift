@@ -218,10 +218,13 @@ struct PreFilterTests {
     }
 
     @Test func aDoctypeWithoutHealthDataIsNotAnExport() throws {
+        // 22 + 17 + 20 + 3 + 8 = 70 bytes, every line with its newline.
         let path = try temporaryFile("<?xml version=\"1.0\"?>\n<!DOCTYPE note [\n<!ELEMENT note ANY>\n]>\n<note/>\n")
         #expect(
             throws: ExportReadError.notHealthExport(
-                input: path, reason: "a DOCTYPE is not followed by a <HealthData> element within 1 MiB")
+                input: path,
+                reason: "no <HealthData> element follows its DOCTYPE before the file ends (after 70 bytes): it is"
+                    + " truncated, or not an Apple Health export; export again from the Health app")
         ) {
             try readAll(.path(path))
         }
@@ -269,6 +272,23 @@ struct BadInputTests {
             #expect(line == 4 && column == 42, "\(line):\(column)")
             #expect(e.description.contains("the export is truncated: it ends before </HealthData>"))
         }
+    }
+
+    /// A file that ends inside its DOCTYPE (a copy cut after a few KB) is called truncated, not
+    /// "not followed by a <HealthData> element within 1 MiB". Its bytes: the declaration (38) and
+    /// `<!DOCTYPE HealthData [` (22), each with a newline, and `<!ELEMENT HealthData (ExportDate`
+    /// (32): 39 + 23 + 32 = 94.
+    @Test func aCutInsideTheDOCTYPEIsCalledThat() throws {
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!ELEMENT HealthData (ExportDate"
+        let path = try temporaryFile(text)
+        #expect(text.utf8.count == 94)
+        #expect(
+            throws: ExportReadError.notHealthExport(
+                input: path,
+                reason: "no <HealthData> element follows its DOCTYPE before the file ends (after 94 bytes): it is"
+                    + " truncated, or not an Apple Health export; export again from the Health app")
+        ) { try readAll(.path(path)) }
     }
 
     @Test func brokenMarkupNamesLineAndColumn() throws {
