@@ -24,8 +24,9 @@ func run(_ arguments: [String], limit: Double, environment: [String: String]? = 
     if let environment { p.environment = environment }
     let outFile = try temporaryFolder().appendingPathComponent("out")
     let errFile = outFile.deletingLastPathComponent().appendingPathComponent("err")
-    FileManager.default.createFile(atPath: outFile.path, contents: nil)
-    FileManager.default.createFile(atPath: errFile.path, contents: nil)
+    guard FileManager.default.createFile(atPath: outFile.path, contents: nil),
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+    else { throw CocoaError(.fileWriteUnknown) }
     p.standardOutput = try FileHandle(forWritingTo: outFile)
     p.standardError = try FileHandle(forWritingTo: errFile)
     p.standardInput = FileHandle.nullDevice
