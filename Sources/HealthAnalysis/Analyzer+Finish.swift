@@ -204,6 +204,7 @@ extension Analyzer {
         let inReport = { (d: CivilDate) in report.contains(d.daysSince1970) }
         let reportedRows = rows.filter { inReport($0.date) }
         let reportedRings = zip(rows, rings).filter { inReport($0.0.date) }.map(\.1)
+        let reportedHasData = zip(rows, hasData).filter { inReport($0.0.date) }.map(\.1)
         result.firstDay = CivilDate(daysSince1970: reportFirst)
         result.lastDay = CivilDate(daysSince1970: reportLast)
         result.days = reportedRows
@@ -218,7 +219,9 @@ extension Analyzer {
                 result.weeks[k].workoutsByActivity[w.activity, default: 0] += 1
             }
         }
-        result.months = MonthlyBuilder(rows: reportedRows, rings: reportedRings, workouts: result.workouts).build()
+        result.months = MonthlyBuilder(
+            rows: reportedRows, rings: reportedRings, hasData: reportedHasData, workouts: result.workouts
+        ).build()
         result.timeZonePeriods = Self.reportedPeriods(timeline, report: report)
         result.crossCheck = Self.crossCheck(reportedRows, summaries: summaries)
         result.ringSources = Self.ringSources(reportedRows, check: result.crossCheck, summaries: summaries)

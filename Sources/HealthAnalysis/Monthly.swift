@@ -48,6 +48,9 @@ public struct MonthlyMetrics: Hashable, Sendable {
 struct MonthlyBuilder {
     var rows: [DailyMetrics]
     var rings: [RingsClosed]
+    /// Per row: whether the day has data, as the weeks count it (`DailyColumns.metrics`: any
+    /// measure, workout or ActivitySummary), so that a month's `days` and its weeks' agree.
+    var hasData: [Bool]
     var workouts: [WorkoutRow]
 
     func build() -> [MonthlyMetrics] {
@@ -74,11 +77,7 @@ struct MonthlyBuilder {
                 sums.append(Sums())
             }
             let k = index[key]!
-            let hasData =
-                d.steps != nil || d.activeEnergyKcal != nil || d.moveKcal != nil || d.exerciseMinutes != nil
-                || d.standHours != nil || d.restingHeartRateBpm != nil || d.heartRateAvgBpm != nil || d.workouts > 0
-                || d.sleepMinutes != nil || d.bodyMassKg != nil
-            if hasData { months[k].days += 1 }
+            if hasData[i] { months[k].days += 1 }
             sums[k].add("steps", d.steps)
             sums[k].add("distance", d.distanceKm)
             sums[k].add("active", d.activeEnergyKcal)

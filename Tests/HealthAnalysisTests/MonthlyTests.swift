@@ -27,7 +27,8 @@ struct MonthlyTests {
         run.durationMinutes = 30
         var copy = run
         copy.isDuplicate = true
-        let months = MonthlyBuilder(rows: rows, rings: rings, workouts: [run, copy]).build()
+        let months = MonthlyBuilder(rows: rows, rings: rings, hasData: [true, true, true], workouts: [run, copy])
+            .build()
         #expect(months.map(\.month) == ["2025-01", "2025-02"])
         #expect(months.allSatisfy { $0.partial })
         #expect(months[0].days == 2 && months[0].steps == 4_000 && months[0].stepsPerDay == 2_000)
@@ -38,7 +39,22 @@ struct MonthlyTests {
 
     @Test func aWholeMonthIsNotPartial() {
         let rows = (1...30).map { DailyMetrics(date: CivilDate(year: 2025, month: 11, day: $0)) }
-        let months = MonthlyBuilder(rows: rows, rings: Array(repeating: RingsClosed(), count: 30), workouts: []).build()
+        let months = MonthlyBuilder(
+            rows: rows, rings: Array(repeating: RingsClosed(), count: 30), hasData: Array(repeating: false, count: 30),
+            workouts: []
+        ).build()
         #expect(months.count == 1 && !months[0].partial && months[0].days == 0)
+    }
+
+    /// A month counts its days with data as its weeks do: here three days of November 2016, one
+    /// with steps and two with only an ActivitySummary (no measure in the rows), are 3 days,
+    /// not 1 (found on the healthkit-to-sqlite corpus export: monthly 1, weekly 3).
+    @Test func daysWithOnlyAnActivitySummaryCountAsInTheWeeks() {
+        var rows = (14...16).map { DailyMetrics(date: CivilDate(year: 2016, month: 11, day: $0)) }
+        rows[0].steps = 120
+        let months = MonthlyBuilder(
+            rows: rows, rings: Array(repeating: RingsClosed(), count: 3), hasData: [true, true, true], workouts: []
+        ).build()
+        #expect(months.count == 1 && months[0].days == 3 && months[0].stepsPerDay == 120)
     }
 }
