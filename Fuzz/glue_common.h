@@ -46,6 +46,29 @@ static void log_put(event_log *log, const void *p, size_t n) {
     log->len += n;
 }
 
+/* The hsax_piece and length of every piece a splitter handed on, in order. */
+typedef struct {
+    hsax_piece *infos;
+    size_t *lengths;
+    size_t count, cap;
+} piece_infos;
+
+static inline void piece_infos_put(piece_infos *l, const hsax_piece *piece, size_t n) {
+    if (l->count == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->infos = realloc(l->infos, sizeof(hsax_piece) * l->cap);
+        l->lengths = realloc(l->lengths, sizeof(size_t) * l->cap);
+        if (!l->infos || !l->lengths) abort();
+    }
+    l->infos[l->count] = *piece;
+    l->lengths[l->count++] = n;
+}
+
+static inline void piece_infos_free(piece_infos *l) {
+    free(l->infos);
+    free(l->lengths);
+}
+
 /* Logs a start tag: reads every byte the glue hands over (ASan checks the ranges) and interns
    the strings the Swift reader interns, through the same slots. The segment is not logged (it
    differs between a serial and a parallel parse by design). */

@@ -22,21 +22,12 @@ static int collect(void *context, const uint8_t *bytes, size_t n, int is_last) {
    (the same sizes in the same order), the pieces only collected. */
 typedef struct {
     event_log bytes;
-    hsax_piece *infos;
-    size_t *lengths;
-    size_t count, cap;
+    piece_infos p;
 } piece_list;
 
 static int collect_piece(void *context, uint8_t *bytes, size_t n, const hsax_piece *piece) {
     piece_list *l = context;
-    if (l->count == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 64;
-        l->infos = realloc(l->infos, sizeof(hsax_piece) * l->cap);
-        l->lengths = realloc(l->lengths, sizeof(size_t) * l->cap);
-        if (!l->infos || !l->lengths) abort();
-    }
-    l->infos[l->count] = *piece;
-    l->lengths[l->count++] = n;
+    piece_infos_put(&l->p, piece, n);
     if (n) log_put(&l->bytes, bytes, n);
     free(bytes);
     return 0;
@@ -57,19 +48,19 @@ static void expect_feed_pieces(const split_run *r) {
     }
     if (rc == HSAX_OK && r->size) rc = hsax_splitter_feed(s, NULL, 0, 1);
     if (r->split_rc == HSAX_ERR_STOPPED) {
-        if (l.count < r->info_count) split_fail("read in place: more pieces than hsax_splitter_feed hands on");
-    } else if (rc != r->split_rc || l.count != r->info_count) {
-        fprintf(stderr, "in place rc %d, %zu pieces; feed rc %d, %zu pieces\n", r->split_rc, r->info_count, rc, l.count);
+        if (l.p.count < r->handed.count) split_fail("read in place: more pieces than hsax_splitter_feed hands on");
+    } else if (rc != r->split_rc || l.p.count != r->handed.count) {
+        fprintf(stderr, "in place rc %d, %zu pieces; feed rc %d, %zu pieces\n", r->split_rc, r->handed.count, rc, l.p.count);
         split_fail("read in place: another result or piece count than hsax_splitter_feed");
     }
     at = 0;
-    for (size_t k = 0; k < r->info_count; k++) {
-        const hsax_piece *p = &r->infos[k], *q = &l.infos[k];
-        if (r->lengths[k] != l.lengths[k] || p->kind != q->kind || p->segment != q->segment ||
+    for (size_t k = 0; k < r->handed.count; k++) {
+        const hsax_piece *p = &r->handed.infos[k], *q = &l.p.infos[k];
+        if (r->handed.lengths[k] != l.p.lengths[k] || p->kind != q->kind || p->segment != q->segment ||
             p->first_line != q->first_line || p->newlines != q->newlines || p->capacity != q->capacity ||
-            (r->lengths[k] && memcmp(r->all.bytes + at, l.bytes.bytes + at, r->lengths[k]) != 0))
+            (r->handed.lengths[k] && memcmp(r->all.bytes + at, l.bytes.bytes + at, r->handed.lengths[k]) != 0))
             split_fail("read in place: a piece differs from hsax_splitter_feed's");
-        at += r->lengths[k];
+        at += r->handed.lengths[k];
     }
     if (r->split_rc != HSAX_ERR_STOPPED &&
         (hsax_splitter_removed_control_characters(s) != hsax_splitter_removed_control_characters(r->splitter) ||
@@ -78,8 +69,7 @@ static void expect_feed_pieces(const split_run *r) {
         split_fail("read in place: other pre-filter counters than hsax_splitter_feed's");
     hsax_splitter_free(s);
     free(l.bytes.bytes);
-    free(l.infos);
-    free(l.lengths);
+    piece_infos_free(&l.p);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -15,9 +15,7 @@
 
 typedef struct {
     event_log bytes; /* every piece's bytes, concatenated (log_put) */
-    hsax_piece *pieces;
-    size_t *lengths;
-    size_t count, piece_cap;
+    piece_infos p;
 } piece_log;
 
 static void fail(const char *what) {
@@ -27,15 +25,7 @@ static void fail(const char *what) {
 
 static int on_piece(void *context, uint8_t *bytes, size_t n, const hsax_piece *piece) {
     piece_log *log = context;
-    if (log->count == log->piece_cap) {
-        log->piece_cap = log->piece_cap ? log->piece_cap * 2 : 16;
-        log->pieces = realloc(log->pieces, sizeof(hsax_piece) * log->piece_cap);
-        log->lengths = realloc(log->lengths, sizeof(size_t) * log->piece_cap);
-        if (!log->pieces || !log->lengths) abort();
-    }
-    log->pieces[log->count] = *piece;
-    log->lengths[log->count] = n;
-    log->count++;
+    piece_infos_put(&log->p, piece, n);
     if (n) log_put(&log->bytes, bytes, n);
     free(bytes);
     return 0;
@@ -63,16 +53,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int ra = cut(data + 2, size - 2, chunk, segment, 1, &a);
     int rb = cut(data + 2, size - 2, chunk, segment, 0, &b);
     if (ra != rb) fail("the two scanners end with different results");
-    if (a.count != b.count) fail("the two scanners hand on different numbers of pieces");
+    if (a.p.count != b.p.count) fail("the two scanners hand on different numbers of pieces");
     if (a.bytes.len != b.bytes.len || (a.bytes.len && memcmp(a.bytes.bytes, b.bytes.bytes, a.bytes.len) != 0))
         fail("the pieces' bytes differ");
-    for (size_t k = 0; k < a.count; k++) {
-        const hsax_piece *p = &a.pieces[k], *q = &b.pieces[k];
-        if (a.lengths[k] != b.lengths[k] || p->kind != q->kind || p->segment != q->segment ||
+    for (size_t k = 0; k < a.p.count; k++) {
+        const hsax_piece *p = &a.p.infos[k], *q = &b.p.infos[k];
+        if (a.p.lengths[k] != b.p.lengths[k] || p->kind != q->kind || p->segment != q->segment ||
             p->first_line != q->first_line || p->newlines != q->newlines)
             fail("a piece differs between the two scanners");
     }
-    free(a.bytes.bytes), free(a.pieces), free(a.lengths);
-    free(b.bytes.bytes), free(b.pieces), free(b.lengths);
+    free(a.bytes.bytes), piece_infos_free(&a.p);
+    free(b.bytes.bytes), piece_infos_free(&b.p);
     return 0;
 }

@@ -85,9 +85,7 @@ struct split_run {
     int64_t newlines_so_far;
     int expect_start, saw_final_piece;
     event_log all; /* every piece's bytes, concatenated (log_put) */
-    hsax_piece *infos; /* every piece's hsax_piece and length, in order */
-    size_t *lengths;
-    size_t info_count, info_cap;
+    piece_infos handed; /* every piece's hsax_piece and length, in order */
 };
 
 static void split_fail(const char *what) {
@@ -219,14 +217,7 @@ static int split_on_piece(void *context, uint8_t *bytes, size_t n, const hsax_pi
         if (piece->kind & HSAX_PIECE_FINAL) r->saw_final_piece = 1;
     }
     if (n) log_put(&r->all, bytes, n);
-    if (r->info_count == r->info_cap) {
-        r->info_cap = r->info_cap ? r->info_cap * 2 : 64;
-        r->infos = realloc(r->infos, sizeof(hsax_piece) * r->info_cap);
-        r->lengths = realloc(r->lengths, sizeof(size_t) * r->info_cap);
-        if (!r->infos || !r->lengths) abort();
-    }
-    r->infos[r->info_count] = *piece;
-    r->lengths[r->info_count++] = n;
+    piece_infos_put(&r->handed, piece, n);
 
     if (piece->kind & HSAX_PIECE_PREFIX) {
         r->prefix = bytes;
@@ -374,9 +365,8 @@ static void split_free(split_run *r) {
     free(r->prefix);
     free(r->segment_worker);
     free(r->all.bytes);
-    free(r->infos);
+    piece_infos_free(&r->handed);
     free(r->reads);
-    free(r->lengths);
 }
 
 #endif

@@ -172,33 +172,29 @@ struct OutputFolder {
     /// nothing be created in it. `write` can still fail later (a full disk, a change meanwhile).
     /// - Throws: `ReportError.notADirectory`, `.danglingSymbolicLink` or `.cannotWriteInto`.
     func check(_ directory: String) throws(ReportError) {
-        switch try linkStatus(directory) {
-        case .danglingLink(let destination):
-            throw .danglingSymbolicLink(path: directory, destination: destination)
-        case .notDirectory:
-            throw .notADirectory(path: directory)
-        case .directory:
+        if try isFolder(directory) {
             // The staging folder and the lock file are made beside it.
             let parent = ReportWriter.parent(of: try realPath(directory))
-            try canCreate(in: parent.isEmpty ? "/" : parent, for: directory)
-        case .missing:
-            var ancestor = ReportWriter.parent(of: directory)
-            while true {
-                let folder = ancestor.isEmpty ? "." : ancestor
-                switch try linkStatus(folder) {
-                case .directory:
-                    try canCreate(in: folder, for: directory)
-                    return
-                case .notDirectory:
-                    throw .notADirectory(path: folder)
-                case .danglingLink(let destination):
-                    throw .danglingSymbolicLink(path: folder, destination: destination)
-                case .missing:
-                    let next = ReportWriter.parent(of: folder)
-                    if next == folder || folder == "." { return }
-                    ancestor = next
-                }
-            }
+            return try canCreate(in: parent.isEmpty ? "/" : parent, for: directory)
+        }
+        var folder = ReportWriter.parent(of: directory)
+        while true {
+            if folder.isEmpty { folder = "." }
+            if try isFolder(folder) { return try canCreate(in: folder, for: directory) }
+            let next = ReportWriter.parent(of: folder)
+            if next == folder || folder == "." { return }
+            folder = next
+        }
+    }
+
+    /// True for a folder, false when nothing is there; throws for anything else at `path`
+    /// (`.notADirectory` for a file, `.danglingSymbolicLink`).
+    private func isFolder(_ path: String) throws(ReportError) -> Bool {
+        switch try linkStatus(path) {
+        case .directory: return true
+        case .missing: return false
+        case .notDirectory: throw .notADirectory(path: path)
+        case .danglingLink(let destination): throw .danglingSymbolicLink(path: path, destination: destination)
         }
     }
 
@@ -211,19 +207,11 @@ struct OutputFolder {
     /// The output folder's real path (symbolic links and `.`/`..` resolved), creating missing
     /// parents; the folder itself may not exist yet.
     private func resolve(_ directory: String) throws(ReportError) -> String {
-        switch try linkStatus(directory) {
-        case .danglingLink(let destination):
-            throw .danglingSymbolicLink(path: directory, destination: destination)
-        case .notDirectory:
-            throw .notADirectory(path: directory)
-        case .directory:
-            return try realPath(directory)
-        case .missing:
-            let parent = ReportWriter.parent(of: directory)
-            let name = String(directory.split(separator: "/").last ?? "")
-            try createDirectory(parent.isEmpty ? "." : parent)
-            return ReportWriter.join(try realPath(parent.isEmpty ? "." : parent), name)
-        }
+        if try isFolder(directory) { return try realPath(directory) }
+        let parent = ReportWriter.parent(of: directory)
+        let name = String(directory.split(separator: "/").last ?? "")
+        try createDirectory(parent.isEmpty ? "." : parent)
+        return ReportWriter.join(try realPath(parent.isEmpty ? "." : parent), name)
     }
 
     private enum LinkStatus {
@@ -249,23 +237,15 @@ struct OutputFolder {
 
     /// Creates `directory` and its missing parents, like `mkdir -p`.
     private func createDirectory(_ directory: String) throws(ReportError) {
-        switch try linkStatus(directory) {
-        case .directory:
-            return
-        case .notDirectory:
-            throw .notADirectory(path: directory)
-        case .danglingLink(let destination):
-            throw .danglingSymbolicLink(path: directory, destination: destination)
-        case .missing:
-            let parent = ReportWriter.parent(of: directory)
-            if !parent.isEmpty, parent != directory { try createDirectory(parent) }
-            do {
-                try fileSystem.makeDirectory(directory)
-            } catch {
-                // Someone else created it in the meantime: fine if it is a directory.
-                if error.rawValue == EEXIST, (try? fileSystem.status(of: directory)) == .directory { return }
-                throw .cannotCreateDirectory(path: directory, error)
-            }
+        if try isFolder(directory) { return }
+        let parent = ReportWriter.parent(of: directory)
+        if !parent.isEmpty, parent != directory { try createDirectory(parent) }
+        do {
+            try fileSystem.makeDirectory(directory)
+        } catch {
+            // Someone else created it in the meantime: fine if it is a directory.
+            if error.rawValue == EEXIST, (try? fileSystem.status(of: directory)) == .directory { return }
+            throw .cannotCreateDirectory(path: directory, error)
         }
     }
 }
