@@ -18,8 +18,7 @@ func runReportEndToEnd(file: String, threads: Int) throws -> PhaseOutcome? {
     let out = String(cString: dir)
     defer {
         removeFlatFolder(out)
-        // the writer's lock file beside the folder (`OutputFolder`): one benchmark process at a time
-        unlink("/tmp/." + String(out.dropFirst("/tmp/".count)) + ".lock")
+        unlink(ReportWriter.lockFile(of: out))  // one benchmark process at a time: no writer waits
     }
     let run = try ReportPipeline.run(
         .path(file), options: AnalysisOptions(), environmentTimeZone: nil, threads: threads)

@@ -64,7 +64,7 @@ struct OutputFolder {
         guard !base.isEmpty, !parent.isEmpty else { throw .notADirectory(path: directory) }
         let prefix = "." + base + ".tmp-"
 
-        let lock = ReportWriter.join(parent, "." + base + ".lock")
+        let lock = ReportWriter.lockFile(of: target)
         let lockFD: Int32
         do {
             lockFD = try fileSystem.lock(lock)

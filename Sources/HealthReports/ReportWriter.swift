@@ -150,6 +150,15 @@ public struct ReportWriter: Sendable {
         ReportFile(rawValue: name) != nil || (name.hasPrefix("chart_") && name.hasSuffix(".svg"))
     }
 
+    /// The lock file `write` takes beside `directory`: `.<name>.lock` in its parent
+    /// (`OutputFolder`). It stays after the write: removing it could let a waiting writer and a
+    /// new one in at once. Callers that own the folder's parent alone may remove it.
+    public static func lockFile(of directory: String) -> String {
+        let base = String(directory.split(separator: "/").last ?? "")
+        let parent = parent(of: directory)
+        return parent.isEmpty ? "." + base + ".lock" : join(parent, "." + base + ".lock")
+    }
+
     /// `directory/name`, without doubling a trailing slash.
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name

@@ -138,8 +138,11 @@ enum ReportCommand {
 
         let threads = try args.threads()
 
+        var writer = ReportWriter()
+        writer.threads = threads
+        writer.stepHook = testStepHook(ProcessInfo.processInfo.environment)
         // A destination that cannot take the report fails now, not after the whole export is read.
-        try ReportWriter().checkDestination(out)
+        try writer.checkDestination(out)
 
         // run()
         let run: ReportRun
@@ -169,9 +172,6 @@ enum ReportCommand {
         // Warnings of the analysis (zone fallbacks, rings that disagree with the ActivitySummary)
         // also go to standard error, so that a cron job's mail shows them.
         for note in result.notes where note.hasPrefix("WARNING") { printError(note) }
-        var writer = ReportWriter()
-        writer.threads = threads
-        writer.stepHook = testStepHook(ProcessInfo.processInfo.environment)
         let written = try writer.write(result, context: context, to: out)
         if let db { try ArchiveCommands.storeResults(run, db: db) }
         if quiet { return ExitCode.success }

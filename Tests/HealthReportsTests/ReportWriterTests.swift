@@ -125,6 +125,18 @@ struct AtomicWritingTests {
         #expect(directoryEntries(directory.path) == [])
     }
 
+    /// The lock file is `.<name>.lock` in the folder's parent, for absolute, trailing-slash and
+    /// relative paths; a write leaves it there.
+    @Test func theLockFileStandsBesideTheFolder() throws {
+        #expect(ReportWriter.lockFile(of: "/a/b/out") == "/a/b/.out.lock")
+        #expect(ReportWriter.lockFile(of: "/a/out/") == "/a/.out.lock")
+        #expect(ReportWriter.lockFile(of: "out") == ".out.lock")
+        let directory = TemporaryDirectory()
+        try ReportWriter().write(result, context: context, to: directory.path)
+        var info = stat()
+        #expect(lstat(ReportWriter.lockFile(of: directory.path), &info) == 0)
+    }
+
     @Test func aFailureInAnEmptyDirectoryLeavesItEmpty() {
         let directory = TemporaryDirectory()
         let writer = ReportWriter(

@@ -1,3 +1,4 @@
+import HealthReports
 import Testing
 
 #if canImport(Glibc)
@@ -25,8 +26,7 @@ struct TemporaryDirectory: ~Copyable {
 
     deinit {
         removeTree(path)
-        // The writer's lock file beside the output folder (`OutputFolder`).
-        _ = unlink("/tmp/." + String(path.dropFirst("/tmp/".count)) + ".lock")
+        _ = unlink(ReportWriter.lockFile(of: path))
     }
 }
 
