@@ -599,6 +599,11 @@ int64_t hsax_splitter_removed_control_characters(const hsax_splitter *s) {
 int hsax_splitter_dropped_doctype(const hsax_splitter *s) { return hsax_parser_dropped_doctype(s->filter); }
 int32_t hsax_splitter_export_version(const hsax_splitter *s) { return hsax_parser_export_version(s->filter); }
 
+/* Where the bytes of a region of kind `region` (RG_SIDE, RG_PIECE or RG_SPARE) start. */
+static uint8_t *region_start(const hsax_splitter *s, int region) {
+    return region == RG_SIDE ? s->side : region == RG_PIECE ? s->buf + s->len : s->spare;
+}
+
 uint8_t *hsax_splitter_input(hsax_splitter *s, size_t max, size_t *room) {
     *room = 0;
     s->region = RG_NONE;
@@ -629,7 +634,7 @@ uint8_t *hsax_splitter_input(hsax_splitter *s, size_t max, size_t *room) {
     s->region = region;
     s->region_room = n;
     *room = n;
-    return region == RG_SIDE ? s->side : region == RG_PIECE ? s->buf + s->len : s->spare;
+    return region_start(s, region);
 }
 
 int hsax_splitter_feed_input(hsax_splitter *s, size_t n, int is_last) {
@@ -637,7 +642,7 @@ int hsax_splitter_feed_input(hsax_splitter *s, size_t n, int is_last) {
     s->region = RG_NONE;
     if (n == 0) return hsax_splitter_feed(s, NULL, 0, is_last);
     if (region == RG_NONE || n > s->region_room) return HSAX_ERR_SPLIT;
-    uint8_t *bytes = region == RG_SIDE ? s->side : region == RG_PIECE ? s->buf + s->len : s->spare;
+    uint8_t *bytes = region_start(s, region);
     if (region != RG_SIDE) {
         /* hsax_parser_feed's fastest path (the sink gets the bytes as they are, then with is_last an
            empty last call), without the copy into the piece */
