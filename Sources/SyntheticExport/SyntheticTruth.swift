@@ -108,6 +108,14 @@ public struct SyntheticDayTruth: Sendable, Equatable {
     public var bloodPressureReadings: Int
     /// The `ActivitySummary` written for this day.
     public var activitySummary: SyntheticActivitySummary
+    /// Records written per type identifier (`HKQuantityTypeIdentifierStepCount`) whose interval
+    /// overlaps this day (an instant sample: whose instant lies in it), correlation children
+    /// included. A type absent here has no data on this day: its true total of 0 means "no data",
+    /// while a 0 with records is a measured 0.
+    public var recordsPerType: [String: Int] = [:]
+
+    /// True when at least one record of `typeIdentifier` overlaps this day.
+    public func hasRecords(_ typeIdentifier: String) -> Bool { (recordsPerType[typeIdentifier] ?? 0) > 0 }
 }
 
 /// The attributes of one written `ActivitySummary`.

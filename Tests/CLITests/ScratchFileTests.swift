@@ -38,9 +38,24 @@ struct ScratchFileTests {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        Thread.sleep(forTimeInterval: 0.2)
+        // First the state under test: the run holds its scratch file open (made in TMPDIR and
+        // unlinked at once, so /proc shows its descriptor as `<TMPDIR>/health-analyzer-scratch-…
+        // (deleted)`). Only then is it stopped, while it still runs.
+        let prefix = scratch.path + "/health-analyzer-scratch-"
+        var scratchOpen = false
+        let deadline = Date().addingTimeInterval(30)
+        while p.isRunning && !scratchOpen && Date() < deadline {
+            scratchOpen = openFiles(of: p.processIdentifier).contains {
+                $0.hasPrefix(prefix) && $0.hasSuffix(" (deleted)")
+            }
+            if !scratchOpen { usleep(2_000) }
+        }
+        #expect(scratchOpen, "the report never held a scratch file in \(scratch.path) open")
         p.terminate()  // SIGTERM
         p.waitUntilExit()
+        #expect(
+            p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGTERM,
+            "stopped while running: ended with \(p.terminationReason == .exit ? "exit" : "signal") \(p.terminationStatus)")
         #expect(files(in: scratch) == [])
 
         let r = try run(
@@ -49,4 +64,11 @@ struct ScratchFileTests {
         #expect(r.status == 0)
         #expect(files(in: scratch) == [])
     }
+}
+
+/// Where the open descriptors of process `pid` point (`readlink` of each `/proc/<pid>/fd/*`).
+private func openFiles(of pid: Int32) -> [String] {
+    let dir = "/proc/\(pid)/fd"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    return names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/" + $0) }
 }

@@ -8,7 +8,8 @@ struct ThreadDefaultTests {
     @Test func pinnedToOneCoreTheDefaultIsOne() throws {
         let taskset = ["/usr/bin/taskset", "/bin/taskset"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let taskset else {
-            print("skipped: no taskset on this machine (util-linux)")
+            // scripts/setup installs util-linux, which has it: a missing taskset is a broken set-up.
+            Issue.record("no taskset on this machine: run scripts/setup (it installs util-linux)")
             return
         }
         // The lowest CPU this process may use (a container may not offer CPU 0).

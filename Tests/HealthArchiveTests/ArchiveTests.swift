@@ -37,11 +37,18 @@ struct ArchiveTests {
         let replayed = try ReportPipeline.run(
             reading: { try archive.read(consume: $0) }, options: AnalysisOptions(), environmentTimeZone: nil)
         let writer = ReportWriter()
+        #expect(direct.result.days.first?.date.description == "2025-10-13")
+        #expect(direct.result.days.count == 21)
         for file in ReportFile.allCases {
             let a = writer.text(of: file, for: direct.result, context: direct.context)
             let b = writer.text(of: file, for: replayed.result, context: replayed.context)
             #expect(a == b, "\(file.fileName) differs")
-            #expect(a.count > 200, "\(file.fileName) is not a real report")
+            // A real report of the 21 days 2025-10-13 (a Monday) to 2025-11-02 (a Sunday): a
+            // header and one row per day, per ISO week (3) and per month (October, November).
+            let rows = [ReportFile.daily: 21, .weekly: 3, .monthly: 2][file]
+            if let rows {
+                #expect(a.split(separator: "\n").count == 1 + rows, "\(file.fileName)")
+            }
         }
         // The notes are there: 3 steps samples are one (2 removed), and the flawed lines.
         let report = writer.text(of: .report, for: replayed.result, context: replayed.context)
