@@ -55,41 +55,16 @@ struct BenchmarkRun {
             printError("warm-up: read \(fixed(Double(size) / 1e6, 1)) MB in \(fixed(report.warmupSeconds!, 3)) s")
         }
 
-        let start = MachineLoad.Sample.now()
-        var runs: [Phase: [RunResult]] = [:]
-        var skipped: [Phase: String] = [:]
-        var rounds: [[PairRound]] = pairs.map { _ in [] }
-        for round in 1...options.repeats {
-            for (k, pair) in pairs.enumerated() {
-                var got: [Phase: RunResult] = [:]
-                for phase in pair.order(inRound: round) where skipped[phase] == nil {
-                    let result = try runPhaseInChild(phase, file: phase.fromZip ? zipPath! : path)
-                    switch result.status {
-                    case .error:
-                        throw PhaseError(description: "\(phase.title) failed: \(result.message ?? "unknown error")")
-                    case .skipped:
-                        skipped[phase] = result.message ?? "skipped"
-                        printError("[\(round)/\(options.repeats)] \(phase.title): skipped (\(skipped[phase]!))")
-                    case .ok:
-                        runs[phase, default: []].append(result)
-                        got[phase] = result
-                        printError(
-                            "[\(round)/\(options.repeats)] \(phase.title): \(fixed(result.seconds, 3)) s, "
-                                + "peak RSS \(fixed(Double(result.peakRSSKiB) * 1024 / 1e6, 1)) MB")
-                    }
-                }
-                if let m = got[pair.measured], let b = got[pair.baseline] {
-                    rounds[k].append(PairRound(measured: m, baseline: b))
-                }
-            }
+        let paired = try runPairedRounds(pairs, rounds: options.repeats) { phase in
+            try runPhaseInChild(phase, file: phase.fromZip ? zipPath! : path)
         }
-        let end = MachineLoad.Sample.now()
         removeBenchmarkArchive()
-        report.machine = MachineLoad(loadBefore: loadBefore, from: start, to: end)
+        report.machine = MachineLoad(loadBefore: loadBefore, from: paired.start, to: paired.end)
+        let (runs, skipped) = (paired.runs, paired.skipped)
         report.phases = phases.map { phase in
             PhaseSummary(phase: phase, runs: runs[phase] ?? [], skippedBecause: skipped[phase])
         }
-        report.pairs = zip(pairs, rounds).map { PairSummary(pair: $0, rounds: $1) }
+        report.pairs = paired.pairs
         return report
     }
 

@@ -53,7 +53,9 @@ struct MachineLoad {
     var ourSeconds: Double
     var stealSeconds: Double
 
-    init(loadBefore: Double?, from start: Sample, to end: Sample, cores: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) {
+    init(
+        loadBefore: Double?, from start: Sample, to end: Sample, cores: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    ) {
         self.cores = max(1, cores)
         self.loadBefore = loadBefore
         loadAfter = end.load
@@ -84,7 +86,8 @@ struct MachineLoad {
         }
         if stealShare > MachineLoad.maxStealShare {
             out.append(
-                "\(fixed(stealShare * 100, 1)) % of the CPU time was stolen > \(fixed(MachineLoad.maxStealShare * 100, 0)) %")
+                "\(fixed(stealShare * 100, 1)) % of the CPU time was stolen > \(fixed(MachineLoad.maxStealShare * 100, 0)) %"
+            )
         }
         return out
     }

@@ -124,3 +124,48 @@ enum Judging {
         }
     }
 }
+
+/// What `runPairedRounds` measured: every run per phase, the rounds of each pair, the phases
+/// that skipped, and the machine's counters just before the first run and after the last.
+struct PairedRuns {
+    var runs: [Phase: [RunResult]] = [:]
+    var skipped: [Phase: String] = [:]
+    var pairs: [PairSummary]
+    var start: MachineLoad.Sample
+    var end: MachineLoad.Sample
+}
+
+/// Runs `rounds` rounds of `pairs`, each pair's two phases back to back in the order
+/// `PhasePair.order(inRound:)` gives, through `run` (one run of one phase, in a child).
+///
+/// - Throws: `PhaseError` when a run fails; a phase that skips is not run again.
+func runPairedRounds(_ pairs: [PhasePair], rounds: Int, run: (Phase) throws -> RunResult) throws -> PairedRuns {
+    var result = PairedRuns(
+        pairs: pairs.map { PairSummary(pair: $0, rounds: []) }, start: .now(), end: .now())
+    for round in 1...max(1, rounds) {
+        for (k, pair) in pairs.enumerated() {
+            var got: [Phase: RunResult] = [:]
+            for phase in pair.order(inRound: round) where result.skipped[phase] == nil {
+                let r = try run(phase)
+                switch r.status {
+                case .error:
+                    throw PhaseError(description: "\(phase.title) failed: \(r.message ?? "unknown error")")
+                case .skipped:
+                    result.skipped[phase] = r.message ?? "skipped"
+                    printError("[\(round)/\(rounds)] \(phase.title): skipped (\(result.skipped[phase]!))")
+                case .ok:
+                    result.runs[phase, default: []].append(r)
+                    got[phase] = r
+                    printError(
+                        "[\(round)/\(rounds)] \(phase.title): \(fixed(r.seconds, 3)) s, "
+                            + "peak RSS \(fixed(Double(r.peakRSSKiB) * 1024 / 1e6, 1)) MB")
+                }
+            }
+            if let m = got[pair.measured], let b = got[pair.baseline] {
+                result.pairs[k].rounds.append(PairRound(measured: m, baseline: b))
+            }
+        }
+    }
+    result.end = .now()
+    return result
+}

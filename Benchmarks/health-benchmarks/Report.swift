@@ -114,7 +114,8 @@ struct Report {
                     met = met && added == 0
                     shown += ", \(added) rows added"
                 }
-                out.append(Target(name: name, verdict: judging.verdict(met), value: r.median, limit: t.limit, shown: shown))
+                out.append(
+                    Target(name: name, verdict: judging.verdict(met), value: r.median, limit: t.limit, shown: shown))
             }
         }
         out.append(rss(.reader, Phase.reader.title, Report.readerRSSTargetBytes, strict: true))
@@ -128,7 +129,8 @@ struct Report {
                 let perRecord = Double(bytes) / Double(records)
                 out.append(
                     Target(
-                        name: "Archive size <= \(fixed(Report.archiveBytesPerRecordTarget, 0)) bytes per record (issue 7)",
+                        name:
+                            "Archive size <= \(fixed(Report.archiveBytesPerRecordTarget, 0)) bytes per record (issue 7)",
                         verdict: judging.verdict(perRecord <= Report.archiveBytesPerRecordTarget), value: perRecord,
                         limit: Report.archiveBytesPerRecordTarget,
                         shown: "\(fixed(perRecord, 1)) bytes (\(grouped(bytes)) bytes, \(grouped(records)) records)"))
@@ -245,7 +247,8 @@ struct Report {
         let targetWidth = targets.map(\.name.count).max() ?? 0
         for t in targets {
             lines.append(
-                "  " + pad(t.verdict.rawValue, verdictWidth, right: false) + "  " + pad(t.name, targetWidth, right: false)
+                "  " + pad(t.verdict.rawValue, verdictWidth, right: false) + "  "
+                    + pad(t.name, targetWidth, right: false)
                     + "  \(t.shown)")
         }
         lines.append("")
@@ -284,7 +287,8 @@ struct Report {
         }
         let pairsJSON = pairs.map { p in
             let r = p.ratios(.wallAtMost)
-            return "{\"measured\": \(jsonString(p.pair.measured.rawValue)), \"baseline\": \(jsonString(p.pair.baseline.rawValue)), "
+            return
+                "{\"measured\": \(jsonString(p.pair.measured.rawValue)), \"baseline\": \(jsonString(p.pair.baseline.rawValue)), "
                 + "\"wall_ratio\": {\"median\": \(jsonNumber(r.median, 4)), \"min\": \(jsonNumber(r.min, 4)), "
                 + "\"max\": \(jsonNumber(r.max, 4)), \"per_round\": [\(r.values.map { jsonNumber($0, 4) }.joined(separator: ", "))]}}"
         }

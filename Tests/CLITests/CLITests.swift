@@ -166,7 +166,8 @@ struct ReportFilesTests {
         // stale: the folder must hold exactly what the report writes.
         #expect(
             files(in: committed) == files(in: out),
-            "reports/ holds files the report does not write: \(Set(files(in: committed)).subtracting(files(in: out)).sorted())")
+            "reports/ holds files the report does not write: \(Set(files(in: committed)).subtracting(files(in: out)).sorted())"
+        )
         for name in files(in: out) {
             let fresh = try Data(contentsOf: out.appendingPathComponent(name))
             let old = try? Data(contentsOf: committed.appendingPathComponent(name))

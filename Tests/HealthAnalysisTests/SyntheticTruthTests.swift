@@ -45,13 +45,31 @@ struct SyntheticTruthTests {
         for (k, t) in truth.days.enumerated() {
             guard let d = result.day(t.date) else { continue }
             let at = "\(configuration.timeZoneIdentifier) \(t.date)"
-            #expect(closeOrAbsent(d.steps, t.steps, t, "HKQuantityTypeIdentifierStepCount", tolerance: 1e-6), "\(at) steps")
-            #expect(closeOrAbsent(d.distanceKm, t.distanceKm, t, "HKQuantityTypeIdentifierDistanceWalkingRunning", tolerance: 1e-6), "\(at) distance")
-            #expect(closeOrAbsent(d.flightsClimbed, t.flightsClimbed, t, "HKQuantityTypeIdentifierFlightsClimbed", tolerance: 1e-6), "\(at) flights")
-            #expect(closeOrAbsent(d.activeEnergyKcal, t.activeEnergyKcal, t, "HKQuantityTypeIdentifierActiveEnergyBurned", tolerance: 1e-3), "\(at) active energy")
-            #expect(closeOrAbsent(d.moveKcal, t.moveKcal, t, "HKQuantityTypeIdentifierActiveEnergyBurned", tolerance: 1e-3), "\(at) move")
-            #expect(closeOrAbsent(d.basalEnergyKcal, t.basalEnergyKcal, t, "HKQuantityTypeIdentifierBasalEnergyBurned", tolerance: 1e-3), "\(at) basal")
-            #expect(closeOrAbsent(d.exerciseMinutes, t.exerciseMinutes, t, "HKQuantityTypeIdentifierAppleExerciseTime", tolerance: 1e-6), "\(at) exercise")
+            #expect(
+                closeOrAbsent(d.steps, t.steps, t, "HKQuantityTypeIdentifierStepCount", tolerance: 1e-6), "\(at) steps")
+            #expect(
+                closeOrAbsent(
+                    d.distanceKm, t.distanceKm, t, "HKQuantityTypeIdentifierDistanceWalkingRunning", tolerance: 1e-6),
+                "\(at) distance")
+            #expect(
+                closeOrAbsent(
+                    d.flightsClimbed, t.flightsClimbed, t, "HKQuantityTypeIdentifierFlightsClimbed", tolerance: 1e-6),
+                "\(at) flights")
+            #expect(
+                closeOrAbsent(
+                    d.activeEnergyKcal, t.activeEnergyKcal, t, "HKQuantityTypeIdentifierActiveEnergyBurned",
+                    tolerance: 1e-3), "\(at) active energy")
+            #expect(
+                closeOrAbsent(d.moveKcal, t.moveKcal, t, "HKQuantityTypeIdentifierActiveEnergyBurned", tolerance: 1e-3),
+                "\(at) move")
+            #expect(
+                closeOrAbsent(
+                    d.basalEnergyKcal, t.basalEnergyKcal, t, "HKQuantityTypeIdentifierBasalEnergyBurned",
+                    tolerance: 1e-3), "\(at) basal")
+            #expect(
+                closeOrAbsent(
+                    d.exerciseMinutes, t.exerciseMinutes, t, "HKQuantityTypeIdentifierAppleExerciseTime",
+                    tolerance: 1e-6), "\(at) exercise")
             #expect(d.standHours == t.standHours, "\(at) stand hours")
             #expect(d.moveGoalKcal == t.moveGoalKcal && d.standGoalHours == Double(t.standGoalHours), "\(at) goals")
             #expect(close(d.restingHeartRateBpm, t.restingHeartRateBpm), "\(at) resting HR")

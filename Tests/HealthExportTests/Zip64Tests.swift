@@ -96,7 +96,8 @@ private func writeSparseZip64(path: String, xml: [UInt8]) throws -> UInt64 {
     // The data: a hole of bigSize zero bytes (lseek past the end, nothing written).
     let afterBig = lseek(fd, off_t(Zip64Tests.bigSize), SEEK_CUR)
     guard afterBig > 0 else { throw POSIXError(.EIO) }
-    let export = Entry(name: "apple_health_export/export.xml", size: UInt64(xml.count), crc: crc32(xml), offset: UInt64(afterBig))
+    let export = Entry(
+        name: "apple_health_export/export.xml", size: UInt64(xml.count), crc: crc32(xml), offset: UInt64(afterBig))
     localHeader(export)
     out += xml
     let centralOffset = export.offset + UInt64(30 + export.name.utf8.count + 20) + UInt64(xml.count)
