@@ -175,7 +175,13 @@ CREATE TABLE "monthly" (
     "hrv_sdnn_avg_ms" REAL,
     "sleep_min_per_night" REAL,
     "body_mass_kg" REAL,
-    "workouts_by_activity" TEXT
+    "workouts_by_activity" TEXT,
+    "vo2_max_ml_min_kg" REAL,
+    "blood_oxygen_pct" REAL,
+    "respiratory_rate_per_min" REAL,
+    "wrist_temperature_c" REAL,
+    "blood_pressure_systolic_mmhg" REAL,
+    "blood_pressure_diastolic_mmhg" REAL
 );
 DROP TABLE IF EXISTS "_csv_monthly";
 .import --csv monthly.csv "_csv_monthly"
@@ -200,7 +206,13 @@ INSERT INTO "monthly" SELECT
     CAST(NULLIF("hrv_sdnn_avg_ms", '') AS REAL),
     CAST(NULLIF("sleep_min_per_night", '') AS REAL),
     CAST(NULLIF("body_mass_kg", '') AS REAL),
-    NULLIF("workouts_by_activity", '')
+    NULLIF("workouts_by_activity", ''),
+    CAST(NULLIF("vo2_max_ml_min_kg", '') AS REAL),
+    CAST(NULLIF("blood_oxygen_pct", '') AS REAL),
+    CAST(NULLIF("respiratory_rate_per_min", '') AS REAL),
+    CAST(NULLIF("wrist_temperature_c", '') AS REAL),
+    CAST(NULLIF("blood_pressure_systolic_mmhg", '') AS REAL),
+    CAST(NULLIF("blood_pressure_diastolic_mmhg", '') AS REAL)
 FROM "_csv_monthly";
 DROP TABLE "_csv_monthly";
 

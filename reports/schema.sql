@@ -97,7 +97,13 @@ CREATE TABLE monthly (
     "hrv_sdnn_avg_ms" DOUBLE,
     "sleep_min_per_night" DOUBLE,
     "body_mass_kg" DOUBLE,
-    "workouts_by_activity" VARCHAR
+    "workouts_by_activity" VARCHAR,
+    "vo2_max_ml_min_kg" DOUBLE,
+    "blood_oxygen_pct" DOUBLE,
+    "respiratory_rate_per_min" DOUBLE,
+    "wrist_temperature_c" DOUBLE,
+    "blood_pressure_systolic_mmhg" DOUBLE,
+    "blood_pressure_diastolic_mmhg" DOUBLE
 );
 
 -- stand_hours.csv
