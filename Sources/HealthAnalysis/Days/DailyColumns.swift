@@ -186,10 +186,11 @@ struct DailyColumns {
                 rings.stand = Self.closes(s.appleStandHours, goal: m.standGoalHours)
             }
             // Without any ring value, from records or from the summary, there is nothing to close:
-            // the count stays empty rather than a misleading 0.
-            let anySummaryValue =
-                s.activeEnergyBurnedKcal != nil || s.appleMoveTimeMinutes != nil
-                || s.appleExerciseTimeMinutes != nil || s.appleStandHours != nil
+            // the count stays empty rather than a misleading 0. A summary of zeros alone (what the
+            // phone writes for a day without the Watch) is no ring value either.
+            let anySummaryValue = [
+                s.activeEnergyBurnedKcal, s.appleMoveTimeMinutes, s.appleExerciseTimeMinutes, s.appleStandHours,
+            ].contains { ($0 ?? 0) > 0 }
             if rings.hasGoals && (anyRingValue || anySummaryValue) { m.ringsClosed = rings.count }
         }
         let hasData =
