@@ -115,6 +115,9 @@ extension Analyzer {
         let completeFirst = windowFirst
         let completeLast = min((exportDay.map { $0 - 1 }) ?? lastDay, options.to?.daysSince1970 ?? .max)
         guard windowFirst <= windowLast else {
+            result.emptyWindow = EmptyWindow(
+                from: options.from, to: options.to, lastCompleteWeek: false,
+                dataFirstDay: CivilDate(daysSince1970: firstDay), dataLastDay: CivilDate(daysSince1970: lastDay))
             notes.append(
                 "WARNING: no data between \(options.from.map(\.description) ?? "the start") and "
                     + "\(options.to.map(\.description) ?? "the end"): the export has data from "
@@ -128,6 +131,9 @@ extension Analyzer {
             var start = options.weekStart.startOfWeek(containing: CivilDate(daysSince1970: completeLast)).daysSince1970
             if start + 6 > completeLast { start -= 7 }
             guard start >= completeFirst else {
+                result.emptyWindow = EmptyWindow(
+                    from: options.from, to: options.to, lastCompleteWeek: true,
+                    dataFirstDay: CivilDate(daysSince1970: firstDay), dataLastDay: CivilDate(daysSince1970: lastDay))
                 notes.append(
                     "WARNING: --week last: no complete week with data (the export has data from "
                         + "\(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay))).")

@@ -27,6 +27,13 @@ public struct MonthlyMetrics: Hashable, Sendable {
     public var hrvSdnnAvgMs: Double?
     public var sleepMinutesPerNight: Double?
     public var bodyMassKg: Double?
+    /// Means over the days with a value (`daily.csv`'s day values), in the units of its columns.
+    public var vo2MaxMlPerMinKg: Double?
+    public var oxygenSaturationPercent: Double?
+    public var respiratoryRateBreathsPerMin: Double?
+    public var wristTemperatureC: Double?
+    public var bloodPressureSystolicMmHg: Double?
+    public var bloodPressureDiastolicMmHg: Double?
 
     public init(month: String) {
         self.month = month
@@ -88,6 +95,12 @@ struct MonthlyBuilder {
             sums[k].add("hrv", d.hrvSdnnMs)
             sums[k].add("sleep", d.sleepMinutes)
             sums[k].add("mass", d.bodyMassKg)
+            sums[k].add("vo2", d.vo2MaxMlPerMinKg)
+            sums[k].add("oxygen", d.oxygenSaturationPercent)
+            sums[k].add("respiratory", d.respiratoryRateBreathsPerMin)
+            sums[k].add("wrist", d.wristTemperatureC)
+            sums[k].add("systolic", d.bloodPressureSystolicMmHg)
+            sums[k].add("diastolic", d.bloodPressureDiastolicMmHg)
             let r = rings[i]
             if r.move { months[k].moveRingClosedDays += 1 }
             if r.exercise { months[k].exerciseRingClosedDays += 1 }
@@ -115,6 +128,12 @@ struct MonthlyBuilder {
             months[k].hrvSdnnAvgMs = s.mean("hrv")
             months[k].sleepMinutesPerNight = s.mean("sleep")
             months[k].bodyMassKg = s.mean("mass")
+            months[k].vo2MaxMlPerMinKg = s.mean("vo2")
+            months[k].oxygenSaturationPercent = s.mean("oxygen")
+            months[k].respiratoryRateBreathsPerMin = s.mean("respiratory")
+            months[k].wristTemperatureC = s.mean("wrist")
+            months[k].bloodPressureSystolicMmHg = s.mean("systolic")
+            months[k].bloodPressureDiastolicMmHg = s.mean("diastolic")
         }
         // Partial: the rows do not start on the 1st or do not reach the month's last day.
         if first.day != 1 { months[0].partial = true }
