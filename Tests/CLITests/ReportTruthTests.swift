@@ -14,7 +14,7 @@ func readPlainCSV(_ url: URL) throws -> [[String: String]] {
 
 @Suite("daily.csv against the generator's truth")
 struct DailyCSVTruthTests {
-    /// Exports that span a DST change; the generator knows the true per-day values (§5.4 merge
+    /// Exports that span a DST change; the generator knows the true per-day values (docs/deduplication.md §4 merge
     /// over its own local days). Tolerances are those the issue sets: steps exact, distance
     /// within 0.1 %, energy within 0.5 %, exercise minutes and stand hours exact.
     @Test(arguments: [
@@ -87,7 +87,7 @@ struct CorpusReportTests {
         //  - active energy 0.08 at "2024-01-02 01:52:27 +0200" = 2024-01-01 23:52:27 UTC = 00:52:27 local → 2024-01-02;
         //  - exercise 1 min at "2024-01-01 15:16:00 +0200" → 14:16 local → 2024-01-01;
         //  - heart rate 74 and 75 at "2024-01-01 01:01:36/37 +0200" → 00:01 local → 2024-01-01; the
-        //    time-weighted mean (reference §5.6): 74 weighs the 1 s to the next sample, 75 (the last)
+        //    time-weighted mean (docs/deduplication.md §9): 74 weighs the 1 s to the next sample, 75 (the last)
         //    the 600 s cap → (74 + 600 × 75) / 601 = 74.998 → 75.0;
         //  - an InBed sleep record that ends on 2023-12-31 local: a night of that day (sleep.csv), so
         //    the day is a day with data, empty in daily.csv.
