@@ -78,7 +78,10 @@ struct OutputFolder {
         let names = Set(files.map(\.name))
         let ours = { (name: String) in names.contains(name) || owns(name) }
         // A file there that is also in the output folder (the same inode) was carried over.
-        for entry in (try? fileSystem.entries(of: parent)) ?? [] where entry.name.hasPrefix(prefix) {
+        // Only real folders (never a link: `entries` uses lstat) of our user, named as `write` names
+        // them, are staging folders (issue 17: a link named like one led to deletions through it).
+        for entry in (try? fileSystem.entries(of: parent)) ?? []
+        where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: prefix) {
             let folder = ReportWriter.join(parent, entry.name)
             let links = ((try? fileSystem.entries(of: folder)) ?? []).map(\.name).filter {
                 fileSystem.isSameFile(ReportWriter.join(folder, $0), ReportWriter.join(target, $0))
@@ -146,6 +149,14 @@ struct OutputFolder {
         stepHook?(.swapped)
         if exists { removeSet(in: staging, ours: ours, carried: carried) }
         stepHook?(.cleaned)
+    }
+
+    /// True for `<prefix><pid>-<hex>`, the name `write` gives its staging folders.
+    static func isStagingName(_ name: String, prefix: String) -> Bool {
+        guard name.hasPrefix(prefix) else { return false }
+        let parts = name.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[0].allSatisfy(\.isNumber) && !parts[1].isEmpty
+            && parts[1].allSatisfy(\.isHexDigit)
     }
 
     /// Removes the set's files and the carried-over links from a staging folder, then the
