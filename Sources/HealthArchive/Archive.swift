@@ -210,7 +210,11 @@ public final class Archive {
             }
             throw classify(error)
         }
-        if problems != ["ok"] { throw .damaged(path: path, problem: problems.first ?? "no answer") }
+        if problems != ["ok"] {
+            // SQLite's lines, on one line: "*** in database main ***" headers left out.
+            let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+            throw .damaged(path: path, problem: lines.isEmpty ? "no answer" : lines.joined(separator: "; "))
+        }
     }
 
     /// The archive's contents now: its exports' count and largest id (imports only add exports).
