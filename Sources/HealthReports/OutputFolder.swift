@@ -61,7 +61,9 @@ struct OutputFolder {
         let target = try resolve(directory)
         let parent = ReportWriter.parent(of: target)
         let base = String(target.split(separator: "/").last ?? "")
-        guard !base.isEmpty, !parent.isEmpty else { throw .notADirectory(path: directory) }
+        guard !base.isEmpty, !parent.isEmpty else {
+            throw target == "/" ? .rootFolder(path: directory) : .notADirectory(path: directory)
+        }
         let prefix = "." + base + ".tmp-"
 
         let lock = ReportWriter.lockFile(of: target)
@@ -184,8 +186,10 @@ struct OutputFolder {
     /// - Throws: `ReportError.notADirectory`, `.danglingSymbolicLink` or `.cannotWriteInto`.
     func check(_ directory: String) throws(ReportError) {
         if try isFolder(directory) {
+            let real = try realPath(directory)
+            if real == "/" { throw .rootFolder(path: directory) }
             // The staging folder and the lock file are made beside it.
-            let parent = ReportWriter.parent(of: try realPath(directory))
+            let parent = ReportWriter.parent(of: real)
             return try canCreate(in: parent.isEmpty ? "/" : parent, for: directory)
         }
         var folder = ReportWriter.parent(of: directory)

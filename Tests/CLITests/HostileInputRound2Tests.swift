@@ -247,4 +247,35 @@ struct HostileInputRound2Tests {
         #expect(!FileManager.default.fileExists(atPath: target.path))
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
+
+    /// A second root element after `</HealthData>` (lines 1-2 the head, 3 ExportDate, 4 the
+    /// record, 5 `</HealthData>`, 6 the second root): on main "the export is truncated:
+    /// it ends before </HealthData>", which it does not. Now the message says what is there.
+    /// With one parser thread and with two (the splitter takes such a file to the serial path).
+    @Test(arguments: ["1", "2"]) func aSecondRootElementIsNotCalledTruncated(threads: String) throws {
+        let xml = tinyExport + "<HealthData locale=\"en_US\">\n</HealthData>\n"
+        let input = try hostileFile("two-roots.xml", Array(xml.utf8))
+        let r = try run(["inspect", input.path, "--threads", threads], limit: 60)
+        #expect(r.status == 1)
+        #expect(
+            r.stderr
+                == "error: \(input.path): line 6, column 1: a second root element after </HealthData>, which ends the"
+                + " export: '<HealthData locale=\"en_US\">' (libxml2: Extra content at the end of the document). The"
+                + " export itself is complete; the file has something appended to it (two files joined?): remove what"
+                + " follows </HealthData>\n")
+    }
+
+    /// `--out /`: on main "'/': it exists and is not a directory", which it is.
+    @Test func outSlashSaysItIsTheRootFolder() throws {
+        let input = try hostileFile("export.xml", Array(tinyExport.utf8))
+        for out in ["/", "//", "/."] {
+            let r = try run(["report", input.path, "--out", out], limit: 60)
+            #expect(r.status == 1)
+            #expect(
+                r.stderr
+                    == "error: cannot write the report into '\(out)': it is the root folder '/', which cannot be"
+                    + " replaced as a whole the way an output folder is; give a folder inside it, e.g. --out /reports\n"
+            )
+        }
+    }
 }
