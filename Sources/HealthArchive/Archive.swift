@@ -29,6 +29,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case damaged(path: String, problem: String)
     /// The disk (or quota) holding the archive or its `-wal` file is full.
     case diskFull(path: String)
+    /// A command that writes (`import`) on an archive this process cannot write: the file, or
+    /// the folder that must hold its `-wal` and `-shm` files (a read-only mount). Not modified.
+    case readOnly(path: String, reason: String)
     /// SQLite failed (disk full, I/O error, corruption, …).
     case sqlite(SQLiteError)
 
@@ -52,6 +55,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         case .damaged(let path, let problem):
             return "\(path): the archive is damaged (PRAGMA quick_check: \(problem)); left unchanged, restore it from a"
                 + " backup or import into a new archive"
+        case .readOnly(let path, let reason):
+            return "\(path): the archive is read-only (\(reason)); writing needs write access to it and to its"
+                + " folder (SQLite keeps its -wal and -shm files there); reading it (inspect --db, report --db) works"
         case .diskFull(let path):
             return "\(path): the disk is full: the archive (or its -wal file beside it) cannot grow; the archive is"
                 + " as it was before this command"
@@ -125,6 +131,12 @@ public final class Archive {
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .notSQLite(path: path) }
         if st.st_size == 0 { throw .notAnArchive(path: path, reason: "the file is empty (0 bytes)") }
         try Archive.checkHeader(path)
+        if !readOnly {
+            if access(path, W_OK) != 0 { throw .readOnly(path: path, reason: errnoText()) }
+            if !Archive.folderCanHoldWAL(path, forWriting: true) {
+                throw .readOnly(path: path, reason: "its folder: \(errnoText())")
+            }
+        }
         let immutable = readOnly && !Archive.folderCanHoldWAL(path)
         self.immutable = immutable
         do {

@@ -62,6 +62,8 @@ enum ArchiveCommands {
                 + " again to store them"
         case .sqlite(let e) where e.code & 0xFF == 8:  // SQLITE_READONLY
             return "\(db) is read-only (\(e.message)): \(notStored); the report is complete"
+        case .readOnly(_, let reason):
+            return "\(db) is read-only (\(reason)): \(notStored); the report is complete"
         default:
             throw failure
         }

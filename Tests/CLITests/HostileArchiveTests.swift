@@ -132,6 +132,11 @@ struct HostileArchiveTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("the result tables (daily_results, weekly_results) were not stored"), "\(r.stderr)")
         #expect(try csvRows(out.appendingPathComponent("daily.csv")).count == 3)
+        // import cannot write there, and says why (on main: "unable to open database file").
+        let a = dir.appendingPathComponent("a.xml")
+        let imported = try run(["import", a.path, "--db", roDB])
+        #expect(imported.status == 1)
+        #expect(imported.stderr.hasPrefix("error: \(roDB): the archive is read-only ("), "\(imported.stderr)")
     }
 
     /// A 0444 archive in a writable folder, `report --db` run as another user than root (root
