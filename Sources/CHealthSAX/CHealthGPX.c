@@ -3,7 +3,9 @@
 
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,9 @@ typedef struct {
     int prev_has_ele;
     double prev_ele;
     int has_error;
+    /* Set at the first <ele> beyond ±FLT_MAX (the bound records have): the file is refused. */
+    int implausible;
+    xmlParserCtxtPtr ctxt;
 } hgpx_state;
 
 static int name_is(const xmlChar *name, const char *literal) {
@@ -99,6 +104,16 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, c
             s->ele_length--;
         }
         s->has_ele = parse_number(b, b + s->ele_length, &s->ele);
+        if (s->has_ele && fabs(s->ele) > FLT_MAX && !s->implausible && !s->has_error) {
+            /* The same plausibility bound as a record's value (±3.4e38): no route sum of such a
+               value means anything, so the file is refused with the line (return code -3). */
+            s->implausible = 1;
+            s->out->error_line = s->ctxt && s->ctxt->input ? s->ctxt->input->line : 0;
+            snprintf(s->out->error_message, sizeof s->out->error_message,
+                     "elevation %.*s m is beyond ±3.4e38", (int)(s->ele_length < 40 ? s->ele_length : 40),
+                     (const char *)b);
+            s->has_ele = 0;
+        }
     } else if (s->in_point && name_is(localname, "trkpt")) {
         s->in_point = 0;
         if (!s->point_valid) return;
@@ -146,6 +161,7 @@ int hgpx_summarize(const char *bytes, size_t length, hgpx_summary *out) {
     sax.serror = on_error;
     xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&sax, &state, NULL, 0, NULL);
     if (!ctxt) return -2;
+    state.ctxt = ctxt;
     /* No network, no entity substitution, no DTD loading: a route file is data, not a document to resolve. */
     xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_COMPACT);
     size_t offset = 0;
@@ -163,5 +179,6 @@ int hgpx_summarize(const char *bytes, size_t length, hgpx_summary *out) {
         strncpy(out->error_message, "not well-formed XML", sizeof out->error_message - 1);
     }
     xmlFreeParserCtxt(ctxt);
-    return well_formed ? 0 : -1;
+    if (!well_formed) return -1;
+    return state.implausible ? -3 : 0;
 }

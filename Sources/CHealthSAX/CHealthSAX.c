@@ -161,6 +161,7 @@ struct hsax_parser {
     int32_t error_line, error_column;
     int error_at_end; /* libxml2 stood at the end of its input when it reported the error */
     char error_message[512];
+    char error_context[64]; /* the input's bytes where libxml2 stood at the error, up to a line end */
 
     /* pre-filter */
     int pf_state;
@@ -380,6 +381,13 @@ static void on_error(void *ctx, xmlErrorPtr error) {
     p->error_line = error->line;
     p->error_column = error->int2;
     p->error_at_end = p->ctxt && p->ctxt->input && p->ctxt->input->cur && p->ctxt->input->cur >= p->ctxt->input->end;
+    if (p->ctxt && p->ctxt->input && p->ctxt->input->cur && p->ctxt->input->end) {
+        const xmlChar *c = p->ctxt->input->cur, *e = p->ctxt->input->end;
+        size_t k = 0;
+        while (c + k < e && k < sizeof p->error_context - 1 && c[k] != '\n' && c[k] != '\r') k++;
+        memcpy(p->error_context, c, k);
+        p->error_context[k] = 0;
+    }
     const char *m = error->message ? error->message : "unknown libxml2 error";
     /* libxml2's own words for its size limit ("Huge input lookup", "AttValue length too long")
        do not say what is wrong with the file. */
@@ -776,6 +784,7 @@ int32_t hsax_parser_error_line(const hsax_parser *p) { return p->error_line; }
 int32_t hsax_parser_error_column(const hsax_parser *p) { return p->error_column; }
 int hsax_parser_error_at_end(const hsax_parser *p) { return p->error_at_end; }
 const char *hsax_parser_error_message(const hsax_parser *p) { return p->error_message; }
+const char *hsax_parser_error_context(const hsax_parser *p) { return p->error_context; }
 int32_t hsax_parser_current_line(const hsax_parser *p) {
     int32_t line = p->ctxt && p->ctxt->input ? p->ctxt->input->line : 0;
     if (p->map_count) {

@@ -21,6 +21,7 @@ extension Archive {
         do {
             try db.execute("BEGIN")  // one snapshot for the whole replay
             defer { try? db.execute("COMMIT") }
+            readStamp = try currentStamp()  // the first read: it starts the snapshot
             let replay = try Replay(db)
             try replay.records(batchSize: max(1, batchSize), consume)
             var batch = ExportBatch()

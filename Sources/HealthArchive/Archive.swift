@@ -1,4 +1,6 @@
 import CSQLite
+import HealthAnalysis
+import HealthReports
 
 #if canImport(Glibc)
     import Glibc
@@ -13,14 +15,23 @@ import CSQLite
 public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file exists and is not an SQLite database. It was not modified.
     case notSQLite(path: String)
-    /// An SQLite database that is not a health-analyzer archive. It was not modified.
+    /// An SQLite database that is not a health-analyzer archive, or an empty file. It was not modified.
     case notAnArchive(path: String, reason: String)
+    /// An import committed after the report read the archive: its results were not stored.
+    case changedMeanwhile(path: String, before: ArchiveStamp, now: ArchiveStamp)
     /// An archive written by a newer health-analyzer (schema `version` > this code's). Not modified.
     case newerSchema(path: String, version: Int64, supported: Int64)
     /// `inspect --db` or `report --db` on a file that does not exist.
     case missing(path: String)
     /// Another import held the archive longer than the busy timeout.
     case busy(path: String, seconds: Int)
+    /// `PRAGMA quick_check` found the archive damaged (its first problem). Not modified.
+    case damaged(path: String, problem: String)
+    /// The disk (or quota) holding the archive or its `-wal` file is full.
+    case diskFull(path: String)
+    /// A command that writes (`import`) on an archive this process cannot write: the file, or
+    /// the folder that must hold its `-wal` and `-shm` files (a read-only mount). Not modified.
+    case readOnly(path: String, reason: String)
     /// SQLite failed (disk full, I/O error, corruption, …).
     case sqlite(SQLiteError)
 
@@ -38,6 +49,18 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): no such archive; create it with 'health-analyzer import <export> --db \(path)'"
         case .busy(let path, let seconds):
             return "\(path): the archive stayed locked by another process for \(seconds) s; try again later"
+        case .changedMeanwhile(let path, let before, let now):
+            return "\(path): an import committed while the report was made (exports \(before.exports) then"
+                + " \(now.exports)): the result tables were not stored; run report --db again to store them"
+        case .damaged(let path, let problem):
+            return "\(path): the archive is damaged (PRAGMA quick_check: \(problem)); left unchanged, restore it from a"
+                + " backup or import into a new archive"
+        case .readOnly(let path, let reason):
+            return "\(path): the archive is read-only (\(reason)); writing needs write access to it and to its"
+                + " folder (SQLite keeps its -wal and -shm files there); reading it (inspect --db, report --db) works"
+        case .diskFull(let path):
+            return "\(path): the disk is full: the archive (or its -wal file beside it) cannot grow; the archive is"
+                + " as it was before this command"
         case .sqlite(let e):
             return e.message
         }
@@ -63,33 +86,178 @@ public final class Archive {
     /// transaction do not exist).
     var lookups = Lookups()
 
+    /// True when this process created the archive file (a first `import`): a failed first
+    /// import removes it again (`removeIfCreatedAndEmpty`).
+    public let created: Bool
+    /// True when the archive was opened `immutable=1`: read-only in a folder where SQLite cannot
+    /// make the `-shm` and `-wal` files a reader of a WAL database needs (a read-only mount).
+    public let immutable: Bool
+    /// The archive's contents as of the last `read` (its snapshot): what results computed from
+    /// that read describe.
+    public internal(set) var readStamp: ArchiveStamp?
+
     /// Opens the archive at `path`, creating it when it does not exist and `create` is true.
     ///
+    /// A new archive is made complete (schema, WAL mode) under a temporary name beside `path`
+    /// and linked into place in one step, so that `path` never exists empty: a 0-byte file is
+    /// never one of ours and is refused ("not an archive"), for every command.
+    ///
     /// - Parameters:
-    ///   - readOnly: open for reading only (`inspect --db`); the file must exist.
+    ///   - readOnly: open for reading only (`inspect --db`, `report --db`); the file must exist.
+    ///     Needs no write access to the file; where the folder cannot hold SQLite's `-shm` and
+    ///     `-wal` files and there is no `-wal`, the file is opened `immutable=1`.
     ///   - create: create a missing archive (`import`); `report --db` does not.
     ///   - busyTimeoutSeconds: how long to wait for another writer's lock.
+    ///   - onLongWait: called once, with a one-line message, when a wait for another process's
+    ///     lock has lasted more than a second (issue 17: `report --db` waited silently for an
+    ///     import's commit).
     /// - Throws: `ArchiveError`.
-    public init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeoutSeconds: Int = 600)
-        throws(ArchiveError)
-    {
+    public init(
+        path: String, readOnly: Bool = false, create: Bool = true, busyTimeoutSeconds: Int = 600,
+        onLongWait: (@Sendable (String) -> Void)? = nil
+    ) throws(ArchiveError) {
         self.path = path
         self.busyTimeoutSeconds = busyTimeoutSeconds
         var st = stat()
-        let exists = stat(path, &st) == 0
+        var exists = stat(path, &st) == 0
         if !exists && (readOnly || !create) { throw .missing(path: path) }
-        if exists {
-            if (st.st_mode & S_IFMT) == S_IFDIR { throw .notSQLite(path: path) }
-            if st.st_size > 0 { try Archive.checkHeader(path) }
+        var created = false
+        if !exists {
+            created = try Archive.createNew(path, busyTimeoutSeconds: busyTimeoutSeconds)
+            exists = stat(path, &st) == 0
+            if !exists { throw .missing(path: path) }
         }
+        self.created = created
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw .notSQLite(path: path) }
+        if st.st_size == 0 { throw .notAnArchive(path: path, reason: "the file is empty (0 bytes)") }
+        try Archive.checkHeader(path)
+        if !readOnly {
+            if access(path, W_OK) != 0 { throw .readOnly(path: path, reason: errnoText()) }
+            if !Archive.folderCanHoldWAL(path, forWriting: true) {
+                throw .readOnly(path: path, reason: "its folder: \(errnoText())")
+            }
+        }
+        let immutable = readOnly && !Archive.folderCanHoldWAL(path)
+        self.immutable = immutable
         do {
-            db = try Connection(path: path, readOnly: readOnly, create: !readOnly)
+            db = try Connection(path: path, readOnly: readOnly, create: false, immutable: immutable)
         } catch {
             throw .sqlite(error)
         }
-        db.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutSeconds * 1000))
+        busyWait = BusyWait(path: path, timeoutSeconds: busyTimeoutSeconds, onLongWait: onLongWait)
+        db.setBusyHandler(busyWait)
         try wrap { try checkSchema(readOnly: readOnly) }
     }
+
+    /// The wait for other processes' locks (see `onLongWait`).
+    let busyWait: BusyWait
+
+    /// True when SQLite can make (or there already are) the `-shm` and `-wal` files beside
+    /// `path`: the folder is writable, or both exist (readable; writable `forWriting`).
+    public static func folderCanHoldWAL(_ path: String, forWriting: Bool = false) -> Bool {
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        if access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0 { return true }
+        let mode = forWriting ? R_OK | W_OK : R_OK
+        return access(path + "-wal", mode) == 0 && access(path + "-shm", mode) == 0
+    }
+
+    /// Makes a new archive (schema, `application_id`, `user_version`, WAL mode) under a temporary
+    /// name in `path`'s folder and links it to `path` (`link(2)`: fails if `path` exists). Returns
+    /// false when another process's archive got there first (then that one is used).
+    /// - Throws: `ArchiveError.sqlite` naming `path` when the folder cannot take it.
+    static func createNew(_ path: String, busyTimeoutSeconds: Int) throws(ArchiveError) -> Bool {
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        let temporary =
+            (folder.isEmpty ? "" : folder + "/") + "." + base + ".new-\(getpid())-"
+            + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        func removeTemporary() {
+            for suffix in ["", "-wal", "-shm", "-journal"] { _ = unlink(temporary + suffix) }
+        }
+        defer { removeTemporary() }
+        do {
+            let db = try Connection(path: temporary, readOnly: false, create: true, immutable: false)
+            try db.execute("BEGIN IMMEDIATE")
+            for statement in Schema.create { try db.execute(statement) }
+            try db.execute("PRAGMA application_id = \(Schema.applicationID)")
+            try db.execute("PRAGMA user_version = \(Schema.version)")
+            try db.execute("COMMIT")
+            try db.execute("PRAGMA journal_mode = WAL")
+        } catch {
+            // The temporary name is ours; the message names the file the user gave.
+            let reason = error.message.split(separator: ": ").last.map(String.init) ?? error.message
+            throw .sqlite(SQLiteError(code: error.code, message: "\(path): cannot create: \(reason)"))
+        }
+        if link(temporary, path) == 0 { return true }
+        if errno == EEXIST { return false }
+        throw .sqlite(SQLiteError(code: SQLITE_CANTOPEN, message: "\(path): cannot create: \(errnoText())"))
+    }
+
+    /// Removes the archive file (and its `-wal` and `-shm`) when this process created it and it
+    /// holds no export: what a first `import` that failed leaves. Takes the write lock first, so
+    /// that an import another process started meanwhile is not lost; false when it was kept.
+    @discardableResult
+    public func removeIfCreatedAndEmpty() -> Bool {
+        guard created, (try? db.execute("BEGIN IMMEDIATE")) != nil else { return false }
+        defer { try? db.execute("ROLLBACK") }
+        guard (try? db.integer("SELECT count(*) FROM exports")) == 0 else { return false }
+        for suffix in ["", "-wal", "-shm"] { _ = unlink(path + suffix) }
+        return true
+    }
+
+    /// `PRAGMA quick_check` before an import writes: a damaged archive is refused
+    /// (`ArchiveError.damaged`, its first problem) and left byte-identical (issue 17: an import
+    /// into an archive with 4 KiB of garbage in its middle said "22 new" and wrote into it).
+    /// Reads every page once (about a second per GB).
+    public func checkIntact() throws(ArchiveError) {
+        let problems: [String]
+        do {
+            let s = try db.prepare("PRAGMA quick_check(1)")
+            var lines: [String] = []
+            while try s.step() { lines.append(s.text(0)) }
+            problems = lines
+        } catch {
+            if error.code & 0xFF == SQLITE_CORRUPT || error.code & 0xFF == SQLITE_NOTADB {
+                throw .damaged(path: path, problem: error.message.split(separator: ": ").last.map(String.init) ?? "")
+            }
+            throw classify(error)
+        }
+        if problems != ["ok"] {
+            // SQLite's lines, on one line: "*** in database main ***" headers left out.
+            let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+            throw .damaged(path: path, problem: lines.isEmpty ? "no answer" : lines.joined(separator: "; "))
+        }
+    }
+
+    /// The archive's contents now: its exports' count and largest id (imports only add exports).
+    public func stamp() throws(ArchiveError) -> ArchiveStamp {
+        try wrap { try currentStamp() }
+    }
+
+    func currentStamp() throws -> ArchiveStamp {
+        let s = try db.prepare("SELECT count(*), coalesce(max(id), 0) FROM exports")
+        guard try s.step() else { return ArchiveStamp(exports: 0, lastExportID: 0) }
+        return ArchiveStamp(exports: s.int64(0), lastExportID: s.int64(1))
+    }
+
+    /// Stores `result` (`storeResults`) only when the archive still holds what `stamp` says,
+    /// checked under the write lock: results in the archive describe the archive they are in
+    /// (issue 17: a `report --db` that waited for an import stored 1 day over 1,802).
+    /// - Throws: `ArchiveError.changedMeanwhile` when an import committed since, and what
+    ///   `storeResults` throws.
+    public func storeResults(_ result: AnalysisResult, context: ReportContext, describing stamp: ArchiveStamp)
+        throws(ArchiveError)
+    {
+        writeGuard = { [unowned self] in
+            let now = try self.currentStamp()
+            if now != stamp { throw ArchiveError.changedMeanwhile(path: self.path, before: stamp, now: now) }
+        }
+        defer { writeGuard = nil }
+        try storeResults(result, context: context)
+    }
+
+    /// Run by `writeTransaction` right after it took the write lock (see `storeResults(_:context:describing:)`).
+    var writeGuard: (() throws -> Void)?
 
     /// The first 16 bytes of every SQLite 3 database.
     private static func checkHeader(_ path: String) throws(ArchiveError) {
@@ -192,6 +360,7 @@ public final class Archive {
         if e.code & 0xFF == SQLITE_BUSY || e.code & 0xFF == SQLITE_LOCKED {
             return .busy(path: path, seconds: busyTimeoutSeconds)
         }
+        if e.code & 0xFF == SQLITE_FULL { return .diskFull(path: path) }
         return .sqlite(e)
     }
 
@@ -200,6 +369,7 @@ public final class Archive {
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         try db.execute("BEGIN IMMEDIATE")
         do {
+            try writeGuard?()
             try lookups.load(db)
             let value = try body()
             try db.execute("COMMIT")
@@ -245,3 +415,42 @@ public final class Archive {
 }
 
 func errnoText() -> String { String(cString: strerror(errno)) }
+
+/// What an archive holds, as far as results computed from it go: imports only add exports, so
+/// two equal stamps of one archive are the same contents.
+public struct ArchiveStamp: Hashable, Sendable {
+    public var exports: Int64
+    public var lastExportID: Int64
+}
+
+/// SQLite's busy handler for one connection: waits up to the timeout (sleeping 1 ms, then 10 ms
+/// steps), and after one second tells `onLongWait` once what it is waiting for.
+final class BusyWait {
+    let path: String
+    let timeoutSeconds: Int
+    let onLongWait: (@Sendable (String) -> Void)?
+    var started: ContinuousClock.Instant?
+    var announced = false
+
+    init(path: String, timeoutSeconds: Int, onLongWait: (@Sendable (String) -> Void)?) {
+        self.path = path
+        self.timeoutSeconds = timeoutSeconds
+        self.onLongWait = onLongWait
+    }
+
+    /// One call of the handler: `count` is 0 at the start of a wait. True: try again.
+    func wait(_ count: Int32) -> Bool {
+        let now = ContinuousClock.now
+        if count == 0 || started == nil { started = now }
+        let waited = now - started!
+        if waited >= .seconds(timeoutSeconds) { return false }
+        if waited >= .seconds(1), !announced {
+            announced = true
+            onLongWait?(
+                "waiting for another process (an import or a report --db) that holds the write lock of \(path)"
+                    + " (up to \(timeoutSeconds) s)…")
+        }
+        usleep(count < 10 ? 1_000 : 10_000)
+        return true
+    }
+}

@@ -11,6 +11,12 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
 /// SQLite's `SQLITE_TRANSIENT`: bound text and blobs are copied before the call returns.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -19,13 +25,15 @@ final class Connection {
     let handle: OpaquePointer
     let path: String
 
-    /// Opens `path` read-write (creating it when `create`) or read-only.
-    init(path: String, readOnly: Bool, create: Bool) throws(SQLiteError) {
+    /// Opens `path` read-write (creating it when `create`) or read-only; `immutable` (read-only
+    /// only) opens it as `file:…?immutable=1`, which needs no `-shm` or `-wal` beside it.
+    init(path: String, readOnly: Bool, create: Bool, immutable: Bool = false) throws(SQLiteError) {
         var db: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
-            | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+            | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
+        let name = immutable && readOnly ? Self.immutableURI(path) : path
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
@@ -38,8 +46,32 @@ final class Connection {
 
     deinit { sqlite3_close_v2(handle) }
 
+    /// `file:<path>?immutable=1`, the path's bytes other than unreserved ones percent-encoded.
+    static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for b in path.utf8 {
+            let c = Character(Unicode.Scalar(b))
+            if b < 0x80, c.isLetter || c.isNumber || "/-._~".contains(c) {
+                uri.append(c)
+            } else {
+                uri += "%" + String(b, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return uri + "?immutable=1"
+    }
+
     /// Waits up to `milliseconds` for another connection's lock before failing with SQLITE_BUSY.
     func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
+    /// Lets `wait` decide each retry while another connection holds a lock (instead of a
+    /// timeout). `wait` must outlive the connection.
+    func setBusyHandler(_ wait: BusyWait) {
+        sqlite3_busy_handler(
+            handle,
+            { context, count in
+                Unmanaged<BusyWait>.fromOpaque(context!).takeUnretainedValue().wait(count) ? 1 : 0
+            }, Unmanaged.passUnretained(wait).toOpaque())
+    }
 
     /// Runs SQL without parameters (schema statements, PRAGMAs, BEGIN/COMMIT).
     func execute(_ sql: String) throws(SQLiteError) {

@@ -210,6 +210,13 @@ public struct ExportReader: Sendable {
                     let line = Int(hsax_parser_error_line(parser))
                     let column = Int(hsax_parser_error_column(parser))
                     let message = String(cString: hsax_parser_error_message(parser))
+                    if session.rootEnded {
+                        throw ExportReadError.contentAfterRoot(
+                            input: name, line: line, column: column,
+                            found: String(
+                                decoding: Array(String(cString: hsax_parser_error_context(parser)).utf8), as: UTF8.self),
+                            message: message)
+                    }
                     // libxml2 waits for the rest of an unfinished tag or value: an error found
                     // once it learns that nothing more comes, at the end of its bytes, is the
                     // input's end inside markup (not broken markup before it).

@@ -94,6 +94,9 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
     /// come (a cut inside a record, an unfinished copy). `line` and `column` are where the bytes
     /// end; `message` is libxml2's; `elementsRead` as for `notWellFormed`.
     case truncated(input: String, line: Int, column: Int, message: String, elementsRead: Int)
+    /// Something other than whitespace, comments and processing instructions after the root's
+    /// end tag (a second root element, text): `found` is the input there, up to its line's end.
+    case contentAfterRoot(input: String, line: Int, column: Int, found: String, message: String)
     /// The input is not XML at all: libxml2 stopped before the root element.
     case notXML(input: String, line: Int, column: Int, message: String)
     /// Well-formed XML (or a zip) that is not an Apple Health export.
@@ -117,6 +120,13 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(input): line \(line), column \(column): not well-formed XML: \(text)"
                 + " (stopped after \(elementsRead) elements; the export is incomplete or damaged:"
                 + " export again from the Health app)"
+        case .contentAfterRoot(let input, let line, let column, let found, let message):
+            let what = found.hasPrefix("<") && !found.hasPrefix("</") ? "a second root element" : "more content"
+            let shown = Self.oneLine(found).unicodeScalars.map { $0.value < 0x20 || $0 == "\u{7F}" ? "?" : String($0) }
+                .joined()
+            return "\(input): line \(line), column \(column): \(what) after </HealthData>, which ends the export:"
+                + " '\(shown)' (libxml2: \(Self.oneLine(message))). The export itself is complete; the file has"
+                + " something appended to it (two files joined?): remove what follows </HealthData>"
         case .notXML(let input, let line, let column, let message):
             return "\(input): line \(line), column \(column): not an XML document (libxml2: \(Self.oneLine(message)));"
                 + " expected an Apple Health export (export.xml or export.zip)"

@@ -132,6 +132,7 @@ extension ReaderSession {
     }
 
     func end(_ el: Int32, depth: Int) {
+        if depth == 0 { rootEnded = true }
         switch hsax_element_id(rawValue: UInt32(el)) {
         case HSAX_EL_RECORD:
             if recordIndex >= 0 {

@@ -55,6 +55,8 @@ final class ReaderSession {
     @exclusivity(unchecked) var failure: Error?
     @exclusivity(unchecked) var elementsRead = 0
     @exclusivity(unchecked) var sawRoot = false
+    /// True once the root element's end tag was read: a later error is content after it.
+    @exclusivity(unchecked) var rootEnded = false
 
     // Header.
     @exclusivity(unchecked) var exportDate: Timestamp?

@@ -27,7 +27,9 @@ public struct RouteSummary: Hashable, Sendable {
     }
 
     /// Summarizes GPX bytes.
-    /// - Throws: `RouteFileError.notWellFormed` (with the line) when the bytes are not XML.
+    /// - Throws: `RouteFileError.notWellFormed` (with the line) when the bytes are not XML;
+    ///   `RouteFileError.implausible` (with the line) for an elevation beyond ±3.4e38 m, the
+    ///   bound a record's value has (issue 17: one `<ele>1e301</ele>` made a 302-digit gain).
     public static func read(gpx bytes: [UInt8], name: String) throws(RouteFileError) -> RouteSummary {
         guard !bytes.isEmpty else { throw .notWellFormed(file: name, line: 1, message: "the file is empty") }
         var out = hgpx_summary()
@@ -35,6 +37,12 @@ public struct RouteSummary: Hashable, Sendable {
             b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(b.count, 1)) {
                 hgpx_summarize($0, b.count, &out)
             }
+        }
+        if rc == -3 {
+            let message = withUnsafeBytes(of: &out.error_message) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            throw .implausible(file: name, line: Int(out.error_line), message: message)
         }
         if rc != 0 {
             let message = withUnsafeBytes(of: &out.error_message) { raw in
@@ -51,12 +59,16 @@ public struct RouteSummary: Hashable, Sendable {
 /// Why a route file could not be summarized (a warning for the report, never a failed read).
 public enum RouteFileError: Error, Hashable, Sendable, CustomStringConvertible {
     case notWellFormed(file: String, line: Int, message: String)
+    /// A value no route can have (an elevation beyond ±3.4e38 m): the file is not used.
+    case implausible(file: String, line: Int, message: String)
     case unreadable(file: String, reason: String)
 
     public var description: String {
         switch self {
         case .notWellFormed(let file, let line, let message):
             return "\(file): line \(line): not well-formed GPX: \(message)"
+        case .implausible(let file, let line, let message):
+            return "\(file): line \(line): implausible value: \(message)"
         case .unreadable(let file, let reason): return "\(file): cannot read: \(reason)"
         }
     }
@@ -90,18 +102,19 @@ public struct RouteFileIndex: Hashable, Sendable {
         guard case .path(let path) = input else { return nil }
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        func folder(_ candidate: String) -> RouteFileIndex? {
+        func folder(_ candidate: String, root: String) -> RouteFileIndex? {
             var d = stat()
             guard stat(candidate, &d) == 0, (d.st_mode & S_IFMT) == S_IFDIR else { return nil }
-            return readFolder(candidate)
+            return readFolder(candidate, root: root)
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
             // The unzipped folder: `apple_health_export/` itself or the folder holding it.
-            return folder(path + "/workout-routes") ?? folder(path + "/apple_health_export/workout-routes")
+            return folder(path + "/workout-routes", root: path)
+                ?? folder(path + "/apple_health_export/workout-routes", root: path)
         }
         if isZip(path) { return readZip(path) }
         let parent = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        return folder(parent + "/workout-routes")
+        return folder(parent + "/workout-routes", root: parent)
     }
 
     /// `/workout-routes/<name>` for an entry path whose last folder is `workout-routes`.
@@ -121,10 +134,13 @@ public struct RouteFileIndex: Hashable, Sendable {
         return pread(fd, &magic, 4, 0) == 4 && magic[0] == 0x50 && magic[1] == 0x4B
     }
 
-    static func readFolder(_ folder: String) -> RouteFileIndex {
+    /// The route files of `folder`, taken only where they are, after resolving links, inside
+    /// `root` (the export folder): a link to a file elsewhere is not read (issue 17).
+    static func readFolder(_ folder: String, root: String) -> RouteFileIndex {
         var index = RouteFileIndex(location: folder)
-        guard let dir = opendir(folder) else { return index }
+        guard let rootPath = resolved(root), let dir = opendir(folder) else { return index }
         defer { closedir(dir) }
+        let inside = rootPath == "/" ? "/" : rootPath + "/"
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
@@ -132,24 +148,44 @@ public struct RouteFileIndex: Hashable, Sendable {
             guard let key = key(forEntry: "workout-routes/" + name) else { continue }
             let file = folder + "/" + name
             index.files[key] = Result { () throws(RouteFileError) -> RouteSummary in
-                try RouteSummary.read(gpx: try readWhole(file), name: file)
+                guard let target = resolved(file) else {
+                    throw .unreadable(file: file, reason: String(cString: strerror(errno)))
+                }
+                guard target.hasPrefix(inside) else {
+                    throw .unreadable(file: file, reason: "a link to \(target), outside the export folder \(rootPath)")
+                }
+                return try RouteSummary.read(gpx: try readWhole(target, name: file), name: file)
             }
         }
         return index
     }
 
-    static func readWhole(_ file: String) throws(RouteFileError) -> [UInt8] {
-        let fd = open(file, O_RDONLY)
-        guard fd >= 0 else { throw .unreadable(file: file, reason: String(cString: strerror(errno))) }
+    /// `path` with every link resolved (`realpath`); nil with `errno` set when that fails.
+    static func resolved(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// The bytes of the regular file at `file` (link-free: `O_NOFOLLOW`), named `name` in
+    /// messages. Opened with `O_NONBLOCK` and checked with `fstat` before any read, so that a FIFO
+    /// or device named `*.gpx` is refused instead of blocking the report forever (issue 17).
+    static func readWhole(_ file: String, name: String? = nil) throws(RouteFileError) -> [UInt8] {
+        let label = name ?? file
+        let fd = open(file, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(file: label, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .unreadable(file: label, reason: String(cString: strerror(errno))) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(file: label, reason: "not a regular file") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { throw .unreadable(file: file, reason: String(cString: strerror(errno))) }
+            if n < 0 { throw .unreadable(file: label, reason: String(cString: strerror(errno))) }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > maxEntryBytes { throw .unreadable(file: file, reason: "larger than 64 MiB") }
+            if bytes.count > maxEntryBytes { throw .unreadable(file: label, reason: "larger than 64 MiB") }
         }
     }
 
@@ -176,7 +212,7 @@ public struct RouteFileIndex: Hashable, Sendable {
             while true {
                 let n = chunk.withUnsafeMutableBytes { archive_read_data(a, $0.baseAddress, $0.count) }
                 if n < 0 {
-                    failure = .unreadable(file: label, reason: String(cString: archive_error_string(a)))
+                    failure = .unreadable(file: label, reason: archiveErrorText(a))
                     break
                 }
                 if n == 0 { break }

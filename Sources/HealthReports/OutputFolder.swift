@@ -61,7 +61,9 @@ struct OutputFolder {
         let target = try resolve(directory)
         let parent = ReportWriter.parent(of: target)
         let base = String(target.split(separator: "/").last ?? "")
-        guard !base.isEmpty, !parent.isEmpty else { throw .notADirectory(path: directory) }
+        guard !base.isEmpty, !parent.isEmpty else {
+            throw target == "/" ? .rootFolder(path: directory) : .notADirectory(path: directory)
+        }
         let prefix = "." + base + ".tmp-"
 
         let lock = ReportWriter.lockFile(of: target)
@@ -78,7 +80,10 @@ struct OutputFolder {
         let names = Set(files.map(\.name))
         let ours = { (name: String) in names.contains(name) || owns(name) }
         // A file there that is also in the output folder (the same inode) was carried over.
-        for entry in (try? fileSystem.entries(of: parent)) ?? [] where entry.name.hasPrefix(prefix) {
+        // Only real folders (never a link: `entries` uses lstat) of our user, named as `write` names
+        // them, are staging folders (issue 17: a link named like one led to deletions through it).
+        for entry in (try? fileSystem.entries(of: parent)) ?? []
+        where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: prefix) {
             let folder = ReportWriter.join(parent, entry.name)
             let links = ((try? fileSystem.entries(of: folder)) ?? []).map(\.name).filter {
                 fileSystem.isSameFile(ReportWriter.join(folder, $0), ReportWriter.join(target, $0))
@@ -148,6 +153,14 @@ struct OutputFolder {
         stepHook?(.cleaned)
     }
 
+    /// True for `<prefix><pid>-<hex>`, the name `write` gives its staging folders.
+    static func isStagingName(_ name: String, prefix: String) -> Bool {
+        guard name.hasPrefix(prefix) else { return false }
+        let parts = name.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[0].allSatisfy(\.isNumber) && !parts[1].isEmpty
+            && parts[1].allSatisfy(\.isHexDigit)
+    }
+
     /// Removes the set's files and the carried-over links from a staging folder, then the
     /// folder. Anything else in it is never deleted: the folder then stays.
     private func removeSet(in folder: String, ours: (String) -> Bool, carried: [String]) {
@@ -173,8 +186,10 @@ struct OutputFolder {
     /// - Throws: `ReportError.notADirectory`, `.danglingSymbolicLink` or `.cannotWriteInto`.
     func check(_ directory: String) throws(ReportError) {
         if try isFolder(directory) {
+            let real = try realPath(directory)
+            if real == "/" { throw .rootFolder(path: directory) }
             // The staging folder and the lock file are made beside it.
-            let parent = ReportWriter.parent(of: try realPath(directory))
+            let parent = ReportWriter.parent(of: real)
             return try canCreate(in: parent.isEmpty ? "/" : parent, for: directory)
         }
         var folder = ReportWriter.parent(of: directory)

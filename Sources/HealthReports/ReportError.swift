@@ -13,6 +13,9 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotCreateDirectory(path: String, Errno)
     /// The output path exists but is not a directory.
     case notADirectory(path: String)
+    /// The output path is the file system's root, `/`: the output folder is replaced as a
+    /// whole by a folder made beside it, and `/` has nothing beside it.
+    case rootFolder(path: String)
     /// The file `path` could not be written: creating, writing or flushing its temporary file
     /// next to it failed. `path` itself was not touched.
     case cannotWriteFile(path: String, Errno)
@@ -53,6 +56,9 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot create the output directory '\(path)': \(error)"
         case .notADirectory(let path):
             return "cannot write the report into '\(path)': it exists and is not a directory"
+        case .rootFolder(let path):
+            return "cannot write the report into '\(path)': it is the root folder '/', which cannot be replaced as"
+                + " a whole the way an output folder is; give a folder inside it, e.g. --out /reports"
         case .cannotWriteFile(let path, let error):
             return "cannot write '\(path)': \(error)"
         case .cannotReplaceFile(let path, let error):

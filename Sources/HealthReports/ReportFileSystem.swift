@@ -55,6 +55,9 @@ struct DirectoryEntry: Hashable, Sendable {
     var name: String
     /// True for a directory (a symbolic link to one is not a directory here).
     var isDirectory: Bool
+    /// True when this process's effective user owns the entry itself (`lstat`: a link's own
+    /// owner, never its target's).
+    var isOwnedByUs: Bool = true
 }
 
 // The real calls, shared by every file system (tests override only what they make fail).
@@ -68,7 +71,9 @@ extension ReportFileSystem {
     }
 
     func lock(_ path: String) throws(ReportError.Errno) -> Int32 {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // O_NOFOLLOW: a link planted at the lock's name is refused (ELOOP), never followed to
+        // create its target (issue 17).
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         if fd < 0 { throw .current }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let error = ReportError.Errno.current
@@ -92,9 +97,10 @@ extension ReportFileSystem {
             }
             if name == "." || name == ".." { continue }
             var info = stat()
-            let isDirectory =
-                lstat(directory + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-            result.append(DirectoryEntry(name: name, isDirectory: isDirectory))
+            let found = lstat(directory + "/" + name, &info) == 0
+            let isDirectory = found && (info.st_mode & S_IFMT) == S_IFDIR
+            result.append(
+                DirectoryEntry(name: name, isDirectory: isDirectory, isOwnedByUs: found && info.st_uid == geteuid()))
         }
         return result.sorted { $0.name < $1.name }
     }

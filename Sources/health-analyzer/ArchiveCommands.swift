@@ -6,14 +6,19 @@ import HealthReports
 
 /// `report --db` and `inspect --db`: the archive's side of the two commands.
 enum ArchiveCommands {
-    /// Replays the archive through the same pipeline as `report` (with a progress line).
-    static func report(db: String, options: AnalysisOptions) throws -> ReportRun {
-        let archive = try Archive(path: db, create: false)
+    /// Tells on standard error that a wait for another process's lock has lasted a second.
+    static let announceWait: @Sendable (String) -> Void = { printError("note: " + $0) }
+
+    /// Replays the archive through the same pipeline as `report` (with a progress line), from a
+    /// read-only connection: reading needs no write access (issue 17). Returns the run and the
+    /// archive's contents as read (`ArchiveStamp`), for `storeResults`.
+    static func report(db: String, options: AnalysisOptions) throws -> (run: ReportRun, stamp: ArchiveStamp?) {
+        let archive = try Archive(path: db, readOnly: true, onLongWait: announceWait)
         let progress = ProgressLine(label: "Reading \((db as NSString).lastPathComponent)", unit: .records)
         defer { progress.finish() }
         let total = progress.isEnabled ? try archive.rowCounts()["records"].map { Int64($0) } : nil
         var done: Int64 = 0
-        return try ReportPipeline.run(
+        let run = try ReportPipeline.run(
             reading: { consume in
                 try archive.read { batch in
                     done += Int64(batch.records.count)
@@ -22,10 +27,46 @@ enum ArchiveCommands {
                 }
             }, options: options,
             environmentTimeZone: ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 })
+        return (run, archive.readStamp)
     }
 
-    static func storeResults(_ run: ReportRun, db: String) throws {
-        try Archive(path: db, create: false).storeResults(run.result, context: run.context)
+    /// Stores the run's result tables in the archive, when they still describe it. Called before
+    /// `--out` is replaced, so that the command's success is decided before anything becomes
+    /// visible (issue 17: a 0444 archive made `report --db` exit 1 after replacing `--out`).
+    /// Returns a warning, and stores nothing, when the archive cannot be written (a read-only
+    /// file or mount) or an import committed since the read; throws any other failure (a full
+    /// disk), and then `--out` is left as it was.
+    static func storeResults(_ run: ReportRun, db: String, stamp: ArchiveStamp?) throws -> String? {
+        let notStored =
+            "the result tables (" + Archive.resultTables.map(\.table).joined(separator: ", ")
+            + ") were not stored"
+        if access(db, W_OK) != 0 || !Archive.folderCanHoldWAL(db, forWriting: true) {
+            return "\(db) is read-only (\(String(cString: strerror(errno)))): \(notStored); the report is complete"
+        }
+        let failure: ArchiveError
+        do {
+            let archive = try Archive(path: db, create: false, onLongWait: announceWait)
+            if let stamp {
+                try archive.storeResults(run.result, context: run.context, describing: stamp)
+            } else {
+                try archive.storeResults(run.result, context: run.context)
+            }
+            return nil
+        } catch {
+            failure = error
+        }
+        switch failure {
+        case .changedMeanwhile(let path, let before, let now):
+            return "\(path): an import committed while the report was made (exports \(before.exports), then"
+                + " \(now.exports)): \(notStored); the report describes the archive as it was read; run report --db"
+                + " again to store them"
+        case .sqlite(let e) where e.code & 0xFF == 8:  // SQLITE_READONLY
+            return "\(db) is read-only (\(e.message)): \(notStored); the report is complete"
+        case .readOnly(_, let reason):
+            return "\(db) is read-only (\(reason)): \(notStored); the report is complete"
+        default:
+            throw failure
+        }
     }
 
     /// `inspect --db <file>`: exports imported, date range, counts per type and source.
@@ -34,7 +75,7 @@ enum ArchiveCommands {
         let i: ArchiveInspection
         do {
             defer { progress.finish() }
-            i = try Archive(path: db, readOnly: true).inspect(
+            i = try Archive(path: db, readOnly: true, onLongWait: announceWait).inspect(
                 progress: progress.isEnabled ? { done, total in progress.update(done, total) } : nil)
         }
         var out = ""

@@ -48,7 +48,9 @@ enum ImportCommand {
         }
         let quiet = args.flags.contains("--quiet")
         let threads = try args.threads()
-        let archive = try Archive(path: db)
+        let archive = try Archive(path: db, onLongWait: ArchiveCommands.announceWait)
+        // A damaged archive is refused before anything is written into it.
+        try archive.checkIntact()
         var failures = 0
         for input in args.positionals.flatMap(ImportInputs.expand) {
             let progress = ProgressLine(label: "Importing \(label(input))")
@@ -67,6 +69,10 @@ enum ImportCommand {
                 continue
             }
             if !quiet { print(line(outcome)) }
+        }
+        // A first import that failed leaves no empty archive behind.
+        if failures > 0, archive.removeIfCreatedAndEmpty() {
+            printError("note: \(db) was not kept: no export could be imported into the new archive")
         }
         return failures == 0 ? ExitCode.success : ExitCode.failure
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthAnalysis
+import HealthArchive
 import HealthExport
 import HealthReports
 
@@ -146,8 +147,9 @@ enum ReportCommand {
 
         // run()
         let run: ReportRun
+        var stamp: ArchiveStamp?
         if let db {
-            run = try ArchiveCommands.report(db: db, options: options)
+            (run, stamp) = try ArchiveCommands.report(db: db, options: options)
         } else {
             let progress = ProgressLine(label: "Reading " + inputLabel(input))
             var readerOptions = ReaderOptions()
@@ -172,8 +174,12 @@ enum ReportCommand {
         // Warnings of the analysis (zone fallbacks, rings that disagree with the ActivitySummary)
         // also go to standard error, so that a cron job's mail shows them.
         for note in result.notes where note.hasPrefix("WARNING") { printError(note) }
+        // The archive's tables first: a failure there (a full disk) exits 1 with --out as it was,
+        // and nothing can fail for them once --out is replaced.
+        if let db, let warning = try ArchiveCommands.storeResults(run, db: db, stamp: stamp) {
+            printError("warning: " + warning)
+        }
         let written = try writer.write(result, context: context, to: out)
-        if let db { try ArchiveCommands.storeResults(run, db: db) }
         if quiet { return ExitCode.success }
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
         print(

@@ -29,8 +29,9 @@ typedef struct {
 } hgpx_summary;
 
 /// Parses `length` bytes of GPX and fills `out`. Returns 0 on success, -1 when the bytes are not
-/// well-formed XML (then `out->error_line` and `out->error_message` say where and why) and -2
-/// when memory ran out. Never keeps a pointer to `bytes`.
+/// well-formed XML (then `out->error_line` and `out->error_message` say where and why), -2
+/// when memory ran out and -3 when an `<ele>` is beyond ±3.4e38 m, the bound a record's value
+/// has (`error_line` and `error_message` say which). Never keeps a pointer to `bytes`.
 int hgpx_summarize(const char *bytes, size_t length, hgpx_summary *out);
 
 #ifdef __cplusplus

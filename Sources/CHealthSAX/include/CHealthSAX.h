@@ -185,6 +185,9 @@ int32_t hsax_parser_error_column(const hsax_parser *parser);
 /// (with the last feed: the input ends inside the markup it was parsing, a truncated file).
 int hsax_parser_error_at_end(const hsax_parser *parser);
 const char *hsax_parser_error_message(const hsax_parser *parser);
+/// Up to 63 bytes of the input from where libxml2 stood at the error, to the line's end
+/// (NUL-terminated; possibly cut inside a UTF-8 sequence): what is there.
+const char *hsax_parser_error_context(const hsax_parser *parser);
 
 /// The line libxml2 is at now (for errors found by the caller inside a callback).
 int32_t hsax_parser_current_line(const hsax_parser *parser);
