@@ -206,18 +206,24 @@ struct HostileArchiveTests {
     /// archive changed since the read; the report itself is written.
     @Test func reportDbDuringAnImportDoesNotStoreStaleResults() throws {
         let (dir, db) = try folderWithAnArchive(days: 2)
-        // 60 days (about 50 MB of XML): an import of several seconds, holding the write lock
+        // 120 days (about 100 MB of XML): an import of several seconds, holding the write lock
         // from its start (quick_check, then BEGIN IMMEDIATE) to its commit.
-        let big = try ArchiveCLITests.export(dir, "big.xml", firstDay: "2025-08-04", days: 60)
+        let big = try ArchiveCLITests.export(dir, "big.xml", firstDay: "2025-08-04", days: 120)
+        let writing = dir.appendingPathComponent("import-is-writing").path
         let importer = Process()
         importer.executableURL = binary
         importer.arguments = ["import", big.path, "--db", db, "--quiet"]
+        var environment = ProcessInfo.processInfo.environment
+        // The import makes this file once its first batch is in its open transaction.
+        environment["HEALTH_ANALYZER_TEST_IMPORT_WRITING"] = writing
+        importer.environment = environment
         importer.standardOutput = FileHandle.nullDevice
         importer.standardError = FileHandle.nullDevice
         try importer.run()
-        // The lock is taken within the import's first moments (its pages reach the -wal only at
-        // the commit or when the cache spills, so there is nothing to poll): 1.5 s is ample.
-        usleep(1_500_000)
+        let deadline = Date().addingTimeInterval(120)
+        while !FileManager.default.fileExists(atPath: writing) && importer.isRunning && Date() < deadline {
+            usleep(5_000)
+        }
         try #require(importer.isRunning, "the import ended before the report started: the test proves nothing")
         let out = dir.appendingPathComponent("out")
         let r = try run(["report", "--db", db, "--out", out.path], limit: 600)

@@ -59,7 +59,11 @@ struct ScratchFileTests {
         var scratchOpen = false
         let deadline = Date().addingTimeInterval(30)
         while !scratchOpen && Date() < deadline {
-            scratchOpen = openFiles(of: pid).contains { $0.hasPrefix(prefix) && $0.hasSuffix(" (deleted)") }
+            // A file made with O_TMPFILE shows as "<folder>/#<inode> (deleted)"; one made with
+            // a name and unlinked at once (where O_TMPFILE is missing) under its name.
+            scratchOpen = openFiles(of: pid).contains {
+                ($0.hasPrefix(prefix) || $0.hasPrefix(scratch.path + "/#")) && $0.hasSuffix(" (deleted)")
+            }
             if !scratchOpen { usleep(2_000) }
         }
         #expect(scratchOpen, "the report never held a scratch file in \(scratch.path) open")
