@@ -2,36 +2,12 @@ import HealthExport
 
 /// `health-analyzer inspect <input>`: what is in an export, quick to read on a terminal.
 enum InspectCommand {
-    static let help = """
-        Usage: health-analyzer inspect <input>
-               health-analyzer inspect --db <archive>
-
-        Show what an Apple Health export contains: export date and version, locale, the date
-        range, records per type (with units) and per source (with the device model), workouts
-        per activity type, ActivitySummary days, the most frequent HKTimeZone, and every
-        diagnostic (skipped records, removed control characters) with its count.
-
-        <input>  export.zip (read in place), export.xml, the unzipped folder, or - for XML
-                 on standard input.
-
-        Options:
-          --threads N  Parser threads (default: the cores available, here \(ExportReader.availableCores)).
-                       Every output is the same for any N.
-          --db <file>  Summarise a SQLite archive made by 'import' instead: the exports
-                       imported with their dates, the date range, counts per type and source.
-          -h, --help   Show this help.
-
-        Example:
-          health-analyzer inspect samples/export.zip
-        """
-
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentScanner(arguments, command: "inspect", valued: ["--threads", "--db"], flagNames: [])
-        if args.flags.contains("--help") {
-            print(help)
-            return ExitCode.success
-        }
+        let args = try ArgumentScanner(arguments, spec: CommandTable.inspect)
+        if args.flags.contains("--help") { return printHelp(CommandTable.inspect) }
+        let json = args.flags.contains("--json")
         if let db = args.values["--db"] {
+            if json { throw UsageError(message: "--json describes an export; leave out --db", command: "inspect") }
             if let extra = args.positionals.first {
                 throw UsageError(message: "--db reads the archive: leave out '\(extra)'", command: "inspect")
             }
@@ -42,7 +18,8 @@ enum InspectCommand {
         let threads = try args.threads()
         // One tally per parser thread, merged at the end (each is touched by its thread only).
         let tallies = (0..<threads).map { _ in InspectTallyBox() }
-        let progress = ProgressLine(label: "Reading " + ImportCommand.label(input))
+        let progress = ProgressLine(
+            label: "Reading " + ImportCommand.label(input), enabled: !args.flags.contains("--quiet"))
         var readerOptions = ReaderOptions()
         if progress.isEnabled {
             readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }
@@ -57,7 +34,7 @@ enum InspectCommand {
         }
         var tally = tallies[0].tally
         for box in tallies.dropFirst() { tally.merge(box.tally) }
-        print(tally.render(summary), terminator: "")
+        print(json ? tally.json(summary) : tally.render(summary), terminator: "")
         return ExitCode.success
     }
 }

@@ -23,11 +23,13 @@ final class ProgressLine: @unchecked Sendable {
     private var last = Date.distantPast
     private let lock = NSLock()
 
-    /// - Parameter label: what is being done, e.g. `Reading export.zip`.
-    init(label: String, unit: Unit = .bytes) {
+    /// - Parameters:
+    ///   - label: what is being done, e.g. `Reading export.zip`.
+    ///   - enabled: false for no line at all (`inspect --quiet`).
+    init(label: String, unit: Unit = .bytes, enabled: Bool = true) {
         self.label = label
         self.unit = unit
-        isEnabled = isatty(2) != 0
+        isEnabled = enabled && isatty(2) != 0
         if isEnabled { installClearingSignalHandlers() }
     }
 
