@@ -20,7 +20,7 @@ enum ImportCommand {
         let archive = try Archive(path: db)
         var failures = 0
         for input in args.positionals.flatMap(ImportInputs.expand) {
-            let progress = ProgressLine(label: "Importing \(label(input))")
+            let progress = ProgressLine(label: "Importing \(label(input))", interrupted: .rollsBackTheImport)
             var readerOptions = ReaderOptions()
             if progress.isEnabled {
                 readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }

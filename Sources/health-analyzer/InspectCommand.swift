@@ -19,7 +19,8 @@ enum InspectCommand {
         // One tally per parser thread, merged at the end (each is touched by its thread only).
         let tallies = (0..<threads).map { _ in InspectTallyBox() }
         let progress = ProgressLine(
-            label: "Reading " + ImportCommand.label(input), enabled: !args.flags.contains("--quiet"))
+            label: "Reading " + ImportCommand.label(input), enabled: !args.flags.contains("--quiet"),
+            interrupted: .plain)
         var readerOptions = ReaderOptions()
         if progress.isEnabled {
             readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }
@@ -153,10 +154,10 @@ struct InspectTally {
         }
         line(
             "Records",
-            "\(group(topLevelRecords)) in \(types.count) types from \(sources.count) sources"
+            "\(group(topLevelRecords)) in \(counted(types.count, "type")) from \(counted(sources.count, "source"))"
                 + (nestedRecords > 0 ? " (+\(group(nestedRecords)) inside correlations, not counted)" : ""))
         line("Workouts", group(workoutCount))
-        line("Activity", "\(group(summaryDays.count)) ActivitySummary days")
+        line("Activity", counted(summaryDays.count, "ActivitySummary day"))
         if !correlations.isEmpty {
             line(
                 "Correlations",
@@ -224,6 +225,12 @@ func short(_ identifier: String) -> String {
         return String(identifier.dropFirst(p.count))
     }
     return identifier
+}
+
+/// `1 day`, `1,800 days`: the count grouped, the noun singular for exactly 1 (else `plural`,
+/// by default the noun with an `s`).
+func counted(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(group(n)) \(n == 1 ? noun : plural ?? noun + "s")"
 }
 
 /// `1234567` → `1,234,567`.

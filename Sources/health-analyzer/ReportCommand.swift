@@ -101,13 +101,13 @@ enum ReportCommand {
         if let warning = ReportWriter.routeWarning(result, routes: context.routes) { printError("warning: " + warning) }
         // Warnings of the analysis (zone fallbacks, rings that disagree with the ActivitySummary)
         // also go to standard error, so that a cron job's mail shows them.
-        for note in result.notes where note.hasPrefix("WARNING") { printError(note) }
+        for note in result.notes where note.hasPrefix("WARNING: ") { printError("warning: " + note.dropFirst(9)) }
         let written = try writer.write(result, context: context, to: out)
         if let db { try ArchiveCommands.storeResults(run, db: db) }
         if quiet { return ExitCode.success }
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
         print(
-            "Read \(db.map { "archive \($0)" } ?? summary.inputName): \(result.days.count) \(result.days.count == 1 ? "day" : "days") (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)"
+            "Read \(db.map { "archive \($0)" } ?? summary.inputName): \(counted(result.days.count, "day")) (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)"
         )
         for path in written { print("wrote \(path)") }
         return ExitCode.success

@@ -150,4 +150,20 @@ struct CommandTableTests {
         let steps = try #require(types.first { $0["type"] as? String == "HKQuantityTypeIdentifierStepCount" })
         #expect((steps["units"] as? [String: Int])?.keys.sorted() == ["count"])
     }
+
+    /// One record of one type from one source on one day: every count is singular.
+    @Test func oneOfEachIsSingular() throws {
+        let dir = try temporaryFolder()
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(
+            ("<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2025-01-20 22:00:00 +0100\"/>\n"
+                + " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" unit=\"count\" "
+                + "startDate=\"2025-01-20 10:00:00 +0100\" endDate=\"2025-01-20 10:05:00 +0100\" value=\"120\"/>\n"
+                + " <ActivitySummary dateComponents=\"2025-01-20\" activeEnergyBurned=\"10\" "
+                + "activeEnergyBurnedGoal=\"400\" activeEnergyBurnedUnit=\"kcal\"/>\n</HealthData>\n").utf8
+        ).write(to: xml)
+        let text = try run(["inspect", xml.path]).stdout
+        #expect(text.contains("Records      1 in 1 type from 1 source\n"))
+        #expect(text.contains("Activity     1 ActivitySummary day\n"))
+    }
 }
