@@ -138,7 +138,8 @@ enum Interruption {
     var message: StaticString {
         switch self {
         case .plain: return "health-analyzer: interrupted\n"
-        case .leavesNoReport: return "health-analyzer: interrupted (no report written; a report folder is never left half-written)\n"
+        case .leavesNoReport:
+            return "health-analyzer: interrupted (no report written; a report folder is never left half-written)\n"
         case .rollsBackTheImport: return "health-analyzer: interrupted (the unfinished import is rolled back)\n"
         }
     }
