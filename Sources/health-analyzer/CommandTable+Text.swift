@@ -164,11 +164,21 @@ extension CommandTable {
 
     /// The first sentence of a help text, without characters the shells' syntaxes treat specially.
     static func brief(_ help: String) -> String {
-        var s = filled(help, terminal: false)
+        var s = filled(help, terminal: false).replacingOccurrences(of: "e.g. ", with: "e.g.\u{1}")
         if let end = s.range(of: ". ") { s = String(s[..<end.lowerBound]) }
+        s = s.replacingOccurrences(of: "\u{1}", with: " ")
         if s.hasSuffix(".") { s.removeLast() }
-        let unsafe: Set<Character> = ["[", "]", ":", "'", "\"", "`", "$", "\\", "(", ")"]
+        // Parenthesised asides go (they hold most of the characters the shells treat specially).
+        var depth = 0
+        s = String(
+            s.filter { c in
+                if c == "(" { depth += 1 }
+                defer { if c == ")" { depth = max(0, depth - 1) } }
+                return depth == 0 && c != ")"
+            })
+        let unsafe: Set<Character> = ["[", "]", ":", "'", "\"", "`", "$", "\\"]
         s = String(s.map { unsafe.contains($0) ? " " : $0 })
+        s = s.replacingOccurrences(of: " ,", with: ",").replacingOccurrences(of: " ;", with: ";")
         s = wrap(s, width: 1000).joined(separator: " ")
         return s.count > 70 ? String(s.prefix(69)) + "…" : s
     }
