@@ -80,7 +80,7 @@ enum ReportCharts {
     static let dailyLimit = 190
     static let weeklyLimit = 160
     /// Weeks the ring and workout charts show one per category (3 and up to 7 marks each), then months.
-    static let ringWeeksLimit = 60
+    static let ringWeeksLimit = 30
     static let workoutWeeksLimit = 105
     /// Up to this many categories, each bar carries its value as a label.
     static let labelledBarsLimit = 14
