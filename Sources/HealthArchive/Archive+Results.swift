@@ -9,10 +9,16 @@ extension Archive {
         ("daily_results", .daily), ("weekly_results", .weekly),
     ]
 
-    /// Replaces `daily_results` and `weekly_results` with this report's rows, in one
-    /// transaction, so that a Datasette user sees the de-duplicated days next to the records.
-    /// The rows are the CSV files' own (same columns, same rounding): the tables can never
-    /// disagree with the files.
+    /// Stores this report's rows in `daily_results` and `weekly_results`, in one transaction,
+    /// so that a Datasette user sees the de-duplicated days next to the records. Only the days
+    /// and weeks this report covers are replaced: a cron job's `report --db --week last` updates
+    /// its week and keeps the history stored by earlier reports. A table whose columns differ
+    /// from this version's (an earlier version wrote it) is made anew.
+    ///
+    /// The tables are typed from the report's own column declarations (`ColumnKind.sqliteType`:
+    /// numbers REAL, counts and booleans INTEGER, dates and times ISO 8601 text), keyed by their
+    /// first column (`date`, `week`), and hold the CSV files' values (same columns, the same
+    /// rounding, no value as NULL): the rows can never disagree with the files.
     ///
     /// - Throws: `ArchiveError`.
     public func storeResults(_ result: AnalysisResult, context: ReportContext) throws(ArchiveError) {
@@ -20,75 +26,49 @@ extension Archive {
         try wrap {
             try writeTransaction {
                 for (table, file) in Archive.resultTables {
-                    let rows = CSVText.parse(writer.text(of: file, for: result, context: context))
-                    guard let header = rows.first, !header.isEmpty else { continue }
-                    // Identifiers from our own CSV header (letters, digits and '_'), quoted: no values.
-                    let columns = header.map { "\"\($0)\"" }
-                    try db.execute("DROP TABLE IF EXISTS \(table)")
-                    try db.execute("CREATE TABLE \(table) (\(columns.joined(separator: ", ")))")
-                    let insert = try db.prepare(
-                        "INSERT INTO \(table) VALUES (\(Array(repeating: "?", count: header.count).joined(separator: ",")))"
-                    )
-                    for row in rows.dropFirst() where row.count == header.count {
-                        insert.bindAll(row.map(CSVText.value))
-                        try insert.run()
-                    }
+                    guard let rows = writer.tableRows(of: file, for: result, context: context) else { continue }
+                    try replaceRows(of: table, with: rows)
                 }
             }
         }
     }
-}
 
-/// Just enough RFC 4180 to read back the report's own CSV text.
-enum CSVText {
-    static func parse(_ text: String) -> [[String]] {
-        var rows: [[String]] = []
-        var row: [String] = []
-        var field = ""
-        var quoted = false
-        var chars = Array(text.unicodeScalars)[...]
-        while let c = chars.popFirst() {
-            if quoted {
-                if c == "\"" {
-                    if chars.first == "\"" {
-                        field.unicodeScalars.append("\"")
-                        chars = chars.dropFirst()
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    field.unicodeScalars.append(c)
-                }
-                continue
+    /// Replaces the rows of `table` whose key (the first column) is among `rows`' keys, making the
+    /// table first when it is missing or has other columns. Call inside a transaction.
+    private func replaceRows(of table: String, with rows: TableRows) throws {
+        let columns = rows.schema.columns
+        let wanted = columns.map { "\($0.name) \($0.kind.sqliteType)" }
+        var existing: [String] = []
+        let info = try db.prepare("SELECT name, type FROM pragma_table_info(?)")
+        info.bind(1, table)
+        while try info.step() { existing.append("\(info.text(0)) \(info.text(1))") }
+        // Identifiers from our own column declarations (letters, digits and '_'), quoted: no values.
+        if existing != wanted {
+            let definitions = columns.enumerated().map { i, c in
+                "\"\(c.name)\" \(c.kind.sqliteType)\(i == 0 ? " PRIMARY KEY" : "")"
             }
-            switch c {
-            case "\"": quoted = true
-            case ",":
-                row.append(field)
-                field = ""
-            case "\r": break
-            case "\n":
-                row.append(field)
-                rows.append(row)
-                row = []
-                field = ""
-            default: field.unicodeScalars.append(c)
-            }
+            try db.execute("DROP TABLE IF EXISTS \(table)")
+            try db.execute("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
         }
-        if !field.isEmpty || !row.isEmpty {
-            row.append(field)
-            rows.append(row)
+        let insert = try db.prepare(
+            "INSERT OR REPLACE INTO \(table) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ",")))"
+        )
+        for row in rows.rows {
+            insert.bindAll(zip(row, columns).map { Self.sqlValue($0, $1.kind) })
+            try insert.run()
         }
-        return rows
     }
 
-    /// An empty cell is NULL; a number is INTEGER or REAL; `true`/`false` are 1/0; else TEXT.
-    static func value(_ cell: String) -> SQLValue {
-        if cell.isEmpty { return .null }
-        if cell == "true" { return .integer(1) }
-        if cell == "false" { return .integer(0) }
-        if let i = Int64(cell) { return .integer(i) }
-        if let d = Double(cell), cell.first != "+" { return .real(d) }
-        return .text(cell)
+    /// A report cell as stored: a number as its CSV text reads (rounded to the column's
+    /// decimals), a boolean as 1 or 0, a date or time as its ISO 8601 text, no value as NULL.
+    static func sqlValue(_ cell: TableCell, _ kind: ColumnKind) -> SQLValue {
+        switch cell {
+        case .null: return .null
+        case .text(let text): return .text(text)
+        case .integer(let n): return .integer(Int64(n))
+        case .number: return Double(cell.csvText(kind)).map(SQLValue.real) ?? .null
+        case .boolean(let b): return .integer(b ? 1 : 0)
+        case .date, .timestamp: return .text(cell.csvText(kind))
+        }
     }
 }

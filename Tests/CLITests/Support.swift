@@ -55,3 +55,23 @@ func files(in dir: URL) -> [String] {
 }
 
 let sample = packageRoot.appendingPathComponent("samples/export.zip")
+
+/// Runs `executable` (a path, or a name looked up on the PATH) with `arguments`; standard input
+/// from /dev/null. For the real clients the tests check our files with (`sqlite3`, `duckdb`).
+func runTool(_ executable: String, _ arguments: [String]) throws -> Run {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = [executable] + arguments
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return Run(
+        status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+        stderr: String(decoding: e, as: UTF8.self))
+}

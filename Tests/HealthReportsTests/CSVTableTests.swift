@@ -67,27 +67,34 @@ struct CSVQuotingTests {
 
 @Suite("CSV values")
 struct CSVValueTests {
+    /// The CSV field of `value` in a number column with `decimals`.
+    func number(_ value: Double?, decimals: Int) -> String {
+        ReportColumn<Double?>.number("x", decimals: decimals) { $0 }.csvField(value)
+    }
+    func integer(_ value: Int?) -> String { ReportColumn<Int?>.integer("x") { $0 }.csvField(value) }
+    func boolean(_ value: Bool?) -> String { ReportColumn<Bool?>.boolean("x") { $0 }.csvField(value) }
+
     @Test func missingValuesAreEmptyCellsNeverZero() {
-        #expect(CSVValue.number(nil, decimals: 1).formatted == "")
-        #expect(CSVValue.integer(nil).formatted == "")
-        #expect(CSVValue.number(.nan, decimals: 1).formatted == "")
-        #expect(CSVValue.number(.infinity, decimals: 1).formatted == "")
-        #expect(CSVValue.number(0, decimals: 1).formatted == "0")
-        #expect(CSVValue.integer(0).formatted == "0")
+        #expect(number(nil, decimals: 1) == "")
+        #expect(integer(nil) == "")
+        #expect(number(.nan, decimals: 1) == "")
+        #expect(number(.infinity, decimals: 1) == "")
+        #expect(number(0, decimals: 1) == "0")
+        #expect(integer(0) == "0")
     }
 
     @Test func booleansAreTrueAndFalse() {
-        #expect(CSVValue.boolean(true).formatted == "true")
-        #expect(CSVValue.boolean(false).formatted == "false")
+        #expect(boolean(true) == "true")
+        #expect(boolean(false) == "false")
     }
 
     @Test func numbersHaveFixedDecimalsWithTrailingZerosTrimmed() {
-        #expect(CSVValue.number(12.0, decimals: 1).formatted == "12")
-        #expect(CSVValue.number(12.25, decimals: 1).formatted == "12.3")
-        #expect(CSVValue.number(9.87654, decimals: 3).formatted == "9.877")
-        #expect(CSVValue.number(1_000_000.5, decimals: 1).formatted == "1000000.5")
-        #expect(CSVValue.number(1e-7, decimals: 3).formatted == "0")
-        #expect(CSVValue.number(1e9, decimals: 1).formatted == "1000000000")
+        #expect(number(12.0, decimals: 1) == "12")
+        #expect(number(12.25, decimals: 1) == "12.3")
+        #expect(number(9.87654, decimals: 3) == "9.877")
+        #expect(number(1_000_000.5, decimals: 1) == "1000000.5")
+        #expect(number(1e-7, decimals: 3) == "0")
+        #expect(number(1e9, decimals: 1) == "1000000000")
     }
 
     @Test func aDayWithoutDataHasEmptyCellsExceptItsDateAndWorkoutCounts() {

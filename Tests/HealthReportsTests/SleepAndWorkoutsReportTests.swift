@@ -110,10 +110,12 @@ struct MachineReadableFilesTests {
 
     @Test func everyCSVColumnHasATypedColumnInTheSchema() throws {
         let result = makeSleepAndWorkoutResult()
-        for (table, file, columns) in ReportWriter.csvTables {
+        let files = ReportFile.allCases.filter { $0.fileName.hasSuffix(".csv") }
+        #expect(ReportWriter.tableSchemas.map(\.fileName) == files.map(\.fileName))
+        for (table, file) in zip(ReportWriter.tableSchemas, files) {
             let header = try #require(parseCSV(writer.text(of: file, for: result, context: makeSampleContext()))?.first)
-            #expect(schemaColumns(table) == header, "\(table)")
-            #expect(columns == header, "\(table)")
+            #expect(schemaColumns(table.name) == header, "\(table.name)")
+            #expect(table.header == header, "\(table.name)")
         }
         // A column that can be empty for a whole export still loads as a number.
         #expect(writer.schemaSQL().contains("\"hrv_sdnn_ms\" DOUBLE"))

@@ -7,23 +7,25 @@ import HealthExport
 // km 3, kcal 1, minutes 1, bpm 1, percent 1, hours 1.
 
 extension ReportWriter {
-    /// The columns of `sources.csv`, in order. `raw_total` and `counted_total` are in the row's
+    /// The table `sources.csv`, in order. `raw_total` and `counted_total` are in the row's
     /// `unit` (a canonical unit: `count`, `kcal`, `km`, `min`, …), with 3 decimals.
-    static let sourceColumns: [CSVColumn<SourceContribution>] = [
-        CSVColumn("type") { .text($0.type) },
-        CSVColumn("source") { .text($0.sourceName) },
-        CSVColumn("source_class") { .text($0.sourceClass.rawValue) },
-        CSVColumn("samples") { .integer($0.samples) },
-        CSVColumn("raw_total") { .number($0.rawTotal, decimals: 3) },
-        CSVColumn("counted_total") { .number($0.countedTotal, decimals: 3) },
-        CSVColumn("unit") { .text($0.unit.rawValue) },
-    ]
+    static let sourcesTable = ReportTable<SourceContribution>(
+        "sources", file: .sources,
+        columns: [
+            .text("type") { $0.type },
+            .text("source", identifying: true) { $0.sourceName },
+            .text("source_class") { $0.sourceClass.rawValue },
+            .integer("samples") { $0.samples },
+            .number("raw_total", decimals: 3) { $0.rawTotal },
+            .number("counted_total", decimals: 3) { $0.countedTotal },
+            .text("unit") { $0.unit.rawValue },
+        ])
 
     /// The header row of `sources.csv`, as column names.
-    public static var sourcesCSVHeader: [String] { sourceColumns.map(\.name) }
+    public static var sourcesCSVHeader: [String] { sourcesTable.schema.header }
 
     /// The text of `sources.csv`: one row per type and source, in the order of `result.sources`.
     public func sourcesCSV(_ result: AnalysisResult) -> String {
-        CSV.table(Self.sourceColumns, rows: result.sources)
+        Self.sourcesTable.csv(result.sources)
     }
 }

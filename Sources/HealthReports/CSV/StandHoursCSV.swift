@@ -7,14 +7,16 @@ import HealthExport
 // km 3, kcal 1, minutes 1, bpm 1, percent 1, hours 1.
 
 extension ReportWriter {
-    /// The columns of `stand_hours.csv`, in order.
-    static let standHourColumns: [CSVColumn<StandHour>] = [
-        CSVColumn("date") { .date($0.date) },
-        CSVColumn("hour") { .integer($0.hour) },
-        CSVColumn("stood") { .boolean($0.stood) },
-        // `+01:00`: the two hours of a fall-back day's repeated hour differ here.
-        CSVColumn("utc_offset") { .text(Self.offsetText($0.utcOffsetSeconds)) },
-    ]
+    /// The table `stand_hours.csv`, in order.
+    static let standHoursTable = ReportTable<StandHour>(
+        "stand_hours", file: .standHours,
+        columns: [
+            .date("date") { $0.date },
+            .integer("hour") { $0.hour },
+            .boolean("stood") { $0.stood },
+            // `+01:00`: the two hours of a fall-back day's repeated hour differ here.
+            .text("utc_offset") { Self.offsetText($0.utcOffsetSeconds) },
+        ])
 
     /// `+01:00`, `-04:30`, `+05:45` (ISO 8601 offset).
     static func offsetText(_ seconds: Int) -> String {
@@ -25,10 +27,10 @@ extension ReportWriter {
     }
 
     /// The header row of `stand_hours.csv`, as column names.
-    public static var standHoursCSVHeader: [String] { standHourColumns.map(\.name) }
+    public static var standHoursCSVHeader: [String] { standHoursTable.schema.header }
 
     /// The text of `stand_hours.csv`: one row per local hour with a stand-hour record.
     public func standHoursCSV(_ result: AnalysisResult) -> String {
-        CSV.table(Self.standHourColumns, rows: result.standHours)
+        Self.standHoursTable.csv(result.standHours)
     }
 }

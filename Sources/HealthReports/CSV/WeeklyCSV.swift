@@ -7,42 +7,44 @@ import HealthExport
 // km 3, kcal 1, minutes 1, bpm 1, percent 1, hours 1.
 
 extension ReportWriter {
-    /// The columns of `weekly.csv`, in order.
-    static let weeklyColumns: [CSVColumn<WeeklyMetrics>] = [
-        CSVColumn("week") { .text($0.week) },
-        CSVColumn("week_start") { .date($0.weekStart) },
-        CSVColumn("days") { .integer($0.days) },
-        CSVColumn("partial") { .boolean($0.partial) },
-        // Totals.
-        CSVColumn("steps") { .number($0.steps, decimals: 0) },
-        CSVColumn("distance_km") { .number($0.distanceKm, decimals: 3) },
-        CSVColumn("active_energy_kcal") { .number($0.activeEnergyKcal, decimals: 1) },
-        CSVColumn("exercise_min") { .number($0.exerciseMinutes, decimals: 1) },
-        CSVColumn("stand_hours") { .integer($0.standHours) },
-        // Per-day averages (over days with data).
-        CSVColumn("steps_per_day") { .number($0.stepsPerDay, decimals: 0) },
-        CSVColumn("active_energy_kcal_per_day") { .number($0.activeEnergyKcalPerDay, decimals: 1) },
-        CSVColumn("exercise_min_per_day") { .number($0.exerciseMinutesPerDay, decimals: 1) },
-        // Ring-closed day counts.
-        CSVColumn("move_ring_closed_days") { .integer($0.moveRingClosedDays) },
-        CSVColumn("exercise_ring_closed_days") { .integer($0.exerciseRingClosedDays) },
-        CSVColumn("stand_ring_closed_days") { .integer($0.standRingClosedDays) },
-        CSVColumn("all_rings_closed_days") { .integer($0.allRingsClosedDays) },
-        CSVColumn("workouts") { .integer($0.workouts) },
-        CSVColumn("workout_min") { .number($0.workoutMinutes, decimals: 1) },
-        CSVColumn("resting_heart_rate_avg_bpm") { .number($0.restingHeartRateAvgBpm, decimals: 1) },
-        // Change against the previous week, percent.
-        CSVColumn("steps_change_pct") { .number($0.stepsChangePercent, decimals: 1) },
-        CSVColumn("active_energy_change_pct") { .number($0.activeEnergyChangePercent, decimals: 1) },
-        CSVColumn("exercise_change_pct") { .number($0.exerciseChangePercent, decimals: 1) },
-        CSVColumn("steps_per_day_rolling_4w") { .number($0.stepsPerDayRolling4Weeks, decimals: 0) },
-        // Extras: the Move ring, sleep, workouts by activity, body mass.
-        CSVColumn("move_kcal") { .number($0.moveKcal, decimals: 1) },
-        CSVColumn("move_kcal_per_day") { .number($0.moveKcalPerDay, decimals: 1) },
-        CSVColumn("sleep_min_per_night") { .number($0.sleepMinutesPerNight, decimals: 1) },
-        CSVColumn("body_mass_kg") { .number($0.bodyMassKg, decimals: 2) },
-        CSVColumn("workouts_by_activity") { .text(activityList($0.workoutsByActivity)) },
-    ]
+    /// The table `weekly.csv`, in order.
+    static let weeklyTable = ReportTable<WeeklyMetrics>(
+        "weekly", file: .weekly,
+        columns: [
+            .text("week") { $0.week },
+            .date("week_start") { $0.weekStart },
+            .integer("days") { $0.days },
+            .boolean("partial") { $0.partial },
+            // Totals.
+            .number("steps", decimals: 0) { $0.steps },
+            .number("distance_km", decimals: 3) { $0.distanceKm },
+            .number("active_energy_kcal", decimals: 1) { $0.activeEnergyKcal },
+            .number("exercise_min", decimals: 1) { $0.exerciseMinutes },
+            .integer("stand_hours") { $0.standHours },
+            // Per-day averages (over days with data).
+            .number("steps_per_day", decimals: 0) { $0.stepsPerDay },
+            .number("active_energy_kcal_per_day", decimals: 1) { $0.activeEnergyKcalPerDay },
+            .number("exercise_min_per_day", decimals: 1) { $0.exerciseMinutesPerDay },
+            // Ring-closed day counts.
+            .integer("move_ring_closed_days") { $0.moveRingClosedDays },
+            .integer("exercise_ring_closed_days") { $0.exerciseRingClosedDays },
+            .integer("stand_ring_closed_days") { $0.standRingClosedDays },
+            .integer("all_rings_closed_days") { $0.allRingsClosedDays },
+            .integer("workouts") { $0.workouts },
+            .number("workout_min", decimals: 1) { $0.workoutMinutes },
+            .number("resting_heart_rate_avg_bpm", decimals: 1) { $0.restingHeartRateAvgBpm },
+            // Change against the previous week, percent.
+            .number("steps_change_pct", decimals: 1) { $0.stepsChangePercent },
+            .number("active_energy_change_pct", decimals: 1) { $0.activeEnergyChangePercent },
+            .number("exercise_change_pct", decimals: 1) { $0.exerciseChangePercent },
+            .number("steps_per_day_rolling_4w", decimals: 0) { $0.stepsPerDayRolling4Weeks },
+            // Extras: the Move ring, sleep, workouts by activity, body mass.
+            .number("move_kcal", decimals: 1) { $0.moveKcal },
+            .number("move_kcal_per_day", decimals: 1) { $0.moveKcalPerDay },
+            .number("sleep_min_per_night", decimals: 1) { $0.sleepMinutesPerNight },
+            .number("body_mass_kg", decimals: 2) { $0.bodyMassKg },
+            .text("workouts_by_activity") { activityList($0.workoutsByActivity) },
+        ])
 
     /// `Running 2; Walking 1`: most first, then by name; empty for none.
     static func activityList(_ counts: [String: Int]) -> String {
@@ -51,10 +53,10 @@ extension ReportWriter {
     }
 
     /// The header row of `weekly.csv`, as column names.
-    public static var weeklyCSVHeader: [String] { weeklyColumns.map(\.name) }
+    public static var weeklyCSVHeader: [String] { weeklyTable.schema.header }
 
     /// The text of `weekly.csv`: one row per week of `result.weeks`, in their order.
     public func weeklyCSV(_ result: AnalysisResult) -> String {
-        CSV.table(Self.weeklyColumns, rows: result.weeks)
+        Self.weeklyTable.csv(result.weeks)
     }
 }

@@ -16,28 +16,30 @@ struct WorkoutCSVRow: Sendable {
 }
 
 extension ReportWriter {
-    /// The columns of `workouts.csv`, in order.
-    static let workoutColumns: [CSVColumn<WorkoutCSVRow>] = [
-        CSVColumn("start") { .text($0.row.start.description) },
-        CSVColumn("end") { .text($0.row.end.description) },
-        CSVColumn("activity") { .text($0.row.activity) },
-        CSVColumn("source") { .text($0.row.source) },
-        CSVColumn("duration_min") { .number($0.row.durationMinutes, decimals: 2) },
-        CSVColumn("elapsed_min") { .number($0.row.elapsedMinutes, decimals: 2) },
-        CSVColumn("distance_km") { .number($0.row.distanceKm, decimals: 3) },
-        CSVColumn("active_energy_kcal") { .number($0.row.activeEnergyKcal, decimals: 1) },
-        CSVColumn("heart_rate_avg_bpm") { .number($0.row.heartRateAvgBpm, decimals: 1) },
-        CSVColumn("heart_rate_max_bpm") { .number($0.row.heartRateMaxBpm, decimals: 1) },
-        CSVColumn("route") { .text($0.row.routeFiles.first.map(routeName) ?? "") },
-        CSVColumn("route_in_export") { $0.row.routeFiles.isEmpty ? .text("") : .boolean($0.routeInExport) },
-        CSVColumn("route_points") { .integer(try? $0.route?.get().pointCount) },
-        CSVColumn("route_distance_km") { .number(try? $0.route?.get().distanceKm, decimals: 3) },
-        CSVColumn("route_elevation_gain_m") { .number((try? $0.route?.get())?.elevationGainM, decimals: 1) },
-        CSVColumn("legs") { .integer($0.row.legs) },
-        CSVColumn("counted") { .boolean(!$0.row.isDuplicate) },
-        CSVColumn("duplicate_of") { .text($0.duplicateOfStart?.description ?? "") },
-        CSVColumn("activity_type") { .text($0.row.activityType) },
-    ]
+    /// The table `workouts.csv`, in order.
+    static let workoutsTable = ReportTable<WorkoutCSVRow>(
+        "workouts", file: .workouts,
+        columns: [
+            .timestamp("start") { $0.row.start },
+            .timestamp("end") { $0.row.end },
+            .text("activity") { $0.row.activity },
+            .text("source", identifying: true) { $0.row.source },
+            .number("duration_min", decimals: 2) { $0.row.durationMinutes },
+            .number("elapsed_min", decimals: 2) { $0.row.elapsedMinutes },
+            .number("distance_km", decimals: 3) { $0.row.distanceKm },
+            .number("active_energy_kcal", decimals: 1) { $0.row.activeEnergyKcal },
+            .number("heart_rate_avg_bpm", decimals: 1) { $0.row.heartRateAvgBpm },
+            .number("heart_rate_max_bpm", decimals: 1) { $0.row.heartRateMaxBpm },
+            .text("route") { $0.row.routeFiles.first.map(routeName) ?? "" },
+            .boolean("route_in_export") { $0.row.routeFiles.isEmpty ? nil : $0.routeInExport },
+            .integer("route_points") { try? $0.route?.get().pointCount },
+            .number("route_distance_km", decimals: 3) { try? $0.route?.get().distanceKm },
+            .number("route_elevation_gain_m", decimals: 1) { (try? $0.route?.get())?.elevationGainM },
+            .integer("legs") { $0.row.legs },
+            .boolean("counted") { !$0.row.isDuplicate },
+            .timestamp("duplicate_of") { $0.duplicateOfStart },
+            .text("activity_type") { $0.row.activityType },
+        ])
 
     /// `route_2025-10-01_6.15pm.gpx` for `/workout-routes/route_2025-10-01_6.15pm.gpx`.
     static func routeName(_ path: String) -> String {
@@ -78,6 +80,6 @@ extension ReportWriter {
 
     /// The text of `workouts.csv`: one row per workout of `result.workouts`, by start.
     public func workoutsCSV(_ result: AnalysisResult, routes: RouteFileIndex? = nil) -> String {
-        CSV.table(Self.workoutColumns, rows: Self.workoutCSVRows(result, routes: routes))
+        Self.workoutsTable.csv(Self.workoutCSVRows(result, routes: routes))
     }
 }

@@ -14,47 +14,13 @@ import HealthExport
 // - No value (nil, NaN, infinity) is an empty field, never `0`.
 // - Booleans are `true` / `false`.
 
-/// One field of a CSV row, before formatting.
-enum CSVValue: Hashable, Sendable {
-    case text(String)
-    case integer(Int?)
-    /// A number written with at most `decimals` digits after the point, trailing zeros trimmed.
-    case number(Double?, decimals: Int)
-    case boolean(Bool)
-    case date(CivilDate)
-
-    /// The field as written, before quoting.
-    var formatted: String {
-        switch self {
-        case .text(let text): return text
-        case .integer(let value): return value.map(String.init) ?? ""
-        case .number(let value, let decimals):
-            guard let value else { return "" }
-            return DecimalFormat(decimals: decimals, trimsTrailingZeros: true).string(value) ?? ""
-        case .boolean(let value): return value ? "true" : "false"
-        case .date(let date): return date.description
-        }
-    }
-}
-
-/// A column of a CSV file: its header name and how a row's value is read.
-struct CSVColumn<Row>: Sendable {
-    var name: String
-    var value: @Sendable (Row) -> CSVValue
-
-    init(_ name: String, _ value: @escaping @Sendable (Row) -> CSVValue) {
-        self.name = name
-        self.value = value
-    }
-}
-
 /// The CSV conventions of the reports (see the comment at the top of this file).
-enum CSV {
+public enum CSV {
     /// The line terminator of every row, including the header and the last row.
-    static let lineEnding = "\n"
+    public static let lineEnding = "\n"
 
     /// `field`, quoted when it contains a comma, a double quote, CR or LF (quotes doubled).
-    static func escape(_ field: String) -> String {
+    public static func escape(_ field: String) -> String {
         let needsQuotes = field.utf8.contains { byte in
             byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0D || byte == 0x0A
         }
@@ -69,18 +35,53 @@ enum CSV {
     }
 
     /// One line: the fields escaped, joined by commas, terminated by `lineEnding`.
-    static func line(_ fields: some Sequence<String>) -> String {
+    public static func line(_ fields: some Sequence<String>) -> String {
         fields.lazy.map(escape).joined(separator: ",") + lineEnding
     }
 
-    /// A whole file: the header row, then one line per row.
+    /// The records of CSV `text` written by these conventions (RFC 4180 quoting; LF or CRLF line
+    /// ends): one array of fields per line, the header included. A quoted field keeps its commas,
+    /// quotes and line breaks. Used to read a report's own CSV files back (the cohort tables).
     ///
-    /// - Complexity: O(rows × columns).
-    static func table<Row>(_ columns: [CSVColumn<Row>], rows: some Sequence<Row>) -> String {
-        var text = line(columns.map(\.name))
-        for row in rows {
-            text += line(columns.map { $0.value(row).formatted })
+    /// - Complexity: O(text length).
+    public static func parse(_ text: String) -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var scalars = text.unicodeScalars[...]
+        while let c = scalars.popFirst() {
+            if quoted {
+                if c == "\"" {
+                    if scalars.first == "\"" {
+                        field.unicodeScalars.append("\"")
+                        scalars = scalars.dropFirst()
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.unicodeScalars.append(c)
+                }
+                continue
+            }
+            switch c {
+            case "\"": quoted = true
+            case ",":
+                row.append(field)
+                field = ""
+            case "\r": break
+            case "\n":
+                row.append(field)
+                rows.append(row)
+                row = []
+                field = ""
+            default: field.unicodeScalars.append(c)
+            }
         }
-        return text
+        if !field.isEmpty || !row.isEmpty {
+            row.append(field)
+            rows.append(row)
+        }
+        return rows
     }
 }
