@@ -115,7 +115,7 @@ extension Generator {
 
     /// `HeartRateVariabilityMetadataList`: one beat every 60/bpm seconds from just after the
     /// start, times of day formatted en_US (`6:14:48.94 PM`) in the TRUE local time of the
-    /// recording (the zone's offset then, not the export offset; reference §2.5).
+    /// recording (the zone's offset then, not the export offset; docs/export-format.md §7.4).
     mutating func writeBeats(_ s: Sample, indent level: Int) {
         var r = SplitMix64(state: UInt64(bitPattern: s.start) ^ config.seed &* 0x9E37_79B9)
         let offset = schedule.offset(at: s.start)

@@ -236,7 +236,7 @@ struct Generator {
 
     // MARK: Truth
 
-    /// Cumulative types: §5.4 over all samples of the type (see `PriorityCoverage`).
+    /// Cumulative types: docs/deduplication.md §4 over all samples of the type (see `PriorityCoverage`).
     mutating func accumulateCumulative(_ kind: RecordKind, _ pieces: [PriorityCoverage.Piece]) {
         var scale = 1.0
         for _ in 0..<kind.decimals { scale *= 10 }

@@ -14,7 +14,7 @@ func readPlainCSV(_ url: URL) throws -> [[String: String]] {
 
 @Suite("daily.csv against the generator's truth")
 struct DailyCSVTruthTests {
-    /// Exports that span a DST change; the generator knows the true per-day values (§5.4 merge
+    /// Exports that span a DST change; the generator knows the true per-day values (docs/deduplication.md §4 merge
     /// over its own local days). Tolerances are those the issue sets: steps exact, distance
     /// within 0.1 %, energy within 0.5 %, exercise minutes and stand hours exact.
     @Test(arguments: [
@@ -87,7 +87,7 @@ struct CorpusReportTests {
         //  - active energy 0.08 at "2024-01-02 01:52:27 +0200" = 2024-01-01 23:52:27 UTC = 00:52:27 local → 2024-01-02;
         //  - exercise 1 min at "2024-01-01 15:16:00 +0200" → 14:16 local → 2024-01-01;
         //  - heart rate 74 and 75 at "2024-01-01 01:01:36/37 +0200" → 00:01 local → 2024-01-01; the
-        //    time-weighted mean (reference §5.6): 74 weighs the 1 s to the next sample, 75 (the last)
+        //    time-weighted mean (docs/deduplication.md §9): 74 weighs the 1 s to the next sample, 75 (the last)
         //    the 600 s cap → (74 + 600 × 75) / 601 = 74.998 → 75.0;
         //  - an InBed sleep record that ends on 2023-12-31 local: a night of that day (sleep.csv), so
         //    the day is a day with data, empty in daily.csv.
@@ -127,7 +127,9 @@ struct CorpusReportTests {
         #expect(rows[0]["workouts"] == "1" && rows[0]["workout_min"] == "5.2")  // 5.194 min
         #expect(rows[1]["summary_move_kcal"] == "590.3" && rows[1]["summary_exercise_min"] == "68")
         #expect(rows[1]["move_goal_kcal"] == "630" && rows[1]["stand_goal_hours"] == "12")
-        #expect(rows[1]["rings_closed"] == "")  // no ring records that day: nothing to count
+        // No ring records that day: the rings are the summary's own values (docs: rings):
+        // exercise 68 ≥ 30 and stand 13 ≥ 12 closed, move 590.252 < 630 open → 2.
+        #expect(rows[1]["rings_closed"] == "2")
         #expect(rows.last?["heart_rate_avg_bpm"] == "72")
         // 2016-W46 (Mon 11-14 … Sun 11-20) and 2018-W37 (Mon 09-10 …) keep their rows; the 94
         // weeks and the 21 months (2016-12 … 2018-08) wholly inside the run are left out.
@@ -140,10 +142,17 @@ struct CorpusReportTests {
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("1. Apple\u{00A0}Watch (Apple Watch)\n"))
         #expect(report.contains("No data from 2016-11-17 to 2018-09-09 (662 days): runs of more than 31 days"))
-        // Two ActivitySummary days with goals, but no ring records on them.
+        // Two ActivitySummary days with goals and no ring records: counted from the summaries
+        // (11-16: exercise 39 ≥ 30 closed, stand 9 < 12 and move 323.5 < 630 open): move 0,
+        // exercise 2, stand 1 of 2 days.
+        #expect(report.contains("Of 2 days with ring goals:\n"))
+        let weekRow = try #require(weeks.first)
         #expect(
-            report.contains(
-                "2 days have ring goals from an ActivitySummary, but none of them has Apple Watch ring records"))
+            [
+                weekRow["move_ring_closed_days"], weekRow["exercise_ring_closed_days"],
+                weekRow["stand_ring_closed_days"],
+                weekRow["all_rings_closed_days"],
+            ] == ["0", "2", "1", "0"])
     }
 
     @Test func anExportWithoutZoneFallsBackToTZ() throws {

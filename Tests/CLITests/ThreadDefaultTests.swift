@@ -4,13 +4,14 @@ import Testing
 /// The default of `--threads` follows the cores the process may use, not the cores online.
 @Suite("--threads default")
 struct ThreadDefaultTests {
+    static let taskset = ["/usr/bin/taskset", "/bin/taskset"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
     /// `taskset -c <one CPU>` (util-linux) pins the process to one core: the help then gives 1.
-    @Test func pinnedToOneCoreTheDefaultIsOne() throws {
-        let taskset = ["/usr/bin/taskset", "/bin/taskset"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let taskset else {
-            print("skipped: no taskset on this machine (util-linux)")
-            return
-        }
+    @Test(.enabled(if: ThreadDefaultTests.taskset != nil, "no taskset on this machine (util-linux)"))
+    func pinnedToOneCoreTheDefaultIsOne() throws {
+        let taskset = try #require(Self.taskset)
         // The lowest CPU this process may use (a container may not offer CPU 0).
         let mask = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }

@@ -56,13 +56,13 @@ struct SyntheticTruthTests {
             #expect(d.moveGoalKcal == t.moveGoalKcal && d.standGoalHours == Double(t.standGoalHours), "\(at) goals")
             #expect(close(d.restingHeartRateBpm, t.restingHeartRateBpm), "\(at) resting HR")
             #expect(close(d.heartRateMinBpm, t.heartRateMinBpm), "\(at) HR min")
-            // Time-weighted (reference §5.6), as the generator computes it independently.
+            // Time-weighted (docs/deduplication.md §9), as the generator computes it independently.
             #expect(close(d.heartRateAvgBpm, truth.heartRateTimeWeightedMeanBpm[k], tolerance: 1e-6), "\(at) HR mean")
             #expect(close(d.heartRateMaxBpm, t.heartRateMaxBpm), "\(at) HR max")
             #expect(d.workouts == t.workouts, "\(at) workouts")
             #expect(close(d.workoutMinutes, t.workoutMinutes, tolerance: 1e-6), "\(at) workout minutes")
         }
-        // The ActivitySummary oracle agrees on every day (reference §4.4).
+        // The ActivitySummary oracle agrees on every day (docs/rings.md §5).
         #expect(result.crossCheck.daysCompared == truth.days.count)
         #expect(result.crossCheck.disagreements == [])
     }

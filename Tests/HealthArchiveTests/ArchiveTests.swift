@@ -21,7 +21,7 @@ let summer = SyntheticExportConfiguration(
 
 @Suite("Archive")
 struct ArchiveTests {
-    /// The export holds what real ones do (reference §5.4): an exact duplicate of a step
+    /// The export holds what real ones do (docs/deduplication.md §2): an exact duplicate of a step
     /// sample next to it and another one near the end (another batch), a negative value and a
     /// sample that ends before it starts; report.md notes them, with lines, from both.
     @Test func reportFromTheArchiveIsByteIdenticalToReportOnTheExport() throws {
@@ -292,7 +292,7 @@ func writeExport(_ configuration: SyntheticExportConfiguration, to dir: URL, nam
     return url.path
 }
 
-/// `configuration`'s export with what real exports hold (reference §5.4): after its first step
+/// `configuration`'s export with what real exports hold (docs/deduplication.md §2): after its first step
 /// sample two exact copies of it (one next to it, one before the end, in another batch), a copy
 /// with value -5 and one whose start and end are swapped; and the lines of the last two.
 func flawedExport(_ configuration: SyntheticExportConfiguration) throws -> (

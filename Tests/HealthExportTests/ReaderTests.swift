@@ -192,7 +192,7 @@ struct ChunkTests {
 @Suite("The byte pre-filter")
 struct PreFilterTests {
     @Test func parsesAnExportWithTheMalformedIOS16DTD() throws {
-        // The fixture carries the Version 12 defects of reference §2.4 (unterminated ATTLIST
+        // The fixture carries the Version 12 defects of docs/export-format.md §6 (unterminated ATTLIST
         // VisionPrescription, stray "device CDATA #IMPLIED" line, duplicate MetadataEntry
         // declaration, extra ">" before "]>"); plain libxml2 delivers zero elements on it.
         let r = try readAll(.path(fixture("ios16-malformed-dtd.xml")))
