@@ -199,3 +199,6 @@ public enum SQLValue: Hashable, Sendable {
     case real(Double)
     case text(String)
 }
+
+/// The SQLite library in use (`sqlite3_libversion()`, e.g. `3.40.1`), for `--version`.
+public var sqliteLibraryVersion: String { String(cString: sqlite3_libversion()) }

@@ -71,7 +71,8 @@ enum ArchiveCommands {
 
     /// `inspect --db <file>`: exports imported, date range, counts per type and source.
     static func inspect(db: String) throws -> String {
-        let progress = ProgressLine(label: "Reading \((db as NSString).lastPathComponent)", unit: .records)
+        let progress = ProgressLine(
+            label: "Reading \((db as NSString).lastPathComponent)", unit: .records, interrupted: .plain)
         let i: ArchiveInspection
         do {
             defer { progress.finish() }
@@ -92,10 +93,10 @@ enum ArchiveCommands {
         }
         line(
             "Records",
-            "\(group(i.records)) in \(i.types.count) types from \(i.sources.count) sources"
+            "\(group(i.records)) in \(counted(i.types.count, "type")) from \(counted(i.sources.count, "source"))"
                 + (i.nestedRecords > 0 ? " (+\(group(i.nestedRecords)) inside correlations, not counted)" : ""))
         line("Workouts", group(i.workouts.reduce(0) { $0 + $1.count }))
-        line("Activity", "\(group(i.summaryDays)) ActivitySummary days")
+        line("Activity", counted(i.summaryDays, "ActivitySummary day"))
         if !i.correlations.isEmpty {
             line("Correlations", i.correlations.map { "\(short($0.name)) \(group($0.count))" }.joined(separator: ", "))
         }

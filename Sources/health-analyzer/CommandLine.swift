@@ -17,64 +17,119 @@ enum ExitCode {
     static let usage: Int32 = 64
 }
 
-let rootHelp = """
-    health-analyzer \(toolVersion): numbers you can trust from an Apple Health export.
-
-    Usage: health-analyzer <command> [options]
-
-    Commands:
-      inspect <input>             Show what an export contains: dates, types, sources,
-                                  workouts, activity summaries, diagnostics.
-      report <input> --out <dir>  Write daily, weekly, monthly, sleep and workout CSV
-                                  files, report.md with its SVG charts, schema.sql and
-                                  report.json into <dir>.
-      import <input>... --db <f>  Add exports to a SQLite archive of the whole history.
-      report --db <f> --out <dir> The reports over everything the archive holds.
-      inspect --db <f>            Summarise the archive.
-
-    <input> is export.zip (read in place), export.xml, the unzipped folder, or - for XML
-    on standard input.
-
-    Options:
-      -h, --help                  Show help (also: health-analyzer <command> --help).
-      --version                   Show the version.
-
-    Exit codes: 0 success, 1 bad input or I/O failure, 64 usage error.
-    """
-
 extension CommandLine {
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
+    /// Without arguments it prints the general help and succeeds, as swift-argument-parser's
+    /// commands with subcommands do; usage errors (exit 64) are arguments it cannot take.
     static func run(_ arguments: [String]) -> Int32 {
         do {
             guard let first = arguments.first else {
-                throw UsageError(message: "missing command")
+                print(CommandTable.rootHelpText, terminator: "")
+                return ExitCode.success
             }
+            let rest = Array(arguments.dropFirst())
             switch first {
-            case "-h", "--help", "help":
-                print(rootHelp)
+            case "-h", "--help":
+                print(CommandTable.rootHelpText, terminator: "")
                 return ExitCode.success
             case "--version":
-                print(toolVersion)
+                print(CommandTable.versionText, terminator: "")
                 return ExitCode.success
+            case "help":
+                return try helpCommand(rest)
             case "inspect":
-                return try InspectCommand.run(Array(arguments.dropFirst()))
+                return try InspectCommand.run(rest)
             case "report":
-                return try ReportCommand.run(Array(arguments.dropFirst()))
+                return try ReportCommand.run(rest)
             case "import":
-                return try ImportCommand.run(Array(arguments.dropFirst()))
+                return try ImportCommand.run(rest)
+            case "completions":
+                let args = try ArgumentScanner(rest, spec: CommandTable.completions)
+                if args.flags.contains("--help") { return printHelp(CommandTable.completions) }
+                guard let shell = try args.single(), let script = CommandTable.completionScript(shell) else {
+                    throw UsageError(
+                        message:
+                            "completions takes bash, zsh or fish\(args.positionals.first.map { ", not '\($0)'" } ?? "")",
+                        command: "completions")
+                }
+                print(script, terminator: "")
+                return ExitCode.success
+            case "manual":
+                let args = try ArgumentScanner(rest, spec: CommandTable.manual)
+                if args.flags.contains("--help") { return printHelp(CommandTable.manual) }
+                if let extra = args.positionals.first {
+                    throw UsageError(message: "unexpected argument '\(extra)'", command: "manual")
+                }
+                print(CommandTable.manPage(), terminator: "")
+                return ExitCode.success
             default:
+                if first.hasPrefix("-") {
+                    let names = CommandTable.rootOptions.map(\.name)
+                    throw UsageError(message: "unknown option '\(first)'" + didYouMean(first, names))
+                }
                 throw UsageError(
-                    message: first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'")
+                    message: "unknown command '\(first)'" + didYouMean(first, CommandTable.commands.map(\.name)))
             }
         } catch let e as UsageError {
             let hint = e.command.map { "health-analyzer \($0) --help" } ?? "health-analyzer --help"
-            printError("error: \(e.message). See '\(hint)'.")
+            let end = e.message.hasSuffix("?") ? "" : "."
+            printError("error: \(e.message)\(end) See '\(hint)'.")
             return ExitCode.usage
         } catch {
             printError("error: \(error)")
             return ExitCode.failure
         }
     }
+
+    /// `health-analyzer help [<command>]`.
+    private static func helpCommand(_ arguments: [String]) throws -> Int32 {
+        let args = try ArgumentScanner(arguments, spec: CommandTable.help)
+        guard let name = try args.single() else {
+            print(CommandTable.rootHelpText, terminator: "")
+            return ExitCode.success
+        }
+        guard let command = CommandTable.command(name) else {
+            throw UsageError(
+                message: "unknown command '\(name)'" + didYouMean(name, CommandTable.commands.map(\.name)),
+                command: "help")
+        }
+        return printHelp(command)
+    }
+}
+
+/// Prints a command's help; the exit code of `--help`.
+func printHelp(_ command: CommandSpec) -> Int32 {
+    print(CommandTable.helpText(command), terminator: "")
+    return ExitCode.success
+}
+
+/// "; did you mean '--out'?" for the candidate nearest to `word` by edit distance (Levenshtein,
+/// on the part before any `=`), when it is near enough to be a slip: at most 1 edit for names
+/// of up to 4 letters, 2 up to 8, else 3. Otherwise nothing.
+func didYouMean(_ word: String, _ candidates: [String]) -> String {
+    let typed = Array(word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word)
+    var best: (name: String, distance: Int)?
+    for c in candidates {
+        let d = editDistance(typed, Array(c))
+        if d < (best?.distance ?? Int.max) { best = (c, d) }
+    }
+    guard let best else { return "" }
+    let letters = best.name.drop { $0 == "-" }.count
+    let allowed = letters <= 4 ? 1 : letters <= 8 ? 2 : 3
+    return best.distance <= allowed ? "; did you mean '\(best.name)'?" : ""
+}
+
+/// The Levenshtein distance: insertions, deletions and substitutions of one character each.
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    var previous = Array(0...b.count)
+    for i in 1...max(a.count, 1) where !a.isEmpty {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in stride(from: 1, through: b.count, by: 1) {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return a.isEmpty ? b.count : previous[b.count]
 }
 
 /// Writes a line to standard error.
@@ -89,10 +144,13 @@ struct ArgumentScanner {
     var values: [String: String] = [:]
     var flags: Set<String> = []
 
-    /// - Parameters:
-    ///   - valued: options that take a value (`--out`).
-    ///   - flagNames: options without a value (`--no-dedup`).
-    init(_ arguments: [String], command: String, valued: Set<String>, flagNames: Set<String>) throws {
+    /// Scans `arguments` as `spec` declares them: `--name value`, `--name=value`, flags
+    /// (`-h` is `--help`), positionals, and everything after `--` as positionals.
+    /// - Throws: `UsageError` for an option `spec` does not declare (with the nearest one as a
+    ///   suggestion), a missing value, a value given to a flag, or a single-valued option given
+    ///   twice.
+    init(_ arguments: [String], spec: CommandSpec) throws {
+        let command = spec.name
         self.command = command
         var i = 0
         var onlyPositionals = false
@@ -114,25 +172,40 @@ struct ArgumentScanner {
                 inline = String(arg[arg.index(after: eq)...])
             }
             if name == "-h" { name = "--help" }
-            if valued.contains(name) {
+            if let option = spec.option(name), option.value != nil {
+                let value: String
                 if let inline {
-                    values[name] = inline
+                    value = inline
                 } else {
                     guard i < arguments.count else {
                         throw UsageError(message: "option '\(name)' needs a value", command: command)
                     }
-                    values[name] = arguments[i]
+                    value = arguments[i]
                     i += 1
                 }
-            } else if flagNames.contains(name) || name == "--help" {
+                if let earlier = values[name] {
+                    throw UsageError(
+                        message: "\(name) is given twice ('\(earlier)' and '\(value)'); give it once", command: command)
+                }
+                values[name] = value
+            } else if spec.option(name) != nil || name == "--help" {
                 guard inline == nil else {
                     throw UsageError(message: "option '\(name)' takes no value", command: command)
                 }
                 flags.insert(name)
             } else {
-                throw UsageError(message: "unknown option '\(arg)'", command: command)
+                throw UsageError(
+                    message: "unknown option '\(arg)'" + didYouMean(arg, spec.allOptionNames), command: command)
             }
         }
+    }
+
+    /// The one positional of a command that takes at most one, or nil without it.
+    func single() throws -> String? {
+        guard positionals.count <= 1 else {
+            throw UsageError(message: "unexpected argument '\(positionals[1])'", command: command)
+        }
+        return positionals.first
     }
 
     /// `--threads N` (a whole number from 1), default `ExportReader.availableCores`.

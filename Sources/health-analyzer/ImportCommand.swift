@@ -5,40 +5,9 @@ import HealthExport
 /// `health-analyzer import <input>... --db <file>`: adds exports to the SQLite archive, one
 /// transaction per input.
 enum ImportCommand {
-    static let help = """
-        Usage: health-analyzer import <input>... --db <file> [--quiet]
-
-        Add Apple Health exports to a SQLite archive of the whole history (created if
-        missing). Each input is one transaction: all of it is in the archive, or, when it
-        cannot be read or the import is killed, none of it. A record already in the archive
-        (same type, source, start and end instants, value and unit) is not added again;
-        records a later export no longer holds stay. One line per input: records read, new,
-        already present.
-
-        <input>  export.zip (read in place), export.xml, the unzipped folder, - for XML on
-                 standard input, or a folder of exports (its .zip files and subfolders).
-
-        Options:
-          --db <file>  The archive (SQLite). Required.
-          --quiet      Print only errors (for cron).
-          --threads N  Parser threads (default: the cores available, here \(ExportReader.availableCores));
-                       the archive is the same for any N.
-          -h, --help   Show this help.
-
-        Exit codes: 0 all inputs imported, 1 any input or the archive failed (the other
-        inputs are still imported), 64 usage error.
-
-        Example:
-          health-analyzer import ~/Health/export.zip --db ~/Health/health.sqlite
-        """
-
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentScanner(
-            arguments, command: "import", valued: ["--db", "--threads"], flagNames: ["--quiet"])
-        if args.flags.contains("--help") {
-            print(help)
-            return ExitCode.success
-        }
+        let args = try ArgumentScanner(arguments, spec: CommandTable.importCommand)
+        if args.flags.contains("--help") { return printHelp(CommandTable.importCommand) }
         guard let db = args.values["--db"], !db.isEmpty else {
             throw UsageError(message: "missing --db <file>", command: "import")
         }
@@ -53,7 +22,7 @@ enum ImportCommand {
         try archive.checkIntact()
         var failures = 0
         for input in args.positionals.flatMap(ImportInputs.expand) {
-            let progress = ProgressLine(label: "Importing \(label(input))")
+            let progress = ProgressLine(label: "Importing \(label(input))", interrupted: .rollsBackTheImport)
             var readerOptions = ReaderOptions()
             if progress.isEnabled {
                 readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }

@@ -2,36 +2,12 @@ import HealthExport
 
 /// `health-analyzer inspect <input>`: what is in an export, quick to read on a terminal.
 enum InspectCommand {
-    static let help = """
-        Usage: health-analyzer inspect <input>
-               health-analyzer inspect --db <archive>
-
-        Show what an Apple Health export contains: export date and version, locale, the date
-        range, records per type (with units) and per source (with the device model), workouts
-        per activity type, ActivitySummary days, the most frequent HKTimeZone, and every
-        diagnostic (skipped records, removed control characters) with its count.
-
-        <input>  export.zip (read in place), export.xml, the unzipped folder, or - for XML
-                 on standard input.
-
-        Options:
-          --threads N  Parser threads (default: the cores available, here \(ExportReader.availableCores)).
-                       Every output is the same for any N.
-          --db <file>  Summarise a SQLite archive made by 'import' instead: the exports
-                       imported with their dates, the date range, counts per type and source.
-          -h, --help   Show this help.
-
-        Example:
-          health-analyzer inspect samples/export.zip
-        """
-
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentScanner(arguments, command: "inspect", valued: ["--threads", "--db"], flagNames: [])
-        if args.flags.contains("--help") {
-            print(help)
-            return ExitCode.success
-        }
+        let args = try ArgumentScanner(arguments, spec: CommandTable.inspect)
+        if args.flags.contains("--help") { return printHelp(CommandTable.inspect) }
+        let json = args.flags.contains("--json")
         if let db = args.values["--db"] {
+            if json { throw UsageError(message: "--json describes an export; leave out --db", command: "inspect") }
             if let extra = args.positionals.first {
                 throw UsageError(message: "--db reads the archive: leave out '\(extra)'", command: "inspect")
             }
@@ -42,7 +18,9 @@ enum InspectCommand {
         let threads = try args.threads()
         // One tally per parser thread, merged at the end (each is touched by its thread only).
         let tallies = (0..<threads).map { _ in InspectTallyBox() }
-        let progress = ProgressLine(label: "Reading " + ImportCommand.label(input))
+        let progress = ProgressLine(
+            label: "Reading " + ImportCommand.label(input), enabled: !args.flags.contains("--quiet"),
+            interrupted: .plain)
         var readerOptions = ReaderOptions()
         if progress.isEnabled {
             readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }
@@ -57,7 +35,7 @@ enum InspectCommand {
         }
         var tally = tallies[0].tally
         for box in tallies.dropFirst() { tally.merge(box.tally) }
-        print(tally.render(summary), terminator: "")
+        print(json ? tally.json(summary) : tally.render(summary), terminator: "")
         return ExitCode.success
     }
 }
@@ -176,10 +154,10 @@ struct InspectTally {
         }
         line(
             "Records",
-            "\(group(topLevelRecords)) in \(types.count) types from \(sources.count) sources"
+            "\(group(topLevelRecords)) in \(counted(types.count, "type")) from \(counted(sources.count, "source"))"
                 + (nestedRecords > 0 ? " (+\(group(nestedRecords)) inside correlations, not counted)" : ""))
         line("Workouts", group(workoutCount))
-        line("Activity", "\(group(summaryDays.count)) ActivitySummary days")
+        line("Activity", counted(summaryDays.count, "ActivitySummary day"))
         if !correlations.isEmpty {
             line(
                 "Correlations",
@@ -247,6 +225,12 @@ func short(_ identifier: String) -> String {
         return String(identifier.dropFirst(p.count))
     }
     return identifier
+}
+
+/// `1 day`, `1,800 days`: the count grouped, the noun singular for exactly 1 (else `plural`,
+/// by default the noun with an `s`).
+func counted(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(group(n)) \(n == 1 ? noun : plural ?? noun + "s")"
 }
 
 /// `1234567` → `1,234,567`.

@@ -7,79 +7,9 @@ import HealthReports
 /// `health-analyzer report <input> --out <dir>`: reads an export once, streaming, and writes
 /// the reports.
 enum ReportCommand {
-    static let help = """
-        Usage: health-analyzer report <input> --out <dir> [options]
-               health-analyzer report --db <archive> --out <dir> [options]
-
-        Read an Apple Health export once, streaming, and write into <dir>:
-          daily.csv        one row per local day: steps, distance_km, active_energy_kcal,
-                           move/exercise/stand ring values and goals, rings_closed, heart
-                           rate (time-weighted), HRV, respiratory rate, blood oxygen, wrist
-                           temperature, blood pressure, sleep, workouts, and the day's
-                           ActivitySummary values
-          weekly.csv       one row per week: totals, per-day averages, ring-closed days,
-                           change against the previous week, 4-week rolling steps/day,
-                           Move kcal, sleep per night, body mass, workouts by activity
-          monthly.csv      the same per calendar month
-          stand_hours.csv  one row per local day and hour with a stand-hour record
-          sources.csv      per type and source: samples, raw total, counted total
-          sleep.csv        one row per night (by wake-up date) and per day with naps
-          workouts.csv     one row per workout, duplicates from a second source marked
-          report.md        the overview to read first, with chart_*.svg beside it
-          schema.sql       typed tables for the CSV files (DuckDB, SQLite)
-          report.json      how the report was made: tool, input, zone, source order, period
-        The files appear together or not at all: they are written into a hidden folder
-        beside <dir> and swapped with it in one step (other files in <dir> are kept).
-        A workout's route file missing from the export is a warning, not an error.
-
-        <input>  export.zip (read in place), export.xml, the unzipped folder, or - for XML
-                 on standard input.
-
-        Options:
-          --out <dir>                Output folder (created if missing). Required.
-          --tz <IANA zone>           One zone for all local days and hours, e.g.
-                                     Europe/Berlin (the Health app's charts).
-                                     Default: days follow the person. Zones per period
-                                     from the export's HKTimeZone values and their
-                                     instants; a change to a new zone takes effect at
-                                     the new zone's local midnight of its first day.
-                                     Without HKTimeZone: of the IANA zones with the
-                                     export's offset at export time, the one whose days
-                                     agree best with the ActivitySummary (and HRV beat
-                                     times); $TZ only where the export cannot decide;
-                                     else the export-time offset (with a warning).
-          --source-order <a,b,...>   Source names in priority order, highest first; other
-                                     sources follow in the default order (manual entries,
-                                     Apple Watch, iPhone, other apps).
-          --no-dedup                 Plain sums over all sources, for comparison.
-          --week-start <monday|sunday>
-                                     monday: ISO 8601 weeks (default); sunday: US weeks.
-          --from <YYYY-MM-DD>        First local day to report (inclusive).
-          --to <YYYY-MM-DD>          Last local day to report (inclusive).
-          --week last                Only the last complete week (for cron jobs).
-          --threads N                Parser threads (default: the cores available, here
-                                     \(ExportReader.availableCores)). Every output is the same for any N.
-          --db <file>                Report over a SQLite archive made by 'import' instead of
-                                     an export (no <input>); also writes daily_results and
-                                     weekly_results tables into the archive.
-          --quiet                    Print only errors and warnings (for cron).
-          -h, --help                 Show this help.
-
-        Example:
-          health-analyzer report samples/export.zip --out reports
-        """
-
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ArgumentScanner(
-            arguments, command: "report",
-            valued: [
-                "--out", "--tz", "--source-order", "--week-start", "--from", "--to", "--week", "--threads", "--db",
-            ],
-            flagNames: ["--no-dedup", "--quiet"])
-        if args.flags.contains("--help") {
-            print(help)
-            return ExitCode.success
-        }
+        let args = try ArgumentScanner(arguments, spec: CommandTable.report)
+        if args.flags.contains("--help") { return printHelp(CommandTable.report) }
         // validate()
         let db = args.values["--db"]
         if db != nil, let extra = args.positionals.first {
@@ -173,7 +103,7 @@ enum ReportCommand {
         if let warning = ReportWriter.routeWarning(result, routes: context.routes) { printError("warning: " + warning) }
         // Warnings of the analysis (zone fallbacks, rings that disagree with the ActivitySummary)
         // also go to standard error, so that a cron job's mail shows them.
-        for note in result.notes where note.hasPrefix("WARNING") { printError(note) }
+        for note in result.notes where note.hasPrefix("WARNING: ") { printError("warning: " + note.dropFirst(9)) }
         // The archive's tables first: a failure there (a full disk) exits 1 with --out as it was,
         // and nothing can fail for them once --out is replaced.
         if let db, let warning = try ArchiveCommands.storeResults(run, db: db, stamp: stamp) {
@@ -183,7 +113,7 @@ enum ReportCommand {
         if quiet { return ExitCode.success }
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
         print(
-            "Read \(db.map { "archive \($0)" } ?? summary.inputName): \(result.days.count) \(result.days.count == 1 ? "day" : "days") (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)"
+            "Read \(db.map { "archive \($0)" } ?? summary.inputName): \(counted(result.days.count, "day")) (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)"
         )
         for path in written { print("wrote \(path)") }
         return ExitCode.success

@@ -80,7 +80,7 @@ struct HostileInputTests {
         let r = try run(["inspect", try hostileFile("attrs.xml", Array(xml.utf8)).path], limit: 30)
         #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
         // The record after the tag is still read: 1 record of 1 type from 1 source.
-        #expect(r.stdout.contains("Records      1 in 1 types from 1 sources"), "\(r.stdout)")
+        #expect(r.stdout.contains("Records      1 in 1 type from 1 source"), "\(r.stdout)")
     }
 
     /// Defect 1 again, through the element cache: 700 distinct element names.
@@ -89,7 +89,7 @@ struct HostileInputTests {
         let xml = xmlHead + elements + steps("5", "2025-06-01 10:00:00") + "</HealthData>\n"
         let r = try run(["inspect", try hostileFile("elements.xml", Array(xml.utf8)).path], limit: 30)
         #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("Records      1 in 1 types from 1 sources"), "\(r.stdout)")
+        #expect(r.stdout.contains("Records      1 in 1 type from 1 source"), "\(r.stdout)")
     }
 
     /// Defect 2: more than 65,536 sources trapped in `report` ("Not enough bits to represent the
@@ -236,7 +236,7 @@ struct HostileInputTests {
         let r = try run(["inspect", try hostileFile("comment.xml", Array(xml.utf8)).path], limit: 30)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("(the internal DOCTYPE was dropped before parsing, as always)"))
-        #expect(r.stdout.contains("Records      1 in 1 types from 1 sources"))
+        #expect(r.stdout.contains("Records      1 in 1 type from 1 source"))
     }
 
     /// Defect 7d: a dangling `--out` symlink said "File exists".

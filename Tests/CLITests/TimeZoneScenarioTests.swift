@@ -161,11 +161,11 @@ struct TimeZoneScenarioTests {
         // Forced into Berlin, the 20 Los Angeles days are cut 8–9 hours off: far more than 5 % of
         // the days disagree with the ActivitySummary; standard error and the Notes say so, with
         // the cause tested (the export's own timeline agrees on every day).
-        #expect(f.stderr.contains("WARNING: the rings computed from the records disagree with the ActivitySummary on "))
+        #expect(f.stderr.contains("warning: the rings computed from the records disagree with the ActivitySummary on "))
         #expect(f.stderr.contains("leaving out --tz (zones per period from the export) agrees on 39 of 39 days"))
         let forcedReport = try String(contentsOf: forced.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(forcedReport.contains("Likely cause: the time zone"))
-        #expect(!r.stderr.contains("WARNING"))
+        #expect(!r.stderr.contains("warning:"))
     }
 }
 

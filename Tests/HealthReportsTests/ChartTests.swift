@@ -1,4 +1,5 @@
 import Foundation
+import HealthExport
 import Testing
 
 @testable import HealthReports
@@ -212,5 +213,145 @@ struct ChartTests {
         #expect(s.ticks == [0, 2500, 5000, 7500, 10_000, 12_500])
         #expect(s.pixel(0) == 200 && s.pixel(12_500) == 0)
         #expect(s.label(10_000) == "10,000")
+    }
+
+    /// 1,800 days from Monday 2021-01-04 (to 2025-12-08): every day 10,000 steps except 20,000
+    /// on the days of January 2021; 258 weeks and 60 months with closures and workouts; a night
+    /// of 6 h core each day.
+    static func longInputs() -> ChartInputs {
+        var input = ChartInputs()
+        let first = 18_631  // 2021-01-04, days since 1970 (2021-01-01 is 18,628)
+        for d in 0..<1800 {
+            let date = CivilDate(daysSince1970: first + d)
+            input.days.append(
+                .init(
+                    date: date.description, steps: date.year == 2021 && date.month == 1 ? 20_000 : 10_000,
+                    restingHeartRateBpm: 55, hrvMs: 50))
+            input.nights.append(
+                .init(
+                    night: date.description, coreMinutes: 360, deepMinutes: 60, remMinutes: 90, unspecifiedMinutes: nil)
+            )
+        }
+        for w in 0..<258 {
+            input.weeks.append(
+                .init(
+                    label: "w\(w)", start: CivilDate(daysSince1970: first + 7 * w).description, days: 7,
+                    moveClosedDays: 5, exerciseClosedDays: 4, standClosedDays: 7,
+                    workoutsByActivity: ["Running": 2, "Walking": 1]))
+        }
+        var month = CivilDate(year: 2021, month: 1, day: 1)
+        while month.daysSince1970 <= first + 1799 {
+            let next = CivilDate(
+                year: month.month == 12 ? month.year + 1 : month.year, month: month.month % 12 + 1, day: 1)
+            input.months.append(
+                .init(
+                    month: String(month.description.prefix(7)),
+                    first: CivilDate(daysSince1970: max(first, month.daysSince1970)).description,
+                    last: CivilDate(daysSince1970: min(first + 1799, next.daysSince1970 - 1)).description,
+                    moveClosedDays: 20, exerciseClosedDays: 15, standClosedDays: 28,
+                    workoutsByActivity: ["Running": 8, "Walking": 4]))
+            month = next
+        }
+        return input
+    }
+
+    /// Past 190 days and 160 weeks the day charts show monthly means (60 months: 2021-01 …
+    /// 2025-12), the ring and workout charts monthly sums; each says so in its title and alt
+    /// text, stays under 800 marks, and its axis is labelled with the years.
+    @Test func longSpansAreAggregatedAndStayUnder800Marks() throws {
+        let input = Self.longInputs()
+        #expect(input.months.count == 60)
+        let charts = ReportCharts.all(input)
+        #expect(charts.count == 5)  // no stand-hour profile in these inputs
+        for chart in charts {
+            #expect(chart.markCount < 800, "\(chart.fileName): \(chart.markCount)")
+            let svg = SVGInspection(chart.svg)
+            #expect(svg.wellFormed)
+            for year in 2021...2025 { #expect(svg.texts.contains("\(year)"), "\(chart.fileName) \(year)") }
+            #expect(chart.title.hasSuffix("monthly means") || chart.title.hasSuffix("per month"), "\(chart.title)")
+            #expect(chart.altText.contains("monthly") || chart.altText.contains("per month"), "\(chart.fileName)")
+        }
+        let steps = try #require(charts.first { $0.fileName == "chart_steps.svg" })
+        #expect(steps.title == "Steps per day, monthly means")
+        // One bar per month; January 2021 holds 2021-01-04 … 31, all 20,000: its mean is 20,000,
+        // every other month's 10,000.
+        check(steps, marks: 60, unit: "steps")
+        #expect(steps.svg.contains("<title>2021-01: steps 20,000 steps a day</title>"))
+        #expect(steps.svg.contains("<title>2025-12: steps 10,000 steps a day</title>"))
+        let heart = try #require(charts.first { $0.fileName == "chart_heart.svg" })
+        #expect(heart.markCount == 120)  // 60 months × 2 panels
+        let sleep = try #require(charts.first { $0.fileName == "chart_sleep.svg" })
+        // Deep 60 + core 360 + REM 90 min = 8.5 h a night in every month: 3 marks × 60.
+        #expect(sleep.markCount == 180)
+        #expect(sleep.altText.contains("the monthly mean hours asleep per night"))
+        let rings = try #require(charts.first { $0.fileName == "chart_rings.svg" })
+        #expect(rings.markCount == 180)
+        #expect(rings.svg.contains("<title>2021-01: Move 20 days</title>"))
+        let workouts = try #require(charts.first { $0.fileName == "chart_workouts.svg" })
+        #expect(workouts.markCount == 120)
+        #expect(workouts.title == "Workouts per month")
+        // The months' workouts, not the weeks': 60 × (8 + 4) = 720.
+        #expect(workouts.altText.contains("720 workouts (Running 480, Walking 240)"))
+    }
+
+    /// 300 days (43 weeks): weekly means, one bar per week; the first week (Monday 2025-01-06 …)
+    /// is whole, so each bar's mean is the week's steps (1,000 × the week's index + 1).
+    @Test func aMiddleSpanShowsWeeklyMeans() throws {
+        var input = ChartInputs()
+        for d in 0..<300 {
+            let date = CivilDate(daysSince1970: CivilDate(year: 2025, month: 1, day: 6).daysSince1970 + d)
+            input.days.append(.init(date: date.description, steps: Double(1000 * (d / 7 + 1))))
+        }
+        let steps = try #require(ReportCharts.dailySteps(input))
+        #expect(steps.title == "Steps per day, weekly means")
+        // 300 days = 42 whole weeks and 6 days: 43 bars.
+        check(steps, marks: 43, unit: "steps")
+        #expect(steps.svg.contains("<title>week of 2025-01-13: steps 2,000 steps a day</title>"))
+        // Under two years the months are labelled (Jan … Oct) and the year below.
+        let texts = SVGInspection(steps.svg).texts
+        #expect(texts.contains("Feb") && texts.contains("2025"))
+    }
+
+    /// One workout in one week: the y axis counts 0 and 1 (no 0.2 steps), the bar is at most
+    /// 36 px wide (not half the chart), and its count is printed above it.
+    @Test func aSingleWorkoutHasAnIntegerAxisAndANarrowBar() throws {
+        var input = ChartInputs()
+        input.weeks = [
+            .init(
+                label: "2025-W41", start: "2025-10-06", days: 7, moveClosedDays: 0, exerciseClosedDays: 0,
+                standClosedDays: 0, workoutsByActivity: ["Running": 1])
+        ]
+        let file = try #require(ReportCharts.workoutsPerWeek(input))
+        let texts = SVGInspection(file.svg).texts
+        #expect(texts.contains("0") && texts.contains("1") && !texts.contains("0.5") && !texts.contains("0.2"))
+        let width = try #require(file.svg.firstMatch(of: #/class="mark" x="[0-9.]+" y="[0-9.]+" width="([0-9.]+)"/#))
+        #expect(Double(width.1)! <= 36)
+        #expect(
+            LinearScale(minimum: 0, maximum: 3, includeZero: true, pixelLow: 100, pixelHigh: 0, integer: true).ticks
+                == [0, 1, 2, 3])
+    }
+
+    /// A left-out run between two days is drawn: a dashed break line (saying how many days) and
+    /// the // mark on the axis; 2025-10-08 to 2025-12-01 leaves out 53 days.
+    @Test func aLeftOutRunIsMarked() throws {
+        var input = ChartInputs()
+        for (k, date) in ((1...8).map { "2025-10-0\($0)" } + (1...8).map { "2025-12-0\($0)" }).enumerated() {
+            input.days.append(.init(date: date, steps: 1000, gapBefore: k == 8))
+        }
+        let steps = try #require(ReportCharts.dailySteps(input))
+        #expect(steps.svg.components(separatedBy: "class=\"break\"").count - 1 == 1)
+        #expect(steps.svg.contains("<title>53 days left out (no data)</title>"))
+    }
+
+    /// One 13-minute night: the bar carries its length, "0:13 h", so that it reads on an axis
+    /// that goes to the 8 h line.
+    @Test func aSingleShortNightIsLabelled() throws {
+        var input = ChartInputs()
+        input.nights = [
+            .init(night: "2024-01-01", coreMinutes: 12.5, deepMinutes: 0, remMinutes: 0, unspecifiedMinutes: nil)
+        ]
+        let file = try #require(ReportCharts.sleepStages(input))
+        #expect(SVGInspection(file.svg).texts.contains("0:13 h"))  // 12.5 min rounds to 13
+        #expect(file.markCount == 1)
     }
 }

@@ -28,6 +28,7 @@
 #include "CHealthGPX.h"
 #include "CHealthCores.h"
 #include "CHealthMemory.h"
+#include "CHealthVersion.h"
 
 #ifdef __cplusplus
 extern "C" {

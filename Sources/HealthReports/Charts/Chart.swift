@@ -60,6 +60,16 @@ struct BarChart {
     var reference: (value: Double, label: String)?
     /// Series side by side in each category instead of stacked.
     var grouped = false
+    /// When set, the categories are spans of days and the axis is a calendar (`TimeAxis`),
+    /// with break marks where days are left out; else every `labelEvery`-th label is printed.
+    var timeAxis: TimeAxis?
+    /// Counts: y ticks on whole numbers only.
+    var integerAxis = false
+    /// When set (few categories), each stack's total is printed above it, so that a short bar
+    /// (one 13-minute night) still reads.
+    var valueLabel: ((Double) -> String)?
+    /// The widest a bar (or a group of bars) is drawn, in pixels.
+    var maximumBarWidth = 36.0
     var layout = ChartLayout()
 
     /// The number of marks the chart draws: one per bar segment with a positive value.
@@ -76,12 +86,14 @@ struct BarChart {
             top = max(top, grouped ? values.max() ?? 0 : values.reduce(0, +))
             if let v = line?.values[i] { top = max(top, v) }
         }
+        if valueLabel != nil && !grouped { top *= 1.12 }  // room for the labels above the tallest bar
         if let reference { top = max(top, reference.value) }
         let y = LinearScale(
-            minimum: 0, maximum: top, includeZero: true, pixelLow: layout.plotBottom, pixelHigh: layout.plotTop)
+            minimum: 0, maximum: top, includeZero: true, pixelLow: layout.plotBottom, pixelHigh: layout.plotTop,
+            integer: integerAxis)
         drawFrame(&c, y: y)
         let slot = layout.plotWidth / Double(max(n, 1))
-        let barWidth = max(1, slot * (n > 40 ? 0.8 : 0.7))
+        let barWidth = max(1, min(slot * (n > 40 ? 0.8 : 0.7), maximumBarWidth * (grouped ? Double(series.count) : 1)))
         for i in 0..<n {
             let x = layout.plotLeft + slot * Double(i) + (slot - barWidth) / 2
             let groupWidth = barWidth / Double(max(series.count, 1))
@@ -96,6 +108,11 @@ struct BarChart {
                     tooltip: "\(categories[i]): \(s.name) \(Self.format(v)) \(s.unit)")
                 base += v
             }
+            if let valueLabel, !grouped, base > 0 {
+                c.text(
+                    valueLabel(base), x: x + barWidth / 2, y: y.pixel(base) - 4, size: 11, anchor: .middle, fill: "#333"
+                )
+            }
         }
         if let reference {
             let py = y.pixel(reference.value)
@@ -105,6 +122,7 @@ struct BarChart {
                     + "stroke=\"#555\" stroke-width=\"1\" stroke-dasharray=\"3 3\"/>")
             c.text(reference.label, x: layout.plotRight - 4, y: py - 4, size: 11, anchor: .end, fill: "#555")
         }
+        let breaksBefore = timeAxis?.breaks ?? self.breaksBefore
         if let line {
             var points: [(Double, Double)] = []
             for i in 0..<n {
@@ -117,9 +135,15 @@ struct BarChart {
             }
             c.polyline(points, stroke: line.color, width: 2.5)
         }
-        drawCategoryLabels(&c, slot: slot)
+        if let timeAxis {
+            timeAxis.draw(&c, layout: layout, plotTop: layout.plotTop, plotBottom: layout.plotBottom)
+        } else {
+            drawCategoryLabels(&c, slot: slot)
+        }
         drawLegend(
-            &c, entries: series.map { ($0.name, $0.color, false) } + (line.map { [($0.name, $0.color, true)] } ?? []))
+            &c,
+            entries: series.filter { $0.values.contains { ($0 ?? 0) > 0 } }.map { ($0.name, $0.color, false) }
+                + (line.map { [($0.name, $0.color, true)] } ?? []))
         return c.document(title: title, description: description)
     }
 
@@ -162,6 +186,8 @@ struct PointChart {
     var panels: [Panel]
     /// Categories before which lines break (the days after a left-out run without data).
     var breaksBefore: Set<Int> = []
+    /// When set, the calendar axis and break marks of `TimeAxis` (see `BarChart.timeAxis`).
+    var timeAxis: TimeAxis?
     var panelHeight = 170.0
     var layout = ChartLayout()
 
@@ -180,6 +206,7 @@ struct PointChart {
         c.text(title, x: layout.plotLeft, y: 22, size: 15, fill: "#111", bold: true)
         let n = categories.count
         let slot = layout.plotWidth / Double(max(n, 1))
+        let breaksBefore = timeAxis?.breaks ?? self.breaksBefore
         for (p, panel) in panels.enumerated() {
             var panelLayout = layout
             panelLayout.top = layout.top + Double(p) * (panelHeight + gap)
@@ -216,7 +243,17 @@ struct PointChart {
                         tooltip: "\(categories[i]): \(s.name) \(BarChart.format(v)) \(s.unit)")
                 }
             }
-            if p == panels.count - 1 {
+            if let timeAxis {
+                // Break marks in every panel, the calendar under the last.
+                var c2 = SVGCanvas(width: layout.width, height: layout.height)
+                timeAxis.draw(
+                    &c2, layout: panelLayout, plotTop: panelLayout.plotTop, plotBottom: panelLayout.plotBottom)
+                if p == panels.count - 1 {
+                    for e in c2.body { c.raw(e) }
+                } else {
+                    for e in c2.body where e.hasPrefix("<line class=\"break\"") { c.raw(e) }
+                }
+            } else if p == panels.count - 1 {
                 for (i, label) in categories.enumerated() where i % max(1, labelEvery) == 0 {
                     let x = layout.plotLeft + slot * (Double(i) + 0.5)
                     c.line(x1: x, y1: panelLayout.plotBottom, x2: x, y2: panelLayout.plotBottom + 4, stroke: "#666")

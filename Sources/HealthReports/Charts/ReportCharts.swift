@@ -1,6 +1,10 @@
 // The six charts of `report.md`, each an SVG file beside it. Their inputs are plain values
 // (dates, numbers), filled from the analysis result by the report writer; a chart with no data
-// is not written (and not linked).
+// is not written (and not linked). Past the span a chart can show per day (or per week) it shows
+// weekly, then monthly means or sums, and says so in its title and alt text, so that every chart
+// stays under about 800 marks; the x axis is a calendar (`TimeAxis`).
+
+import HealthExport
 
 /// What the charts show, one value per local day, week or hour.
 struct ChartInputs {
@@ -15,9 +19,24 @@ struct ChartInputs {
         var gapBefore = false
     }
 
+    /// One calendar month of the report window.
+    struct Month {
+        /// `2025-10`.
+        var month: String
+        /// The first and last local day of the month inside the report window, `YYYY-MM-DD`.
+        var first: String
+        var last: String
+        var moveClosedDays: Int
+        var exerciseClosedDays: Int
+        var standClosedDays: Int
+        var workoutsByActivity: [String: Int]
+    }
+
     struct Week {
         /// `2025-W40` or `week of 2025-10-05`.
         var label: String
+        /// The week's first local day `YYYY-MM-DD` (empty: no calendar axis).
+        var start: String = ""
         var days: Int
         var moveClosedDays: Int
         var exerciseClosedDays: Int
@@ -38,6 +57,9 @@ struct ChartInputs {
 
     var days: [Day] = []
     var weeks: [Week] = []
+    var months: [Month] = []
+    /// Weeks start on Sunday (`--week-start sunday`) rather than Monday, for weekly bins of days.
+    var weekStartsOnSunday = false
     var nights: [Night] = []
     /// Per local hour 0–23: the share of days with data on which that hour was stood, in percent.
     var standHourPercent: [Double?] = []
@@ -53,6 +75,58 @@ struct ChartFile: Equatable {
 }
 
 enum ReportCharts {
+    /// Days (or nights) a chart shows one per category; past that, weekly means up to
+    /// `weeklyLimit` weeks, then monthly means (steps, sleep, heart: at most 4 marks a category).
+    static let dailyLimit = 190
+    static let weeklyLimit = 160
+    /// Weeks the ring and workout charts show one per category (3 and up to 7 marks each), then months.
+    static let ringWeeksLimit = 30
+    static let workoutWeeksLimit = 105
+    /// Up to this many categories, each bar carries its value as a label.
+    static let labelledBarsLimit = 14
+
+    /// Day-valued series binned: per category its span of days, a tooltip label and the means
+    /// of the values of the days (or nights) it holds.
+    struct Binned {
+        var bin: TimeBin
+        var spans: [ClosedRange<Int>]
+        var labels: [String]
+        /// `series[k][i]`: the mean of series k over category i's days.
+        var series: [[Double?]]
+
+        /// ` (weekly means)` for a title, or nothing per day.
+        var titleSuffix: String { bin == .day ? "" : ", \(bin.adjective) means" }
+    }
+
+    /// Bins `series` (one value per entry of `dates`, `YYYY-MM-DD`) per day, week or month by
+    /// the number of dates; nil when a date does not parse.
+    static func binned(
+        dates: [String], series: [[Double?]], weekStartsOnSunday: Bool, dailyLimit: Int = dailyLimit,
+        weeklyLimit: Int = weeklyLimit
+    ) -> Binned? {
+        let days = dates.compactMap { CivilDate($0)?.daysSince1970 }
+        guard days.count == dates.count, !days.isEmpty else { return nil }
+        let bin = TimeBin.choose(days: days.count, dailyLimit: dailyLimit, weeklyLimit: weeklyLimit)
+        let groups = binIndices(days, by: bin, weekStartsOnSunday: weekStartsOnSunday)
+        return Binned(
+            bin: bin, spans: groups.map { days[$0.first!]...days[$0.last!] },
+            labels: groups.map { g in
+                switch bin {
+                case .day: return dates[g[0]]
+                case .week: return "week of \(dates[g[0]])"
+                case .month: return String(dates[g[0]].prefix(7))
+                }
+            },
+            series: series.map { values in groups.map { g in meanOfPresent(g.map { values[$0] }) } })
+    }
+
+    /// A calendar axis over `spans` when every date parses.
+    static func weekAxis(_ starts: [String], lengths: [Int]) -> TimeAxis? {
+        let days = starts.compactMap { CivilDate($0)?.daysSince1970 }
+        guard days.count == starts.count, !days.isEmpty else { return nil }
+        return TimeAxis(spans: zip(days, lengths).map { $0...($0 + max(1, $1) - 1) })
+    }
+
     /// Every chart that has data, in the order `report.md` shows them.
     static func all(_ input: ChartInputs) -> [ChartFile] {
         [
@@ -112,6 +186,25 @@ enum ReportCharts {
         guard steps.contains(where: { $0 != nil }) else { return nil }
         let (labels, width) = dayLabels(input.days.map(\.date))
         let mean = steps.compactMap { $0 }.reduce(0, +) / Double(steps.compactMap { $0 }.count)
+        let first = input.days.first!.date
+        let last = input.days.last!.date
+        if let b = binned(
+            dates: input.days.map(\.date), series: [steps], weekStartsOnSunday: input.weekStartsOnSunday),
+            b.bin != .day
+        {
+            var c = BarChart(
+                title: "Steps per day" + b.titleSuffix, description: "", categories: b.labels,
+                yAxisTitle: "steps per day",
+                series: [ChartSeries(name: "steps", color: ChartColor.sky, values: b.series[0], unit: "steps a day")],
+                timeAxis: TimeAxis(spans: b.spans))
+            c.description =
+                "Bar chart of the \(b.bin.adjective) means of de-duplicated steps per local day from \(first) to "
+                + "\(last)\(gapsText(input.days)), \(c.markCount) \(b.bin == .week ? "weeks" : "months") with data, "
+                + "mean \(BarChart.format(mean)) steps a day."
+            return ChartFile(
+                fileName: "chart_steps.svg", title: c.title, altText: c.description, svg: c.svg(),
+                markCount: c.markCount)
+        }
         let chart = BarChart(
             title: "Steps per day", description: "", categories: labels,
             labelEvery: labelEvery(labels.count, charWidth: width), yAxisTitle: "steps per day",
@@ -119,43 +212,75 @@ enum ReportCharts {
             line: ChartSeries(
                 name: "7-day average", color: ChartColor.blue,
                 values: sevenDayAverage(steps, gapsBefore: gapsBefore(input.days)), unit: "steps"),
-            breaksBefore: gapsBefore(input.days))
+            breaksBefore: gapsBefore(input.days),
+            timeAxis: dayAxis(input.days.map(\.date)))
         var c = chart
         c.description =
-            "Bar chart of de-duplicated steps per local day from \(input.days.first!.date) to "
-            + "\(input.days.last!.date)\(gapsText(input.days)), \(chart.markCount) days with data, mean \(BarChart.format(mean)) steps a day, "
+            "Bar chart of de-duplicated steps per local day from \(first) to "
+            + "\(last)\(gapsText(input.days)), \(chart.markCount) days with data, mean \(BarChart.format(mean)) steps a day, "
             + "with a line for the trailing 7-day average."
         return ChartFile(
             fileName: "chart_steps.svg", title: c.title, altText: c.description, svg: c.svg(), markCount: c.markCount)
     }
 
+    /// A calendar axis with one category per date, or nil when a date does not parse.
+    static func dayAxis(_ dates: [String]) -> TimeAxis? {
+        let days = dates.compactMap { CivilDate($0)?.daysSince1970 }
+        guard days.count == dates.count, !days.isEmpty else { return nil }
+        return TimeAxis(spans: days.map { $0...$0 })
+    }
+
     static func ringClosures(_ input: ChartInputs) -> ChartFile? {
         guard !input.weeks.isEmpty, input.weeks.contains(where: { $0.days > 0 }) else { return nil }
-        let labels = input.weeks.map(\.label)
-        func series(_ name: String, _ color: String, _ key: KeyPath<ChartInputs.Week, Int>) -> ChartSeries {
-            ChartSeries(name: name, color: color, values: input.weeks.map { Double($0[keyPath: key]) }, unit: "days")
-        }
         let all = input.weeks.map { [$0.moveClosedDays, $0.exerciseClosedDays, $0.standClosedDays] }
         guard all.joined().contains(where: { $0 > 0 }) else { return nil }
+        let monthly = input.weeks.count > ringWeeksLimit && !input.months.isEmpty
+        let labels = monthly ? input.months.map(\.month) : input.weeks.map(\.label)
+        func series(
+            _ name: String, _ color: String, _ week: KeyPath<ChartInputs.Week, Int>,
+            _ month: KeyPath<ChartInputs.Month, Int>
+        ) -> ChartSeries {
+            ChartSeries(
+                name: name, color: color,
+                values: monthly
+                    ? input.months.map { Double($0[keyPath: month]) } : input.weeks.map { Double($0[keyPath: week]) },
+                unit: "days")
+        }
         var chart = BarChart(
-            title: "Ring closures per week", description: "", categories: labels,
-            labelEvery: labelEvery(labels.count, charWidth: 8), yAxisTitle: "days closed (of 7)",
+            title: monthly ? "Ring closures per month" : "Ring closures per week", description: "",
+            categories: labels, labelEvery: labelEvery(labels.count, charWidth: 8),
+            yAxisTitle: monthly ? "days closed" : "days closed (of 7)",
             series: [
-                series("Move", ChartColor.move, \.moveClosedDays),
-                series("Exercise", ChartColor.exercise, \.exerciseClosedDays),
-                series("Stand", ChartColor.stand, \.standClosedDays),
-            ], grouped: true)
-        chart.reference = (7, "7 days")
+                series("Move", ChartColor.move, \.moveClosedDays, \.moveClosedDays),
+                series("Exercise", ChartColor.exercise, \.exerciseClosedDays, \.exerciseClosedDays),
+                series("Stand", ChartColor.stand, \.standClosedDays, \.standClosedDays),
+            ], grouped: true,
+            timeAxis: monthly
+                ? monthAxis(input.months) : weekAxis(input.weeks.map(\.start), lengths: input.weeks.map { _ in 7 }),
+            integerAxis: true)
+        if !monthly { chart.reference = (7, "7 days") }
         let move = input.weeks.reduce(0) { $0 + $1.moveClosedDays }
         let exercise = input.weeks.reduce(0) { $0 + $1.exerciseClosedDays }
         let stand = input.weeks.reduce(0) { $0 + $1.standClosedDays }
         let days = input.weeks.reduce(0) { $0 + $1.days }
         chart.description =
-            "Grouped bar chart of the days each week on which the Move, Exercise and Stand rings were closed, "
+            "Grouped bar chart of the days each \(monthly ? "month" : "week") on which the Move, Exercise and Stand "
+            + "rings were closed\(monthly ? " (monthly sums)" : ""), "
             + "\(labels.first!) to \(labels.last!): Move \(move), Exercise \(exercise), Stand \(stand) of \(days) days."
         return ChartFile(
             fileName: "chart_rings.svg", title: chart.title, altText: chart.description, svg: chart.svg(),
             markCount: chart.markCount)
+    }
+
+    /// A calendar axis over months (their days inside the report window).
+    static func monthAxis(_ months: [ChartInputs.Month]) -> TimeAxis? {
+        let spans = months.compactMap { m -> ClosedRange<Int>? in
+            guard let a = CivilDate(m.first)?.daysSince1970, let b = CivilDate(m.last)?.daysSince1970, a <= b else {
+                return nil
+            }
+            return a...b
+        }
+        return spans.count == months.count && !spans.isEmpty ? TimeAxis(spans: spans) : nil
     }
 
     static func standHourProfile(_ input: ChartInputs) -> ChartFile? {
@@ -180,39 +305,73 @@ enum ReportCharts {
     static func sleepStages(_ input: ChartInputs) -> ChartFile? {
         guard !input.nights.isEmpty else { return nil }
         let (labels, width) = dayLabels(input.nights.map(\.night))
-        func hours(_ key: KeyPath<ChartInputs.Night, Double?>) -> [Double?] {
-            input.nights.map { $0[keyPath: key].map { $0 / 60 } }
+        // A night's stages without a value count as 0 in a bin's mean, so that the stacked
+        // means add up to the mean night.
+        func minutes(_ key: KeyPath<ChartInputs.Night, Double?>) -> [Double?] {
+            input.nights.map { $0[keyPath: key] ?? 0 }
         }
+        let keys: [KeyPath<ChartInputs.Night, Double?>] = [
+            \.deepMinutes, \.coreMinutes, \.remMinutes, \.unspecifiedMinutes,
+        ]
+        let b = binned(
+            dates: input.nights.map(\.night), series: keys.map(minutes), weekStartsOnSunday: input.weekStartsOnSunday)
+        let aggregated = b.map { $0.bin != .day } ?? false
+        func hours(_ k: Int) -> [Double?] {
+            if aggregated, let b { return b.series[k].map { $0.flatMap { $0 > 0 ? $0 / 60 : nil } } }
+            return input.nights.map { $0[keyPath: keys[k]].map { $0 / 60 } }
+        }
+        let names = ["Deep", "Core", "REM", "Asleep (no stages)"]
+        let colors = [ChartColor.blue, ChartColor.sky, ChartColor.purple, ChartColor.grey]
         var chart = BarChart(
-            title: "Sleep per night by stage", description: "", categories: labels,
+            title: "Sleep per night by stage" + (aggregated ? b!.titleSuffix : ""), description: "",
+            categories: aggregated ? b!.labels : labels,
             labelEvery: labelEvery(labels.count, charWidth: width), yAxisTitle: "hours asleep",
-            series: [
-                ChartSeries(name: "Deep", color: ChartColor.blue, values: hours(\.deepMinutes), unit: "h"),
-                ChartSeries(name: "Core", color: ChartColor.sky, values: hours(\.coreMinutes), unit: "h"),
-                ChartSeries(name: "REM", color: ChartColor.purple, values: hours(\.remMinutes), unit: "h"),
-                ChartSeries(
-                    name: "Asleep (no stages)", color: ChartColor.grey, values: hours(\.unspecifiedMinutes), unit: "h"),
-            ])
+            series: (0..<4).map { ChartSeries(name: names[$0], color: colors[$0], values: hours($0), unit: "h") },
+            timeAxis: aggregated ? TimeAxis(spans: b!.spans) : dayAxis(input.nights.map(\.night)))
         chart.reference = (8, "8 h")
+        if chart.categories.count <= labelledBarsLimit {
+            chart.valueLabel = { h in
+                let m = Int((h * 60).rounded())
+                return "\(m / 60):\(m % 60 < 10 ? "0" : "")\(m % 60) h"
+            }
+        }
         let totals = input.nights.map {
             ($0.coreMinutes ?? 0) + ($0.deepMinutes ?? 0) + ($0.remMinutes ?? 0) + ($0.unspecifiedMinutes ?? 0)
         }
         let mean = totals.reduce(0, +) / Double(totals.count) / 60
+        let what = aggregated ? "the \(b!.bin.adjective) mean hours asleep per night" : "the hours asleep per night"
         chart.description =
-            "Stacked bar chart of the hours asleep per night (filed under the wake-up date) by stage, Deep, Core, REM "
-            + "and asleep without stages, \(input.nights.count) nights from \(input.nights.first!.night) to "
-            + "\(input.nights.last!.night), mean \(DecimalFormat(decimals: 1).string(mean)!) hours."
+            "Stacked bar chart of \(what) (filed under the wake-up date) by stage, Deep, Core, REM "
+            + "and asleep without stages, \(input.nights.count) \(input.nights.count == 1 ? "night" : "nights") from "
+            + "\(input.nights.first!.night) to \(input.nights.last!.night), mean \(DecimalFormat(decimals: 1).string(mean)!) hours."
         return ChartFile(
             fileName: "chart_sleep.svg", title: chart.title, altText: chart.description, svg: chart.svg(),
             markCount: chart.markCount)
     }
 
     static func heartTrends(_ input: ChartInputs) -> ChartFile? {
-        let resting = input.days.map(\.restingHeartRateBpm)
-        let hrv = input.days.map(\.hrvMs)
-        var panels: [PointChart.Panel] = []
+        var resting = input.days.map(\.restingHeartRateBpm)
+        var hrv = input.days.map(\.hrvMs)
+        guard resting.contains(where: { $0 != nil }) || hrv.contains(where: { $0 != nil }) else { return nil }
+        let (labels, width) = dayLabels(input.days.map(\.date))
+        var chart = PointChart(
+            title: "Resting heart rate and heart-rate variability", description: "", categories: labels,
+            labelEvery: labelEvery(labels.count, charWidth: width), panels: [], breaksBefore: gapsBefore(input.days),
+            timeAxis: dayAxis(input.days.map(\.date)))
+        var what = "local days"
+        if let b = binned(
+            dates: input.days.map(\.date), series: [resting, hrv], weekStartsOnSunday: input.weekStartsOnSunday),
+            b.bin != .day
+        {
+            resting = b.series[0]
+            hrv = b.series[1]
+            chart.title += b.titleSuffix
+            chart.categories = b.labels
+            chart.timeAxis = TimeAxis(spans: b.spans)
+            what = "\(b.bin == .week ? "weeks" : "months") (\(b.bin.adjective) means)"
+        }
         if resting.contains(where: { $0 != nil }) {
-            panels.append(
+            chart.panels.append(
                 .init(
                     yAxisTitle: "resting HR (bpm)",
                     series: [
@@ -220,34 +379,30 @@ enum ReportCharts {
                     ]))
         }
         if hrv.contains(where: { $0 != nil }) {
-            panels.append(
+            chart.panels.append(
                 .init(
                     yAxisTitle: "HRV SDNN (ms)",
                     series: [ChartSeries(name: "HRV (SDNN)", color: ChartColor.green, values: hrv, unit: "ms")]))
         }
-        guard !panels.isEmpty else { return nil }
-        let (labels, width) = dayLabels(input.days.map(\.date))
-        var chart = PointChart(
-            title: "Resting heart rate and heart-rate variability", description: "", categories: labels,
-            labelEvery: labelEvery(labels.count, charWidth: width), panels: panels, breaksBefore: gapsBefore(input.days)
-        )
-        func range(_ v: [Double?]) -> String {
+        func range(_ v: [Double?], _ unit: String) -> String {
             let x = v.compactMap { $0 }
             guard let lo = x.min(), let hi = x.max() else { return "no data" }
-            return "\(BarChart.format(lo)) to \(BarChart.format(hi))"
+            return "\(BarChart.format(lo)) to \(BarChart.format(hi)) \(unit)"
         }
         chart.description =
-            "Two line charts over local days from \(input.days.first!.date) to \(input.days.last!.date)"
+            "Two line charts over \(what) from \(input.days.first!.date) to \(input.days.last!.date)"
             + "\(gapsText(input.days)): resting heart "
-            + "rate (\(range(resting)) bpm) above the day's mean HRV SDNN (\(range(hrv)) ms)."
+            + "rate (\(range(resting, "bpm"))) above the day's mean HRV SDNN (\(range(hrv, "ms")))."
         return ChartFile(
             fileName: "chart_heart.svg", title: chart.title, altText: chart.description, svg: chart.svg(),
             markCount: chart.markCount)
     }
 
     static func workoutsPerWeek(_ input: ChartInputs) -> ChartFile? {
+        let monthly = input.weeks.count > workoutWeeksLimit && !input.months.isEmpty
+        let periods = monthly ? input.months.map(\.workoutsByActivity) : input.weeks.map(\.workoutsByActivity)
         var totals: [String: Int] = [:]
-        for w in input.weeks { totals.merge(w.workoutsByActivity, uniquingKeysWith: +) }
+        for p in periods { totals.merge(p, uniquingKeysWith: +) }
         guard !totals.isEmpty else { return nil }
         let activities = totals.keys.sorted { (totals[$0]!, $1) > (totals[$1]!, $0) }
         let palette = [
@@ -258,24 +413,28 @@ enum ReportCharts {
         var series = shown.enumerated().map { k, name in
             ChartSeries(
                 name: name, color: palette[k],
-                values: input.weeks.map { w in w.workoutsByActivity[name].map(Double.init) }, unit: "workouts")
+                values: periods.map { w in w[name].map(Double.init) }, unit: "workouts")
         }
         if activities.count > shown.count {
             let rest = Set(activities.dropFirst(shown.count))
             series.append(
                 ChartSeries(
                     name: "other", color: ChartColor.grey,
-                    values: input.weeks.map { w in
-                        Double(w.workoutsByActivity.filter { rest.contains($0.key) }.values.reduce(0, +))
+                    values: periods.map { w in
+                        Double(w.filter { rest.contains($0.key) }.values.reduce(0, +))
                     }, unit: "workouts"))
         }
-        let labels = input.weeks.map(\.label)
+        let labels = monthly ? input.months.map(\.month) : input.weeks.map(\.label)
         var chart = BarChart(
-            title: "Workouts per week", description: "", categories: labels,
-            labelEvery: labelEvery(labels.count, charWidth: 8), yAxisTitle: "workouts", series: series)
+            title: monthly ? "Workouts per month" : "Workouts per week", description: "", categories: labels,
+            labelEvery: labelEvery(labels.count, charWidth: 8), yAxisTitle: "workouts", series: series,
+            timeAxis: monthly
+                ? monthAxis(input.months) : weekAxis(input.weeks.map(\.start), lengths: input.weeks.map { _ in 7 }),
+            integerAxis: true)
+        if labels.count <= labelledBarsLimit { chart.valueLabel = { BarChart.format($0) } }
         let total = totals.values.reduce(0, +)
         chart.description =
-            "Stacked bar chart of workouts per week by activity, \(labels.first!) to \(labels.last!): \(total) workouts ("
+            "Stacked bar chart of workouts per \(monthly ? "month" : "week") by activity, \(labels.first!) to \(labels.last!): \(total) workouts ("
             + activities.map { "\($0) \(totals[$0]!)" }.joined(separator: ", ") + "), duplicates counted once."
         return ChartFile(
             fileName: "chart_workouts.svg", title: chart.title, altText: chart.description, svg: chart.svg(),

@@ -32,9 +32,25 @@ extension ReportWriter {
         }
         input.weeks = result.weeks.enumerated().map { k, w in
             .init(
-                label: w.week, days: w.days, moveClosedDays: w.moveRingClosedDays,
+                label: w.week, start: w.weekStart.description, days: w.days, moveClosedDays: w.moveRingClosedDays,
                 exerciseClosedDays: w.exerciseRingClosedDays, standClosedDays: w.standRingClosedDays,
                 workoutsByActivity: byWeek[k] ?? [:])
+        }
+        input.weekStartsOnSunday = result.weekStart == .sunday
+        if let first = result.firstDay, let last = result.lastDay {
+            input.months = result.months.compactMap { m in
+                guard let start = CivilDate(m.month + "-01") else { return nil }
+                let next = CivilDate(
+                    year: start.month == 12 ? start.year + 1 : start.year, month: start.month % 12 + 1, day: 1)
+                let a = max(start.daysSince1970, first.daysSince1970)
+                let b = min(next.daysSince1970 - 1, last.daysSince1970)
+                guard a <= b else { return nil }
+                return .init(
+                    month: m.month, first: CivilDate(daysSince1970: a).description,
+                    last: CivilDate(daysSince1970: b).description, moveClosedDays: m.moveRingClosedDays,
+                    exerciseClosedDays: m.exerciseRingClosedDays, standClosedDays: m.standRingClosedDays,
+                    workoutsByActivity: m.workoutsByActivity)
+            }
         }
         input.nights = result.sleep.filter { !$0.isNap && $0.asleepMinutes != nil }.map {
             .init(

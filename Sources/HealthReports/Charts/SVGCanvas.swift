@@ -128,12 +128,17 @@ struct LinearScale {
 
     /// A scale covering `minimum...maximum` (widened to nice tick values; at least 1 wide).
     /// `includeZero` starts it at 0 for bars.
-    init(minimum: Double, maximum: Double, includeZero: Bool, pixelLow: Double, pixelHigh: Double, tickCount: Int = 5) {
+    /// `integer` keeps the ticks on whole numbers (steps 1, 2, 5 × 10^k), for counts.
+    init(
+        minimum: Double, maximum: Double, includeZero: Bool, pixelLow: Double, pixelHigh: Double, tickCount: Int = 5,
+        integer: Bool = false
+    ) {
         var lo = includeZero ? min(0, minimum) : minimum
         var hi = includeZero ? max(0, maximum) : maximum
         if !(lo.isFinite && hi.isFinite) { (lo, hi) = (0, 1) }
         if hi - lo < 1e-9 { (lo, hi) = includeZero && lo >= 0 ? (0, max(1, hi)) : (lo - 1, hi + 1) }
-        let step = Self.niceStep((hi - lo) / Double(max(tickCount, 1)))
+        var step = Self.niceStep((hi - lo) / Double(max(tickCount, 1)))
+        if integer { step = step <= 1 ? 1 : step == 2.5 ? 2 : step.rounded(.up) }
         let first = (lo / step).rounded(.down) * step
         let last = (hi / step).rounded(.up) * step
         var ticks: [Double] = []

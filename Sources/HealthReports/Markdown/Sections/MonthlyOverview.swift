@@ -21,7 +21,8 @@ extension MarkdownReport {
         ]
         var rows = result.months.map { m in
             [
-                m.month + (m.partial ? " (partial: \(m.days) days)" : ""), number(m.stepsPerDay, 0),
+                m.month + (m.partial ? " (partial: \(m.days) \(m.days == 1 ? "day" : "days"))" : ""),
+                number(m.stepsPerDay, 0),
                 number(m.moveKcalPerDay, 0), number(m.exerciseMinutesPerDay, 0),
                 "\(m.moveRingClosedDays)/\(m.exerciseRingClosedDays)/\(m.standRingClosedDays)",
                 grouped(m.workouts), hours(m.sleepMinutesPerNight), number(m.restingHeartRateAvgBpm, 1),

@@ -39,6 +39,6 @@ extension MarkdownReport {
         }
         return "the export names no zone (no `HKTimeZone`): of the \(candidates) IANA zones with the "
             + "export's offset at the export instant, the one whose days agree best with the "
-            + "ActivitySummary (\(agreeing) of \(compared) days)"
+            + "ActivitySummary (\(agreeing) of \(compared) \(compared == 1 ? "day" : "days"))"
     }
 }
