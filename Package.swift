@@ -33,7 +33,8 @@ let package = Package(
         // The SQLite archive of a person's history across exports (import, read back, results).
         .target(name: "HealthArchive", dependencies: ["CSQLite", "HealthExport", "HealthAnalysis", "HealthReports"]),
         // Many people's exports: batch runs (status records, shards) and the cohort tables.
-        .target(name: "HealthBatch", dependencies: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive"]),
+        .target(
+            name: "HealthBatch", dependencies: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive"]),
         .executableTarget(
             name: "health-analyzer",
             dependencies: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive", "HealthBatch"]),

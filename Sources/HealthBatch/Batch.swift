@@ -119,7 +119,7 @@ public struct Batch: Sendable {
         let folder = Self.personFolder(person.id, in: output)
         func failed(_ message: String, _ fingerprint: ExportFingerprint?) -> PersonResult {
             let status = PersonStatus(
-                id: person.id, outcome: .failed, message: message, fingerprint: fingerprint,
+                id: person.id, export: person.export, outcome: .failed, message: message, fingerprint: fingerprint,
                 options: options.fingerprint, toolVersion: options.toolVersion,
                 report: BatchPlatform.kind(of: folder) == .directory ? earlier?.report : nil)
             var message = message
@@ -162,7 +162,8 @@ public struct Batch: Sendable {
         let seconds = BatchPlatform.now() - start
         let daily = writer.tableRows(of: .daily, for: run.result, context: run.context)
         let status = PersonStatus(
-            id: person.id, outcome: .done, message: "", fingerprint: fingerprint, options: options.fingerprint,
+            id: person.id, export: person.export, outcome: .done, message: "", fingerprint: fingerprint,
+            options: options.fingerprint,
             toolVersion: options.toolVersion,
             report: PersonStatus.Report(
                 export: fingerprint.export, exportDate: run.summary.exportDate?.description,
@@ -177,7 +178,7 @@ public struct Batch: Sendable {
                     "the report was written, but its status record could not be: \(error.text) (it is redone next time)"
                 ), seconds: seconds)
         }
-        return PersonResult(id: person.id, outcome: .done, seconds: seconds)
+        return PersonResult(id: person.id, export: person.export, outcome: .done, seconds: seconds)
     }
 
     /// The person's analysis: from the export, or through their archive with `archives`.

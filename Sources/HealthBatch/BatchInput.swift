@@ -121,7 +121,8 @@ public enum BatchInput {
             let id = fields[personColumn].trimmingSpaces
             guard PersonID.isValid(id) else { throw .badLine(path: path, line: line, reason: PersonID.problem(id)) }
             if let first = seen[id] {
-                throw .badLine(path: path, line: line, reason: "the person id '\(id)' is repeated (first on line \(first))")
+                throw .badLine(
+                    path: path, line: line, reason: "the person id '\(id)' is repeated (first on line \(first))")
             }
             seen[id] = line
             let export = fields[exportColumn]
@@ -161,7 +162,8 @@ public enum BatchInput {
                 throw .badEntry(path: path, entry: entry.name, reason: "the person id '\(id)' is also '\(other)'")
             }
             seen[id] = entry.name
-            people.append(BatchPerson(id: id, export: path.hasSuffix("/") ? path + entry.name : path + "/" + entry.name))
+            people.append(
+                BatchPerson(id: id, export: path.hasSuffix("/") ? path + entry.name : path + "/" + entry.name))
         }
         return people
     }

@@ -38,7 +38,8 @@ public struct ExportFingerprint: Codable, Hashable, Sendable {
             let status = try BatchPlatform.fileStatus(file)
             var hash = FNV1a64()
             hash.add(try BatchPlatform.readBytes(file, offset: 0, count: edgeBytes))
-            hash.add(try BatchPlatform.readBytes(file, offset: max(0, status.size - Int64(edgeBytes)), count: edgeBytes))
+            hash.add(
+                try BatchPlatform.readBytes(file, offset: max(0, status.size - Int64(edgeBytes)), count: edgeBytes))
             return ExportFingerprint(
                 export: absolute, file: file, size: status.size, modifiedNanoseconds: status.modifiedNanoseconds,
                 edgeHash: hash.hex)

@@ -31,6 +31,8 @@ public struct PersonStatus: Codable, Equatable, Sendable {
     }
 
     public var id: String
+    /// The export as listed (a manifest's path resolved against its folder).
+    public var export: String
     public var outcome: Outcome
     /// The reason of a failure (one line); empty when done.
     public var message: String
@@ -73,7 +75,8 @@ public struct PersonStatus: Codable, Equatable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         let data = (try? encoder.encode(self)) ?? Data()
-        try BatchPlatform.writeAtomically(String(decoding: data, as: UTF8.self) + "\n", to: Self.path(of: id, in: output))
+        try BatchPlatform.writeAtomically(
+            String(decoding: data, as: UTF8.self) + "\n", to: Self.path(of: id, in: output))
     }
 
     /// True when a run with `fingerprint`, `options` and `toolVersion` would redo what this
