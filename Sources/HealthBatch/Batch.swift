@@ -178,7 +178,7 @@ public struct Batch: Sendable {
                     "the report was written, but its status record could not be: \(error.text) (it is redone next time)"
                 ), seconds: seconds)
         }
-        return PersonResult(id: person.id, export: person.export, outcome: .done, seconds: seconds)
+        return PersonResult(id: person.id, outcome: .done, seconds: seconds)
     }
 
     /// The person's analysis: from the export, or through their archive with `archives`.
