@@ -85,7 +85,7 @@ public struct Batch: Sendable {
         let people = selected(people).sorted { utf8Order($0.id, $1.id) }
         try makeFolders()
         // The largest exports first, so that one long person does not start last.
-        let sizes = people.map { (try? BatchPlatform.fileStatus($0.export).size) ?? 0 }
+        let sizes = people.map { Self.size(of: $0.export) }
         let order = people.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
         let serial = Serial()
         let results = JobPool.map(count: people.count, order: order, jobs: options.jobs) { i in
@@ -94,6 +94,12 @@ public struct Batch: Sendable {
             return result
         }
         return BatchSummary(people: results)
+    }
+
+    /// The bytes of an export (of the XML file in an unzipped folder); 0 when unreadable.
+    static func size(of export: String) -> Int64 {
+        let file = BatchPlatform.kind(of: export) == .directory ? ExportReader.exportFile(inFolder: export) : export
+        return file.flatMap { try? BatchPlatform.fileStatus($0).size } ?? 0
     }
 
     private func makeFolders() throws(BatchError) {
