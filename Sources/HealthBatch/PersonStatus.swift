@@ -32,7 +32,7 @@ public struct PersonStatus: Codable, Equatable, Sendable {
 
     public var id: String
     /// The export as listed (a manifest's path resolved against its folder).
-    public var export: String
+    public var export: String?
     public var outcome: Outcome
     /// The reason of a failure (one line); empty when done.
     public var message: String

@@ -9,12 +9,17 @@ enum CohortSQL {
 
     /// `schema.sql`: the typed tables, read by DuckDB and SQLite.
     static func schema() -> String {
-        var text = """
-            -- Typed tables for the cohort's CSV files beside this file (written by health-analyzer cohort).
-            -- DuckDB:  duckdb cohort.duckdb < load-duckdb.sql      SQLite:  sqlite3 cohort.sqlite < load-sqlite.sql
-            -- (run in this folder). An empty cell is no data (NULL), never 0.
+        """
+        -- Typed tables for the cohort's CSV files beside this file (written by health-analyzer cohort).
+        -- DuckDB:  duckdb cohort.duckdb < load-duckdb.sql      SQLite:  sqlite3 cohort.sqlite < load-sqlite.sql
+        -- (run in this folder; each loader holds these tables too). An empty cell is no data (NULL), never 0.
 
-            """
+        """ + createTables()
+    }
+
+    /// The `CREATE TABLE` statements, one per file.
+    static func createTables() -> String {
+        var text = ""
         for table in tables {
             text += "\n-- \(table.fileName)\nCREATE TABLE \(table.name) (\n"
             text += table.columns.map { "    \"\($0.name)\" \($0.kind.sqlType)" }.joined(separator: ",\n")
@@ -23,21 +28,22 @@ enum CohortSQL {
         return text
     }
 
-    /// `load-duckdb.sql`: the schema, then one `COPY … FROM` per file (empty cells are NULL).
+    /// `load-duckdb.sql`: the tables, then one `COPY … FROM` per file (empty cells are NULL).
     static func loadDuckDB() -> String {
-        var text = "-- Loads the cohort into DuckDB: run `duckdb cohort.duckdb < load-duckdb.sql` in this folder.\n"
-        text += ".read schema.sql\n"
+        var text = "-- Loads the cohort into DuckDB: run `duckdb cohort.duckdb < load-duckdb.sql` in this folder\n"
+        text += "-- (plain SQL: a client's execute() takes it as well).\n"
+        text += createTables()
         for table in tables {
             text += "COPY \(table.name) FROM '\(table.fileName)' (HEADER, DELIMITER ',', QUOTE '\"', NULLSTR '');\n"
         }
         return text
     }
 
-    /// `load-sqlite.sql`: the schema, `.import` per file, then empty cells to NULL and
+    /// `load-sqlite.sql`: the tables, `.import` per file, then empty cells to NULL and
     /// `true`/`false` to 1/0 (SQLite's `.import` keeps text as it is).
     static func loadSQLite() -> String {
         var text = "-- Loads the cohort into SQLite: run `sqlite3 cohort.sqlite < load-sqlite.sql` in this folder.\n"
-        text += ".read schema.sql\n"
+        text += createTables()
         for table in tables {
             text += ".import --csv --skip 1 \(table.fileName) \(table.name)\n"
         }
