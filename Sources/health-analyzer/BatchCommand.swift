@@ -144,6 +144,10 @@ enum CohortCommand {
         ring-closure rates, sleep per night and resting heart rate. The same person folders
         give the same bytes.
 
+        Options:
+          --quiet      Print nothing on success.
+          -h, --help   Show this help.
+
         Exit codes: 0 written, 1 failure, 64 usage error.
         """
 
