@@ -44,7 +44,7 @@ enum CohortReport {
         let first = reports.compactMap(\.firstDay).min()
         let last = reports.compactMap(\.lastDay).max()
         var text = "# Cohort\n\n"
-        text += "| | |\n|---|---:|\n"
+        text += "| | value |\n|---|---:|\n"
         text += "| People | \(people.count) |\n"
         text += "| Last run done | \(done) |\n"
         text += "| Last run failed | \(failed) |\n"
