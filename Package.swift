@@ -80,6 +80,8 @@ let package = Package(
         // committed reports/ being current.
         .testTarget(
             name: "CLITests",
-            dependencies: ["health-analyzer", "SyntheticExport", "HealthExport", "HealthArchive", "TestSupport"]),
+            dependencies: [
+                "health-analyzer", "SyntheticExport", "HealthExport", "HealthArchive", "HealthReports", "TestSupport",
+            ]),
     ]
 )

@@ -154,6 +154,10 @@ public struct Batch: Sendable {
         do {
             try writer.write(run.result, context: run.context, to: folder)
         } catch {
+            // Another batch is writing this person right now: its record is its own to write.
+            if case .busy = error {
+                return PersonResult(id: person.id, outcome: .failed("\(error)"), seconds: BatchPlatform.now() - start)
+            }
             return failed("\(error)", fingerprint)
         }
         if let archives = options.archives {

@@ -80,11 +80,8 @@ public enum BatchInput {
         switch BatchPlatform.kind(of: path) {
         case .directory: return try folder(path)
         case .file: return try manifest(path)
-        case .missing, .other:
-            if BatchPlatform.kind(of: path) == .missing {
-                throw .cannotRead(path: path, reason: "no such file or folder")
-            }
-            throw .notAnInput(path: path)
+        case .missing: throw .cannotRead(path: path, reason: "no such file or folder")
+        case .other: throw .notAnInput(path: path)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthReports
 import SyntheticExport
 import Testing
 
@@ -220,11 +221,18 @@ struct BatchCLITests {
         #expect(cohort.status == 0)
         let sharded = Self.tree(study.out.appendingPathComponent("cohort"))
         let single = Self.tree(whole.appendingPathComponent("cohort"))
-        // Equal but for the seconds each person took.
+        // Equal but for the seconds each person took (people.csv's `seconds` column).
         #expect(Set(sharded.keys) == Set(single.keys))
         for (name, data) in single where name != "people.csv" {
             #expect(sharded[name] == data, "cohort/\(name) differs between the shards and the whole batch")
         }
+        func withoutSeconds(_ data: Data?) -> [[String]] {
+            let rows = CSV.parse(String(decoding: data ?? Data(), as: UTF8.self))
+            let i = rows.first?.firstIndex(of: "seconds") ?? 0
+            return rows.map { row in row.enumerated().filter { $0.offset != i }.map(\.element) }
+        }
+        #expect(withoutSeconds(sharded["people.csv"]).count == 6)
+        #expect(withoutSeconds(sharded["people.csv"]) == withoutSeconds(single["people.csv"]))
     }
 
     @Test func theCohortIsDeterministicAndNamesNoSourceNorAnythingFromMe() throws {
