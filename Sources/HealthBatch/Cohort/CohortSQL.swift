@@ -1,7 +1,7 @@
 import HealthReports
 
 // The cohort folder's `schema.sql` and its two loaders, from the tables' schemas: a typed
-// `CREATE TABLE` per CSV file, and the statements that load every file into DuckDB or SQLite.
+// `CREATE TABLE` per CSV file, and HealthReports' `TableLoaders` scripts for DuckDB and SQLite.
 
 enum CohortSQL {
     /// Every cohort table: the long tables, then `people`.
@@ -12,7 +12,7 @@ enum CohortSQL {
         """
         -- Typed tables for the cohort's CSV files beside this file (written by health-analyzer cohort).
         -- DuckDB:  duckdb cohort.duckdb < load-duckdb.sql      SQLite:  sqlite3 cohort.sqlite < load-sqlite.sql
-        -- (run in this folder; each loader holds these tables too). An empty cell is no data (NULL), never 0.
+        -- (run in this folder; each loader makes these tables itself). An empty cell is no data (NULL), never 0.
 
         """ + createTables()
     }
@@ -28,37 +28,26 @@ enum CohortSQL {
         return text
     }
 
-    /// `load-duckdb.sql`: the tables, then one `COPY … FROM` per file (empty cells are NULL).
+    /// `load-duckdb.sql`: the cohort's files into typed DuckDB tables (`TableLoaders`, as a
+    /// report's loaders).
     static func loadDuckDB() -> String {
-        var text = "-- Loads the cohort into DuckDB: run `duckdb cohort.duckdb < load-duckdb.sql` in this folder\n"
-        text += "-- (plain SQL: a client's execute() takes it as well).\n"
-        text += createTables()
-        for table in tables {
-            text += "COPY \(table.name) FROM '\(table.fileName)' (HEADER, DELIMITER ',', QUOTE '\"', NULLSTR '');\n"
-        }
-        return text
+        TableLoaders.duckDB(
+            tables,
+            header: [
+                "Loads the cohort's CSV files beside this file into typed DuckDB tables (written by health-analyzer cohort).",
+                "Run in this folder: duckdb cohort.duckdb < load-duckdb.sql (plain SQL: a client's execute() takes it too)",
+                "An empty cell is NULL, never 0. Times are local with their UTC offset (ISO 8601).",
+            ])
     }
 
-    /// `load-sqlite.sql`: the tables, `.import` per file, then empty cells to NULL and
-    /// `true`/`false` to 1/0 (SQLite's `.import` keeps text as it is).
+    /// `load-sqlite.sql`: the cohort's files into typed SQLite tables (`TableLoaders`).
     static func loadSQLite() -> String {
-        var text = "-- Loads the cohort into SQLite: run `sqlite3 cohort.sqlite < load-sqlite.sql` in this folder.\n"
-        text += createTables()
-        for table in tables {
-            text += ".import --csv --skip 1 \(table.fileName) \(table.name)\n"
-        }
-        text += "BEGIN;\n"
-        for table in tables {
-            for column in table.columns {
-                let name = "\"\(column.name)\""
-                text += "UPDATE \(table.name) SET \(name) = NULL WHERE \(name) = '';\n"
-                if column.kind == .boolean {
-                    text +=
-                        "UPDATE \(table.name) SET \(name) = CASE \(name) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END WHERE \(name) IS NOT NULL;\n"
-                }
-            }
-        }
-        text += "COMMIT;\n"
-        return text
+        TableLoaders.sqlite(
+            tables,
+            header: [
+                "Loads the cohort's CSV files beside this file into typed SQLite tables (written by health-analyzer cohort).",
+                "Run in this folder: sqlite3 cohort.sqlite < load-sqlite.sql",
+                "An empty cell is NULL, never 0 or ''. Booleans are 1 and 0; times are local with their UTC offset.",
+            ])
     }
 }
