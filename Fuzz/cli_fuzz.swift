@@ -1,15 +1,33 @@
-// A mutation fuzzer for the whole CLI (issue 10), built and run by scripts/fuzz; not part of the
-// package. Each case mutates one seed export, then runs `inspect` and `report --out` on it, each
-// under a timeout, and checks:
+// A mutation fuzzer for the whole CLI (issues 10 and 20), built and run by scripts/fuzz; not part
+// of the package. Each case mutates one seed export and hands it over in one of three shapes
+// (chosen by the case number):
+//   - XML: case.xml, the mutated export alone;
+//   - zip: case.zip, written here (stored entries): the export, sometimes GPX route files and
+//     decoys (an AppleDouble `._` file, export_cda.xml, a folder entry, an entry too deep), with
+//     or without zip64 fields (0xFFFFFFFF in the headers, the sizes and offsets in zip64 extra
+//     fields, a zip64 end record and locator) or data descriptors; then its structure is
+//     mutated: a field of a local header, of the central directory, of a zip64 record or of the
+//     end record, an entry's name, or a few bytes anywhere;
+//   - GPX: the export plus a workout that names a route file, and that route file, mutated from
+//     a GPX seed, in an unzipped folder (apple_health_export/workout-routes/) or in a zip.
+// Then `inspect` and `report --out` run on it, each under a timeout; on every 3rd case also
+// `import --db` into a new archive and `report --db` from it. Every run that succeeds (report,
+// import + report --db) is repeated with `--threads 2` next to `--threads 1`, and the two sets
+// of files must be byte-identical. It checks:
 //   - no signal, no exit code other than 0, 1 and 64, no run past the timeout;
 //   - after `report` exits 0, --out holds exactly the report's files, each complete (CSV rows
 //     with the header's field count, CRLF at the end), with no NaN, inf or negative total;
 //   - after `report` exits non-zero, --out holds exactly the earlier set, byte for byte;
-//   - no staging folder is left beside --out.
-// A failing case is copied to the artifacts folder with a line saying what failed.
+//   - no staging folder is left beside --out;
+//   - import and report --db: no signal, exit 0, 1 or 64 only, no run past the timeout, a
+//     complete set after report --db exits 0;
+//   - --threads 1 and --threads 2 give byte-identical files whenever both succeed.
+// A failing case is copied to the artifacts folder (case.xml, case.zip, or the folder as a
+// directory) with a line saying what failed.
 //
-//   cli_fuzz --binary B --seeds DIR --work DIR --artifacts DIR [--seconds S] [--cases N] [--timeout S]
-//            [--first K]   (case numbers K ..< K + N: each number always mutates the same way)
+//   cli_fuzz --binary B --seeds DIR --work DIR --artifacts DIR [--gpx-seeds DIR] [--seconds S]
+//            [--cases N] [--timeout S] [--first K]
+//            (case numbers K ..< K + N: each number always mutates the same way)
 import Foundation
 
 struct Options {
@@ -21,6 +39,7 @@ struct Options {
     var cases = Int.max
     var timeout = 20.0
     var first = 0
+    var gpxSeeds = ""
 }
 
 var options = Options()
@@ -36,6 +55,7 @@ while arguments.count >= 2 {
     case "--cases": options.cases = Int(value)!
     case "--timeout": options.timeout = Double(value)!
     case "--first": options.first = Int(value)!
+    case "--gpx-seeds": options.gpxSeeds = value
     default: fatalError("unknown option \(name)")
     }
 }
@@ -98,6 +118,296 @@ func mutate(_ input: [UInt8], _ r: inout Random) -> [UInt8] {
         default:
             if r.below(8) == 0 { b.removeSubrange(min(at, b.count)...) }  // truncate
         }
+    }
+    return b
+}
+
+// MARK: Zip and GPX cases
+
+/// CRC-32 as zip uses it (table-driven).
+let crcTable: [UInt32] = (0..<256).map { n in
+    var c = UInt32(n)
+    for _ in 0..<8 { c = (c & 1) != 0 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 }
+    return c
+}
+func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var c: UInt32 = 0xFFFF_FFFF
+    for b in bytes { c = crcTable[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
+    return ~c
+}
+
+/// Where the fields of a zip written by `makeZip` are, for the structural mutations.
+struct ZipLayout {
+    /// Offsets of each entry's local header and central-directory header.
+    var local: [Int] = []
+    var central: [Int] = []
+    /// Offsets of each entry's zip64 extra field in the local and in the central header (nil without zip64).
+    var localZip64: [Int?] = []
+    var centralZip64: [Int?] = []
+    var zip64End: Int?
+    var zip64Locator: Int?
+    var end = 0
+}
+
+/// A zip of stored entries (directories end with "/"), with zip64 fields for every entry when
+/// `zip64`, data descriptors (flag bit 3, sizes after the data) when `descriptors`.
+func makeZip(_ entries: [(name: String, bytes: [UInt8])], zip64: Bool, descriptors: Bool) -> ([UInt8], ZipLayout) {
+    var out: [UInt8] = []
+    var layout = ZipLayout()
+    func u16(_ v: Int) { out += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
+    func u32(_ v: UInt32) { for i in 0..<4 { out.append(UInt8((v >> UInt32(8 * i)) & 0xFF)) } }
+    func u64(_ v: UInt64) { for i in 0..<8 { out.append(UInt8((v >> UInt64(8 * i)) & 0xFF)) } }
+    var crcs: [UInt32] = []
+    for (name, bytes) in entries {
+        let crc = crc32(bytes)
+        crcs.append(crc)
+        layout.local.append(out.count)
+        let name = Array(name.utf8)
+        u32(0x0403_4B50)
+        u16(zip64 ? 45 : 20)
+        u16(descriptors ? 0x0808 : 0x0800)  // UTF-8 names; bit 3: sizes in a data descriptor
+        u16(0)  // stored
+        u16(0x6000)
+        u16(0x5B8F)  // 2025-12-15 12:00
+        u32(descriptors ? 0 : crc)
+        u32(descriptors ? 0 : (zip64 ? 0xFFFF_FFFF : UInt32(bytes.count)))
+        u32(descriptors ? 0 : (zip64 ? 0xFFFF_FFFF : UInt32(bytes.count)))
+        u16(name.count)
+        u16(zip64 ? 20 : 0)
+        out += name
+        if zip64 {
+            layout.localZip64.append(out.count)
+            u16(1)
+            u16(16)
+            u64(UInt64(bytes.count))
+            u64(UInt64(bytes.count))
+        } else {
+            layout.localZip64.append(nil)
+        }
+        out += bytes
+        if descriptors {
+            u32(0x0807_4B50)
+            u32(crc)
+            if zip64 {
+                u64(UInt64(bytes.count))
+                u64(UInt64(bytes.count))
+            } else {
+                u32(UInt32(bytes.count))
+                u32(UInt32(bytes.count))
+            }
+        }
+    }
+    let centralStart = out.count
+    for (k, (name, bytes)) in entries.enumerated() {
+        layout.central.append(out.count)
+        let name = Array(name.utf8)
+        u32(0x0201_4B50)
+        u16(zip64 ? (3 << 8 | 45) : (3 << 8 | 20))
+        u16(zip64 ? 45 : 20)
+        u16(descriptors ? 0x0808 : 0x0800)
+        u16(0)
+        u16(0x6000)
+        u16(0x5B8F)
+        u32(crcs[k])
+        u32(zip64 ? 0xFFFF_FFFF : UInt32(bytes.count))
+        u32(zip64 ? 0xFFFF_FFFF : UInt32(bytes.count))
+        u16(name.count)
+        u16(zip64 ? 28 : 0)
+        u16(0)
+        u16(0)
+        u16(0)
+        u32((name.last == 0x2F ? 0o040755 : 0o100644) << 16)
+        u32(zip64 ? 0xFFFF_FFFF : UInt32(layout.local[k]))
+        out += name
+        if zip64 {
+            layout.centralZip64.append(out.count)
+            u16(1)
+            u16(24)
+            u64(UInt64(bytes.count))
+            u64(UInt64(bytes.count))
+            u64(UInt64(layout.local[k]))
+        } else {
+            layout.centralZip64.append(nil)
+        }
+    }
+    let centralSize = out.count - centralStart
+    if zip64 {
+        layout.zip64End = out.count
+        u32(0x0606_4B50)
+        u64(44)
+        u16(3 << 8 | 45)
+        u16(45)
+        u32(0)
+        u32(0)
+        u64(UInt64(entries.count))
+        u64(UInt64(entries.count))
+        u64(UInt64(centralSize))
+        u64(UInt64(centralStart))
+        layout.zip64Locator = out.count
+        u32(0x0706_4B50)
+        u32(0)
+        u64(UInt64(layout.zip64End!))
+        u32(1)
+    }
+    layout.end = out.count
+    u32(0x0605_4B50)
+    u16(0)
+    u16(0)
+    u16(zip64 ? 0xFFFF : entries.count)
+    u16(zip64 ? 0xFFFF : entries.count)
+    u32(zip64 ? 0xFFFF_FFFF : UInt32(centralSize))
+    u32(zip64 ? 0xFFFF_FFFF : UInt32(centralStart))
+    u16(0)
+    return (out, layout)
+}
+
+/// Values a zip field is set to: the edges of 16, 32 and 64 bits, off-by-ones, the file's size.
+func interestingValue(_ r: inout Random, width: Int, fileSize: Int, current: UInt64) -> UInt64 {
+    let mask: UInt64 = width == 8 ? .max : (1 << UInt64(8 * width)) - 1
+    let choices: [UInt64] = [
+        0, 1, mask, mask - 1, 0x7FFF_FFFF & mask, 0x8000_0000 & mask, UInt64(fileSize) & mask,
+        UInt64(fileSize + 1) & mask, (current &+ 1) & mask, (current &- 1) & mask, (current &* 2) & mask,
+        r.next() & mask, 1 << 32 & mask, UInt64(Int64.max) & mask,
+    ]
+    return choices[r.below(choices.count)]
+}
+
+/// One structural mutation of a zip made by `makeZip`.
+func mutateZip(_ zip: [UInt8], _ layout: ZipLayout, _ r: inout Random) -> (bytes: [UInt8], what: String) {
+    var b = zip
+    func put(_ at: Int, _ width: Int, _ v: UInt64) {
+        for i in 0..<width where at + i < b.count { b[at + i] = UInt8((v >> UInt64(8 * i)) & 0xFF) }
+    }
+    func get(_ at: Int, _ width: Int) -> UInt64 {
+        var v: UInt64 = 0
+        for i in 0..<width where at + i < b.count { v |= UInt64(b[at + i]) << UInt64(8 * i) }
+        return v
+    }
+    func field(_ base: Int, _ fields: [(Int, Int, String)], _ where_: String) -> String {
+        let (offset, width, name) = fields[r.below(fields.count)]
+        let v = interestingValue(&r, width: width, fileSize: b.count, current: get(base + offset, width))
+        put(base + offset, width, v)
+        return "\(where_) \(name) = \(v)"
+    }
+    let k = r.below(max(1, layout.local.count))
+    switch r.below(9) {
+    case 0 where !layout.local.isEmpty:
+        return (
+            b,
+            field(
+                layout.local[k],
+                [
+                    (4, 2, "version"), (6, 2, "flags"), (8, 2, "method"), (14, 4, "crc"), (18, 4, "compressed size"),
+                    (22, 4, "size"), (26, 2, "name length"), (28, 2, "extra length"), (0, 4, "signature"),
+                ], "local header \(k)")
+        )
+    case 1 where !layout.central.isEmpty:
+        return (
+            b,
+            field(
+                layout.central[k],
+                [
+                    (8, 2, "flags"), (10, 2, "method"), (16, 4, "crc"), (20, 4, "compressed size"), (24, 4, "size"),
+                    (28, 2, "name length"), (30, 2, "extra length"), (32, 2, "comment length"),
+                    (34, 2, "disk"), (38, 4, "external attributes"), (42, 4, "local offset"), (0, 4, "signature"),
+                ], "central header \(k)")
+        )
+    case 2:
+        if let at = layout.localZip64[k] {
+            return (b, field(at, [(0, 2, "id"), (2, 2, "length"), (4, 8, "size"), (12, 8, "compressed size")], "local zip64 \(k)"))
+        }
+        if let at = layout.centralZip64.indices.contains(k) ? layout.centralZip64[k] : nil {
+            return (b, field(at, [(4, 8, "size"), (12, 8, "compressed size"), (20, 8, "offset")], "central zip64 \(k)"))
+        }
+        fallthrough
+    case 3:
+        if let at = layout.zip64End {
+            return (
+                b,
+                field(
+                    at,
+                    [
+                        (4, 8, "record size"), (24, 8, "entries on disk"), (32, 8, "entries"), (40, 8, "directory size"),
+                        (48, 8, "directory offset"), (16, 4, "disk"),
+                    ], "zip64 end record")
+            )
+        }
+        if let at = layout.zip64Locator { return (b, field(at, [(8, 8, "record offset"), (16, 4, "disks")], "zip64 locator")) }
+        fallthrough
+    case 4:
+        return (
+            b,
+            field(
+                layout.end, [(8, 2, "entries on disk"), (10, 2, "entries"), (12, 4, "directory size"), (16, 4, "directory offset"), (20, 2, "comment length")],
+                "end record")
+        )
+    case 5 where !layout.local.isEmpty:
+        // An entry's name, in the local header, the central directory, or both: a byte changed
+        // to '/', '.', a NUL, a high byte, or the name made "../" or "__MACOSX/" relative.
+        let nameLength = Int(get(layout.local[k] + 26, 2))
+        guard nameLength > 0 else { return (b, "entry \(k) has no name") }
+        let where_ = r.below(3)
+        let i = r.below(nameLength)
+        let byte: UInt8 = [0x2F, 0x2E, 0x00, 0xFF, 0xC3, 0x5C, 0x20][r.below(7)]
+        if where_ != 1 { put(layout.local[k] + 30 + i, 1, UInt64(byte)) }
+        if where_ != 0, layout.central.indices.contains(k) { put(layout.central[k] + 46 + i, 1, UInt64(byte)) }
+        return (b, "entry \(k) name byte \(i) = \(byte) (\(["local", "central", "both"][where_]))")
+    case 6:
+        // A few bytes anywhere.
+        for _ in 0..<(1 + r.below(4)) where !b.isEmpty { b[r.below(b.count)] = UInt8(truncatingIfNeeded: r.next()) }
+        return (b, "random bytes")
+    case 7 where !b.isEmpty:
+        let at = r.below(b.count)
+        return (Array(b[..<at]), "truncated at \(at)")
+    default:
+        return (b, "unchanged structure")
+    }
+}
+
+let gpxTokens: [String] = [
+    "lat=\"91\"", "lat=\"-90.0000001\"", "lon=\"181\"", "lon=\"NaN\"", "lat=\"inf\"", "lat=\"1e308\"",
+    "<ele>1e39</ele>", "<ele>-1e39</ele>", "<time>2025-13-45T25:61:61Z</time>", "<time>0000-01-01T00:00:00Z</time>",
+    "<time>9999-12-31T23:59:59Z</time>", "<speed>-1</speed>", "<speed>1e300</speed>", "<trkseg>", "</trkseg>",
+    "<trkpt lon=\"13.3\" lat=\"52.5\"><time>2025-10-01T16:05:00Z</time></trkpt>", "<trkpt/>", "</gpx>", "<gpx>",
+    "<!DOCTYPE gpx [<!ENTITY a \"aaaaaaaaaa\">]>", "&a;", "<![CDATA[", "]]>", "<?xml version=\"1.0\" encoding=\"UTF-16\"?>",
+]
+
+/// A workout that names `route` (a path under /workout-routes/), placed before `</HealthData>`.
+func workoutNaming(_ route: String) -> [UInt8] {
+    Array(
+        """
+        <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="W" \
+        sourceVersion="11.1" creationDate="2025-10-01 18:40:00 +0200" startDate="2025-10-01 18:05:00 +0200" \
+        endDate="2025-10-01 18:35:00 +0200">
+         <WorkoutRoute sourceName="W" sourceVersion="11.1" creationDate="2025-10-01 18:40:00 +0200" \
+        startDate="2025-10-01 18:05:00 +0200" endDate="2025-10-01 18:35:00 +0200">
+          <FileReference path="/workout-routes/\(route)"/>
+         </WorkoutRoute>
+        </Workout>
+
+        """.utf8)
+}
+
+/// `xml` with `extra` inserted before its last `</HealthData>` (or at the end).
+func inserting(_ extra: [UInt8], into xml: [UInt8]) -> [UInt8] {
+    let close = Array("</HealthData>".utf8)
+    var i = xml.count - close.count
+    while i >= 0 {
+        if xml[i] == 0x3C, Array(xml[i..<(i + close.count)]) == close { break }
+        i -= 1
+    }
+    var out = xml
+    out.insert(contentsOf: extra, at: i >= 0 ? i : xml.count)
+    return out
+}
+
+/// Mutates a GPX route file with the XML mutator's edits plus GPX tokens.
+func mutateGPX(_ input: [UInt8], _ r: inout Random) -> [UInt8] {
+    var b = r.below(3) == 0 ? input : mutate(input, &r)
+    for _ in 0..<(r.below(3)) {
+        var at = r.below(b.count + 1)
+        if let nl = b[min(at, b.count)...].firstIndex(of: 0x0A) { at = nl + 1 }
+        b.insert(contentsOf: Array(gpxTokens[r.below(gpxTokens.count)].utf8), at: at)
     }
     return b
 }
@@ -236,78 +546,230 @@ func checkSet(_ set: [String: Data]) -> String? {
 let seedFiles = ((try? FileManager.default.contentsOfDirectory(atPath: options.seeds)) ?? []).sorted()
 let seeds = seedFiles.compactMap { FileManager.default.contents(atPath: options.seeds + "/" + $0).map { [UInt8]($0) } }
 precondition(!seeds.isEmpty, "no seeds in \(options.seeds)")
+/// GPX seeds (route files); without any, a two-point route.
+let gpxSeeds: [[UInt8]] = {
+    let dir = options.gpxSeeds
+    let found =
+        dir.isEmpty
+        ? []
+        : ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted().compactMap {
+            FileManager.default.contents(atPath: dir + "/" + $0).map { [UInt8]($0) }
+        }
+    return found.isEmpty
+        ? [
+            Array(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1">
+                 <trk>
+                  <name>Route</name>
+                  <trkseg>
+                   <trkpt lon="13.344403" lat="52.516534"><ele>39.88</ele><time>2025-10-01T16:05:00Z</time><extensions><speed>3.0</speed><course>-1.0</course><hAcc>3.5</hAcc><vAcc>2.4</vAcc></extensions></trkpt>
+                   <trkpt lon="13.344215" lat="52.516324"><ele>39.99</ele><time>2025-10-01T16:05:10Z</time><extensions><speed>3.0</speed><course>-1.0</course><hAcc>3.5</hAcc><vAcc>2.4</vAcc></extensions></trkpt>
+                  </trkseg>
+                 </trk>
+                </gpx>
+
+                """.utf8)
+        ] : found
+}()
 try? FileManager.default.removeItem(atPath: options.work)
 try! FileManager.default.createDirectory(atPath: options.work, withIntermediateDirectories: true)
 try! FileManager.default.createDirectory(atPath: options.artifacts, withIntermediateDirectories: true)
-let input = options.work + "/case.xml"
 let out = options.work + "/out"
+let out2 = options.work + "/out-threads-2"
 
 var failures = 0
 var exits: [String: Int] = [:]
+var shapes: [String: Int] = [:]
 var reportsWritten = 0
+var threadComparisons = 0
+var importCases = 0
+var dbReports = 0
 let start = Date()
 var caseNumber = options.first
 let extraOptions: [[String]] = [
     [], [], ["--no-dedup"], ["--week-start", "sunday"], ["--from", "2025-10-01", "--to", "2025-11-30"],
-    ["--tz", "Europe/Berlin"], ["--threads", "1"], ["--threads", "3"],
+    ["--tz", "Europe/Berlin"],
 ]
 /// What ExportReader says when the parallel read stopped where a one-thread read does not: a
 /// splitter bug (issue 6), never an answer to bad input.
 let parallelBug = "the parallel read stopped on an error that a one-thread read does not find"
 
-func fail(_ what: String, _ bytes: [UInt8]) {
+/// This case's input (a file or a folder) and how it was made.
+var input = ""
+var inputIsFolder = false
+var caseDescription = ""
+
+func fail(_ what: String) {
     failures += 1
-    let name = options.artifacts + "/cli-case-\(caseNumber).xml"
-    _ = FileManager.default.createFile(atPath: name, contents: Data(bytes))
-    print("FAIL case \(caseNumber): \(what) (input saved as \(name))")
+    let ext = inputIsFolder ? "" : "." + (input as NSString).pathExtension
+    let name = options.artifacts + "/cli-case-\(caseNumber)\(ext)"
+    try? FileManager.default.removeItem(atPath: name)
+    try? FileManager.default.copyItem(atPath: input, toPath: name)
+    print("FAIL case \(caseNumber) (\(caseDescription)): \(what) (input saved as \(name))")
+}
+
+/// Checks a run's end: no timeout, no parallel-read bug, no signal, an allowed exit code.
+/// Returns false (after `fail`) when something is wrong.
+func checkRun(_ label: String, _ o: Outcome, allowed: [Int32]) -> Bool {
+    exits["\(label) \(o.signaled ? "signal " : "")\(o.status)", default: 0] += 1
+    if o.timedOut {
+        fail("\(label) ran past \(options.timeout) s")
+    } else if o.stderr.contains(parallelBug) {
+        fail("\(label): \(o.stderr.prefix(300))")
+    } else if o.signaled || !allowed.contains(o.status) {
+        fail("\(label) ended with \(o.signaled ? "signal" : "exit") \(o.status): \(o.stderr.prefix(300))")
+    } else {
+        return true
+    }
+    return false
+}
+
+/// The names of the files that differ between two sets (or are in one only).
+func differences(_ a: [String: Data], _ b: [String: Data]) -> [String] {
+    Set(a.keys).union(b.keys).filter { a[$0] != b[$0] }.sorted()
+}
+
+func removeArchive(_ db: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+}
+
+/// Writes this case's input: XML, zip, or GPX (folder or zip), by the case number.
+func makeCase(_ random: inout Random) throws {
+    for name in ["case.xml", "case.zip", "case"] { try? FileManager.default.removeItem(atPath: options.work + "/" + name) }
+    let xml = mutate(seeds[random.below(seeds.count)], &random)
+    inputIsFolder = false
+    switch caseNumber % 10 {
+    case 0...4:
+        shapes["xml", default: 0] += 1
+        caseDescription = "xml"
+        input = options.work + "/case.xml"
+        _ = FileManager.default.createFile(atPath: input, contents: Data(xml))
+    case 5...7:
+        var entries: [(name: String, bytes: [UInt8])] = []
+        if random.below(4) == 0 { entries.append(("__MACOSX/apple_health_export/._export.xml", [0, 5, 22, 7, 0, 2])) }
+        if random.below(4) == 0 { entries.append(("apple_health_export/", [])) }
+        if random.below(4) == 0 { entries.append(("apple_health_export/export_cda.xml", Array("<ClinicalDocument/>\n".utf8))) }
+        if random.below(6) == 0 { entries.append(("a/b/c/apple_health_export/export.xml", xml)) }
+        let name = ["apple_health_export/export.xml", "apple_health_export/Exportar.xml", "export.xml"][random.below(3)]
+        entries.append((name, xml))
+        if random.below(3) == 0 {
+            entries.append(("apple_health_export/workout-routes/route_fuzz.gpx", mutateGPX(gpxSeeds[random.below(gpxSeeds.count)], &random)))
+            entries[entries.count - 2].bytes = inserting(workoutNaming("route_fuzz.gpx"), into: xml)
+        }
+        let zip64 = random.below(2) == 0
+        let descriptors = random.below(6) == 0
+        let (bytes, layout) = makeZip(entries, zip64: zip64, descriptors: descriptors)
+        let (mutated, what) = random.below(5) == 0 ? (bytes, "unchanged structure") : mutateZip(bytes, layout, &random)
+        shapes["zip\(zip64 ? " zip64" : "")\(descriptors ? " descriptors" : "")", default: 0] += 1
+        caseDescription = "zip, \(entries.count) entries\(zip64 ? ", zip64" : "")\(descriptors ? ", descriptors" : ""): \(what)"
+        input = options.work + "/case.zip"
+        _ = FileManager.default.createFile(atPath: input, contents: Data(mutated))
+    default:
+        let route = ["route_fuzz.gpx", "route_2025-10-01_6.05pm.gpx", "r\u{00FC}te fuzz.gpx"][random.below(3)]
+        let gpx = mutateGPX(gpxSeeds[random.below(gpxSeeds.count)], &random)
+        let export = inserting(workoutNaming(route), into: xml)
+        if random.below(2) == 0 {
+            shapes["gpx folder", default: 0] += 1
+            caseDescription = "gpx in a folder"
+            input = options.work + "/case"
+            inputIsFolder = true
+            let routes = input + "/apple_health_export/workout-routes"
+            try FileManager.default.createDirectory(atPath: routes, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: input + "/apple_health_export/export.xml", contents: Data(export))
+            _ = FileManager.default.createFile(atPath: routes + "/" + route, contents: Data(gpx))
+        } else {
+            shapes["gpx zip", default: 0] += 1
+            caseDescription = "gpx in a zip"
+            input = options.work + "/case.zip"
+            let (bytes, _) = makeZip(
+                [("apple_health_export/export.xml", export), ("apple_health_export/workout-routes/\(route)", gpx)],
+                zip64: random.below(2) == 0, descriptors: false)
+            _ = FileManager.default.createFile(atPath: input, contents: Data(bytes))
+        }
+    }
 }
 
 while caseNumber - options.first < options.cases, Date().timeIntervalSince(start) < options.seconds {
     var random = Random(state: UInt64(caseNumber) &* 7919 &+ 1)
-    let bytes = mutate(seeds[random.below(seeds.count)], &random)
-    _ = FileManager.default.createFile(atPath: input, contents: Data(bytes))
+    try! makeCase(&random)
 
-    let inspect = run(["inspect", input])
-    exits["inspect \(inspect.signaled ? "signal " : "")\(inspect.status)", default: 0] += 1
-    if inspect.timedOut {
-        fail("inspect ran past \(options.timeout) s", bytes)
-    } else if inspect.stderr.contains(parallelBug) {
-        fail("inspect: \(inspect.stderr.prefix(300))", bytes)
-    } else if inspect.signaled || ![0, 1].contains(inspect.status) {
-        fail(
-            "inspect ended with \(inspect.signaled ? "signal" : "exit") \(inspect.status): \(inspect.stderr.prefix(300))",
-            bytes)
-    }
+    _ = checkRun("inspect", run(["inspect", input]), allowed: [0, 1])
 
     let before = contents(out)
-    let report = run(["report", input, "--out", out] + extraOptions[random.below(extraOptions.count)])
-    exits["report \(report.signaled ? "signal " : "")\(report.status)", default: 0] += 1
+    let extra = extraOptions[random.below(extraOptions.count)]
+    let report = run(["report", input, "--out", out, "--threads", "1"] + extra)
     let after = contents(out)
-    if report.timedOut {
-        fail("report ran past \(options.timeout) s", bytes)
-    } else if report.stderr.contains(parallelBug) {
-        fail("report: \(report.stderr.prefix(300))", bytes)
-    } else if report.signaled || ![0, 1, 64].contains(report.status) {
-        fail(
-            "report ended with \(report.signaled ? "signal" : "exit") \(report.status): \(report.stderr.prefix(300))",
-            bytes)
-    } else if report.status == 0 {
-        reportsWritten += 1
-        if let problem = checkSet(after) { fail(problem, bytes) }
-    } else if after != before {
-        fail("a failed report changed --out (\(report.stderr.prefix(200)))", bytes)
+    if checkRun("report", report, allowed: [0, 1, 64]) {
+        if report.status == 0 {
+            reportsWritten += 1
+            if let problem = checkSet(after) {
+                fail(problem)
+            } else {
+                // The same report with two parser threads: byte-identical files.
+                try? FileManager.default.removeItem(atPath: out2)
+                let two = run(["report", input, "--out", out2, "--threads", "2"] + extra)
+                if checkRun("report --threads 2", two, allowed: [0, 1, 64]) {
+                    threadComparisons += 1
+                    if two.status != 0 {
+                        fail("report --threads 2 exit \(two.status) where --threads 1 wrote a report: \(two.stderr.prefix(200))")
+                    } else if case let d = differences(after, contents(out2)), !d.isEmpty {
+                        fail("report --threads 1 and --threads 2 differ in \(d)")
+                    }
+                }
+            }
+        } else if after != before {
+            fail("a failed report changed --out (\(report.stderr.prefix(200)))")
+        }
     }
     let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: options.work)) ?? []).filter {
         $0.contains(".tmp-")
     }
-    if !leftovers.isEmpty { fail("left \(leftovers) beside --out", bytes) }
+    if !leftovers.isEmpty { fail("left \(leftovers) beside --out") }
+
+    // A share of the cases goes through the archive: import with 1 and with 2 threads into two
+    // new archives, report --db from each; what succeeds with both must agree byte for byte.
+    if caseNumber % 3 == 0 {
+        importCases += 1
+        var sets: [String: [String: Data]] = [:]
+        var importStatus: [String: Int32] = [:]
+        for threads in ["1", "2"] {
+            let db = options.work + "/archive-\(threads).sqlite"
+            let dbOut = options.work + "/out-db-\(threads)"
+            removeArchive(db)
+            try? FileManager.default.removeItem(atPath: dbOut)
+            let imported = run(["import", input, "--db", db, "--threads", threads])
+            guard checkRun("import", imported, allowed: [0, 1, 64]) else { continue }
+            importStatus[threads] = imported.status
+            guard imported.status == 0 else { continue }
+            let fromDB = run(["report", "--db", db, "--out", dbOut])
+            guard checkRun("report --db", fromDB, allowed: [0, 1, 64]), fromDB.status == 0 else { continue }
+            dbReports += 1
+            let set = contents(dbOut)
+            if let problem = checkSet(set) { fail("report --db: \(problem)") }
+            sets[threads] = set
+        }
+        if let one = importStatus["1"], let two = importStatus["2"], one != two {
+            fail("import exits \(one) with --threads 1 and \(two) with --threads 2")
+        }
+        if let one = sets["1"], let two = sets["2"] {
+            threadComparisons += 1
+            let d = differences(one, two)
+            if !d.isEmpty { fail("report --db after import --threads 1 and --threads 2 differ in \(d)") }
+        }
+        for threads in ["1", "2"] { removeArchive(options.work + "/archive-\(threads).sqlite") }
+    }
     caseNumber += 1
-    if (caseNumber - options.first) % 500 == 0 {
+    if (caseNumber - options.first) % 100 == 0 {
         print("\(caseNumber - options.first) cases, \(failures) failures, \(Int(Date().timeIntervalSince(start))) s")
     }
 }
 print(
-    "cli: \(caseNumber - options.first) cases (numbers \(options.first) ..< \(caseNumber); inspect + report each) in \(Int(Date().timeIntervalSince(start))) s; \(failures) failures; \(reportsWritten) reports written"
+    "cli: \(caseNumber - options.first) cases (numbers \(options.first) ..< \(caseNumber)) in \(Int(Date().timeIntervalSince(start))) s; "
+        + "\(failures) failures; \(reportsWritten) reports written; \(importCases) cases imported (x2 threads), "
+        + "\(dbReports) report --db sets; \(threadComparisons) --threads 1 / 2 comparisons"
 )
+for (key, n) in shapes.sorted(by: { $0.key < $1.key }) { print("  shape \(key): \(n)") }
 for (key, n) in exits.sorted(by: { $0.key < $1.key }) { print("  \(key): \(n)") }
 exit(failures == 0 ? 0 : 1)

@@ -3,8 +3,10 @@
 // the re-import finds the archive of the first import) and is removed at the end.
 
 import Glibc
+import HealthAnalysis
 import HealthArchive
 import HealthExport
+import HealthReports
 
 /// The archive of this benchmark run: the parent's pid names it, so every child agrees.
 func benchmarkArchivePath(parent: Int32 = getppid()) -> String {
@@ -42,48 +44,21 @@ func runArchiveImport(file: String, first: Bool, threads: Int) throws -> PhaseOu
         rowsAdded: Int64(added), archiveRecords: Int64(try archive.rowCounts()["records"] ?? 0))
 }
 
-extension Report {
-    /// The archive's targets (issue 7), judged on the best runs' wall times.
-    var archiveTargets: [Target] {
-        guard let first = summary(.importFirst), first.measured, let again = summary(.reimport), again.measured
-        else { return [] }
-        var out: [Target] = []
-        // Against `report` with N parser threads (as the import) and with one.
-        for reportPhase in [Phase.reportThreads, .report] {
-            guard let r = summary(reportPhase), r.measured else { continue }
-            let over = first.bestSeconds / r.bestSeconds
-            out.append(
-                Target(
-                    name: "Archive import <= \(fixed(Report.importOverReportTarget, 1)) x \(reportPhase.title) wall",
-                    verdict: over <= Report.importOverReportTarget ? .pass : .fail, value: over,
-                    limit: Report.importOverReportTarget,
-                    shown: "\(fixed(over, 2)) x (\(fixed(first.bestSeconds, 2)) s / \(fixed(r.bestSeconds, 2)) s)"))
-        }
-        let overFirst = again.bestSeconds / first.bestSeconds
-        let added = again.runs.compactMap(\.rowsAdded).max() ?? -1
-        out.append(
-            Target(
-                name: "Archive re-import <= \(fixed(Report.reimportOverImportTarget, 1)) x first import, 0 rows added",
-                verdict: overFirst <= Report.reimportOverImportTarget && added == 0 ? .pass : .fail, value: overFirst,
-                limit: Report.reimportOverImportTarget,
-                shown: "\(fixed(overFirst, 2)) x (\(fixed(again.bestSeconds, 2)) s), \(added) rows added"))
-        if let bytes = first.runs.compactMap(\.archiveBytes).max(),
-            let records = first.runs.compactMap(\.archiveRecords).max(), records > 0
-        {
-            let perRecord = Double(bytes) / Double(records)
-            out.append(
-                Target(
-                    name: "Archive size <= \(fixed(Report.archiveBytesPerRecordTarget, 0)) bytes per record",
-                    verdict: perRecord <= Report.archiveBytesPerRecordTarget ? .pass : .fail, value: perRecord,
-                    limit: Report.archiveBytesPerRecordTarget,
-                    shown: "\(fixed(perRecord, 1)) bytes (\(grouped(bytes)) bytes, \(grouped(records)) records)"))
-        }
-        let rss = Double(max(first.peakRSSBytes, again.peakRSSBytes))
-        out.append(
-            Target(
-                name: "Archive import peak RSS <= \(fixed(Report.importRSSTargetBytes / 1e6, 0)) MB",
-                verdict: rss <= Report.importRSSTargetBytes ? .pass : .fail, value: rss / 1e6,
-                limit: Report.importRSSTargetBytes / 1e6, shown: "\(fixed(rss / 1e6, 1)) MB"))
-        return out
+/// `report --db` over the archive the last first import made: its records replayed through the
+/// report pipeline (as `health-analyzer report --db` does), every file written into a temporary
+/// folder, and the daily and weekly results stored back into the archive.
+///
+/// - Returns: the records replayed (as items; bytes are 0: no XML is read).
+func runArchiveReport(threads: Int) throws -> PhaseOutcome {
+    let path = benchmarkArchivePath()
+    guard access(path, F_OK) == 0 else {
+        throw PhaseError(description: "\(path): no archive from a first import to report from")
     }
+    let archive = try Archive(path: path, create: false)
+    let run = try ReportPipeline.run(
+        reading: { consume in try archive.read(consume: consume) }, options: AnalysisOptions(),
+        environmentTimeZone: nil)
+    try writeIntoTemporaryFolder(run, threads: threads)
+    try archive.storeResults(run.result, context: run.context)
+    return PhaseOutcome(bytes: 0, items: Int64(run.summary.elementCounts["Record"] ?? 0), elements: nil)
 }

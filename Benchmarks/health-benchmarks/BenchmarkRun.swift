@@ -11,15 +11,16 @@ struct BenchmarkRun {
     var options: BenchmarkOptions
     var input: InputSource
 
-    /// The phases this run measures (the zip ones only with --zip).
-    var phases: [Phase] { Phase.allCases.filter { !$0.fromZip || options.zip } }
+    /// The pairs this run measures (the zip ones only with --zip).
+    var pairs: [PhasePair] { PhasePair.standard(zip: options.zip) }
 
-    /// The order of the runs within a round: the bare pass, then the N-thread report right after
-    /// it (the pair of the `report` wall-time target, whose ratio a drift in this shared machine's
-    /// speed would otherwise skew), then the others in `phases` order.
-    var runOrder: [Phase] {
-        let first: [Phase] = [.bare, .reportThreads].filter(phases.contains)
-        return first + phases.filter { !first.contains($0) }
+    /// The phases of those pairs, each once, in the order they first appear.
+    var phases: [Phase] {
+        var out: [Phase] = []
+        for pair in pairs {
+            for phase in [pair.baseline, pair.measured] where !out.contains(phase) { out.append(phase) }
+        }
+        return out
     }
 
     func run() throws -> Report {
@@ -47,37 +48,23 @@ struct BenchmarkRun {
             report.zipBytes = fileSize(zipPath!)
         }
 
-        report.loadBefore = loadAverage()  // before the warm-up, whose I/O wait would count
+        let loadBefore = loadAverage()  // before the warm-up, whose I/O wait would count
         if options.warmup {
             report.warmupSeconds = try warmUp(path)
+            if let zipPath { _ = try warmUp(zipPath) }
             printError("warm-up: read \(fixed(Double(size) / 1e6, 1)) MB in \(fixed(report.warmupSeconds!, 3)) s")
         }
 
-        var runs: [Phase: [RunResult]] = [:]
-        var skipped: [Phase: String] = [:]
-        for round in 1...options.repeats {
-            for phase in runOrder where skipped[phase] == nil {
-                let result = try runPhaseInChild(phase, file: phase.fromZip ? zipPath! : path)
-                switch result.status {
-                case .error:
-                    throw PhaseError(description: "\(phase.title) failed: \(result.message ?? "unknown error")")
-                case .skipped:
-                    skipped[phase] = result.message ?? "skipped"
-                    printError("[\(round)/\(options.repeats)] \(phase.title): skipped (\(skipped[phase]!))")
-                case .ok:
-                    runs[phase, default: []].append(result)
-                    printError(
-                        "[\(round)/\(options.repeats)] \(phase.title): \(fixed(result.seconds, 3)) s, "
-                            + "\(fixed(result.megabytesPerSecond, 1)) MB/s, peak RSS \(fixed(Double(result.peakRSSKiB) * 1024 / 1e6, 1)) MB"
-                    )
-                }
-            }
+        let paired = try runPairedRounds(pairs, rounds: options.repeats) { phase in
+            try runPhaseInChild(phase, file: phase.fromZip ? zipPath! : path)
         }
         removeBenchmarkArchive()
-        report.loadAfter = loadAverage()
+        report.machine = MachineLoad(loadBefore: loadBefore, from: paired.start, to: paired.end)
+        let (runs, skipped) = (paired.runs, paired.skipped)
         report.phases = phases.map { phase in
             PhaseSummary(phase: phase, runs: runs[phase] ?? [], skippedBecause: skipped[phase])
         }
+        report.pairs = paired.pairs
         return report
     }
 

@@ -16,6 +16,9 @@ enum Phase: String, CaseIterable {
     /// `health-analyzer import` into a new archive, then the same export again (issue 7).
     case importFirst = "import"
     case reimport
+    /// `health-analyzer report --db` over the archive the last import made: the archive's
+    /// records replayed through the report pipeline, the files written, the results stored.
+    case reportDB = "report-db"
 
     /// The benchmark's name, "Subject operation (variant)".
     var title: String {
@@ -30,6 +33,7 @@ enum Phase: String, CaseIterable {
         case .reportZipThreads: return "Report end-to-end from zip (\(n))"
         case .importFirst: return "Archive import, new archive (\(n))"
         case .reimport: return "Archive re-import, same export (\(n))"
+        case .reportDB: return "Report from the archive, report --db (\(n))"
         }
     }
 
@@ -45,7 +49,7 @@ enum Phase: String, CaseIterable {
     var threads: Int {
         switch self {
         case .bare, .reader, .report: return 1
-        case .readerThreads, .reportThreads, .readerZipThreads, .reportZipThreads, .importFirst, .reimport:
+        case .readerThreads, .reportThreads, .readerZipThreads, .reportZipThreads, .importFirst, .reimport, .reportDB:
             return benchmarkThreads
         }
     }
@@ -67,6 +71,7 @@ enum Phase: String, CaseIterable {
         case .report, .reportThreads, .reportZipThreads: return try runReportEndToEnd(file: file, threads: threads)
         case .importFirst: return try runArchiveImport(file: file, first: true, threads: threads)
         case .reimport: return try runArchiveImport(file: file, first: false, threads: threads)
+        case .reportDB: return try runArchiveReport(threads: threads)
         }
     }
 }

@@ -36,6 +36,8 @@ struct Target {
         case pass = "PASS"
         case fail = "FAIL"
         case skip = "SKIP"
+        case notJudgedBusy = "not judged (machine busy)"
+        case notJudgedRounds = "not judged (fewer than 5 rounds)"
     }
     var name: String
     var verdict: Verdict
@@ -47,17 +49,10 @@ struct Target {
 
 /// What one benchmark run found.
 struct Report {
-    static let readerRatioTarget = 0.7
     static let readerRSSTargetBytes = 64e6
-    /// Issue 6: `report` with N threads at most 0.6 x the bare pass's wall time (XML input) and
-    /// at most 1.0 x from a zip; peak RSS at most 128 MB on any export.
-    static let reportWallTarget = 0.6
-    static let reportZipWallTarget = 1.0
+    /// Issue 6: peak RSS of `report` at most 128 MB on any export.
     static let reportRSSTargetBytes = 128e6
-    /// Issue 7: first import <= 2.5 x report's wall time, re-import <= 1 x the first import
-    /// adding 0 rows, <= 60 bytes per record on disk, peak RSS <= 128 MB.
-    static let importOverReportTarget = 2.5
-    static let reimportOverImportTarget = 1.0
+    /// Issue 7: at most 60 bytes per record on disk, import peak RSS at most 128 MB.
     static let archiveBytesPerRecordTarget = 60.0
     static let importRSSTargetBytes = 128e6
 
@@ -71,80 +66,88 @@ struct Report {
     /// Size of `<input>.zip` with --zip.
     var zipBytes: Int64?
     var warmupSeconds: Double?
-    /// The 1-minute load average before the first run and after the last.
-    var loadBefore: Double?
-    var loadAfter: Double?
+    /// How busy the machine was during the runs (nil: not measured, which counts as busy).
+    var machine: MachineLoad?
     var phases: [PhaseSummary] = []
-
-    /// Load above this before the runs means other processes were competing for the cores.
-    static let busyLoad = 1.0
+    /// The paired ratios, one per pair in `PhasePair.standard` order.
+    var pairs: [PairSummary] = []
 
     func summary(_ phase: Phase) -> PhaseSummary? { phases.first { $0.phase == phase } }
 
-    /// Throughput of `phase` over the bare pass's, by wall time (best, median) and by the best
-    /// CPU time (less disturbed than wall time when other processes compete for the cores).
-    func ratio(_ phase: Phase) -> (best: Double, median: Double, bestCPU: Double)? {
-        guard let p = summary(phase), p.measured, let bare = summary(.bare), bare.measured else { return nil }
-        return (
-            p.bestMBps / bare.bestMBps, p.medianMBps / bare.medianMBps,
-            (Double(p.bytes) / p.bestCPUSeconds) / (Double(bare.bytes) / bare.bestCPUSeconds)
-        )
-    }
-
-    /// Best wall time of `phase` over the bare pass's best wall time (both on the same XML
-    /// bytes; a zip phase reads the zip of that XML).
-    func wallRatio(_ phase: Phase) -> Double? {
-        guard let p = summary(phase), p.measured, let bare = summary(.bare), bare.measured else { return nil }
-        return p.bestSeconds / bare.bestSeconds
-    }
+    /// Whether the targets are judged: the machine was quiet and at least five rounds ran.
+    var judging: Judging { Judging(machine: machine, rounds: repeats) }
 
     var targets: [Target] {
+        let judging = self.judging
         func skipped(_ phase: Phase, _ name: String, _ limit: Double) -> Target {
             Target(
                 name: name, verdict: .skip, value: nil, limit: limit,
                 shown: summary(phase)?.skippedBecause ?? "not measured")
         }
-        func rss(_ phase: Phase, _ subject: String, _ limit: Double) -> Target {
-            let name = "\(subject) peak RSS <= \(fixed(limit / 1e6, 0)) MB"
+        func rss(_ phase: Phase, _ subject: String, _ limit: Double, strict: Bool = false) -> Target {
+            let name = "\(subject) peak RSS \(strict ? "<" : "<=") \(fixed(limit / 1e6, 0)) MB"
             guard let p = summary(phase), p.measured else { return skipped(phase, name, limit / 1e6) }
             let value = Double(p.peakRSSBytes)
             return Target(
-                name: name, verdict: value <= limit ? .pass : .fail, value: value / 1e6, limit: limit / 1e6,
-                shown: "\(fixed(value / 1e6, 1)) MB")
-        }
-        func wall(_ phase: Phase, _ subject: String, _ limit: Double) -> Target {
-            let name = "\(subject) wall <= \(fixed(limit, 2)) x bare wall"
-            guard let r = wallRatio(phase) else { return skipped(phase, name, limit) }
-            return Target(
-                name: name, verdict: r <= limit ? .pass : .fail, value: r, limit: limit,
-                shown: "\(fixed(r, 3)) x (\(fixed(summary(phase)!.bestSeconds, 3)) s)")
+                name: name, verdict: judging.verdict(strict ? value < limit : value <= limit), value: value / 1e6,
+                limit: limit / 1e6, shown: "\(fixed(value / 1e6, 1)) MB")
         }
         var out: [Target] = []
-        let n = "\(threads) thread\(threads == 1 ? "" : "s")"
-        if let r = ratio(.reader), let p = summary(.reader) {
-            let value = Double(p.peakRSSBytes)
-            out.append(
-                Target(
-                    name: "HealthExport read (1 thread) throughput >= \(fixed(Report.readerRatioTarget, 2)) x bare",
-                    verdict: r.best >= Report.readerRatioTarget ? .pass : .fail, value: r.best,
-                    limit: Report.readerRatioTarget, shown: "\(fixed(r.best, 3)) x (median \(fixed(r.median, 3)) x)"))
-            out.append(
-                Target(
-                    name: "HealthExport read (1 thread) peak RSS < \(fixed(Report.readerRSSTargetBytes / 1e6, 0)) MB",
-                    verdict: value < Report.readerRSSTargetBytes ? .pass : .fail, value: value / 1e6,
-                    limit: Report.readerRSSTargetBytes / 1e6, shown: "\(fixed(value / 1e6, 1)) MB"))
+        for p in pairs {
+            for t in p.pair.targets {
+                let subject = p.pair.measured.title
+                let name =
+                    t.kind == .wallAtMost
+                    ? "\(subject) wall <= \(fixed(t.limit, 2)) x \(p.pair.baseline.title) (\(t.source))"
+                    : "\(subject) throughput >= \(fixed(t.limit, 2)) x \(p.pair.baseline.title) (\(t.source))"
+                guard !p.rounds.isEmpty else {
+                    out.append(skipped(p.pair.measured, name, t.limit))
+                    continue
+                }
+                let r = p.ratios(t.kind)
+                var met = t.met(by: r.median)
+                var shown =
+                    "median \(fixed(r.median, 3)) x (min \(fixed(r.min, 3)), max \(fixed(r.max, 3)), \(r.values.count) rounds)"
+                if p.pair.measured == .reimport {
+                    // Issue 7: the re-import also adds 0 rows.
+                    let added = p.rounds.compactMap(\.measured.rowsAdded).max() ?? -1
+                    met = met && added == 0
+                    shown += ", \(added) rows added"
+                }
+                out.append(
+                    Target(name: name, verdict: judging.verdict(met), value: r.median, limit: t.limit, shown: shown))
+            }
         }
-        out.append(wall(.reportThreads, "report (\(n))", Report.reportWallTarget))
-        if summary(.reportZipThreads) != nil {
-            out.append(wall(.reportZipThreads, "report from zip (\(n))", Report.reportZipWallTarget))
-        }
-        for phase in phases.map(\.phase) where phase.isReport {
+        out.append(rss(.reader, Phase.reader.title, Report.readerRSSTargetBytes, strict: true))
+        for phase in phases.map(\.phase) where phase.isReport || phase == .reportDB {
             out.append(rss(phase, phase.title, Report.reportRSSTargetBytes))
         }
-        return out + archiveTargets
+        if let first = summary(.importFirst), first.measured {
+            if let bytes = first.runs.compactMap(\.archiveBytes).max(),
+                let records = first.runs.compactMap(\.archiveRecords).max(), records > 0
+            {
+                let perRecord = Double(bytes) / Double(records)
+                out.append(
+                    Target(
+                        name:
+                            "Archive size <= \(fixed(Report.archiveBytesPerRecordTarget, 0)) bytes per record (issue 7)",
+                        verdict: judging.verdict(perRecord <= Report.archiveBytesPerRecordTarget), value: perRecord,
+                        limit: Report.archiveBytesPerRecordTarget,
+                        shown: "\(fixed(perRecord, 1)) bytes (\(grouped(bytes)) bytes, \(grouped(records)) records)"))
+            }
+            let again = summary(.reimport)
+            let rss = Double(max(first.peakRSSBytes, again?.peakRSSBytes ?? 0))
+            out.append(
+                Target(
+                    name: "Archive import peak RSS <= \(fixed(Report.importRSSTargetBytes / 1e6, 0)) MB (issue 7)",
+                    verdict: judging.verdict(rss <= Report.importRSSTargetBytes), value: rss / 1e6,
+                    limit: Report.importRSSTargetBytes / 1e6, shown: "\(fixed(rss / 1e6, 1)) MB"))
+        }
+        return out
     }
 
-    /// Consistency checks: every phase read the whole file, runs agree, bare and reader saw the same elements.
+    /// Consistency checks: every phase read the whole file, runs agree, bare and reader saw the
+    /// same elements, and how busy the machine was.
     var checks: [(ok: Bool, text: String)] {
         var out: [(Bool, String)] = []
         for p in phases where p.measured {
@@ -167,16 +170,18 @@ struct Report {
                     ? (true, "bare pass and reader saw the same \(grouped(bare)) elements")
                     : (false, "bare pass saw \(grouped(bare)) elements, the reader \(grouped(reader))"))
         }
-        if phases.allSatisfy({ !$0.measured || $0.bytes == inputBytes }) {
-            out.append((true, "every run read all \(grouped(inputBytes)) bytes"))
+        if phases.allSatisfy({ !$0.measured || !($0.phase.isReader || $0.phase.isReport) || $0.bytes == inputBytes }) {
+            out.append((true, "every read and report run read all \(grouped(inputBytes)) bytes"))
         }
-        if let load = loadBefore, load > Report.busyLoad {
-            out.append(
-                (
-                    false,
-                    "load average was \(fixed(load, 2)) before the runs: other processes may have competed for the cores,"
-                        + " so wall times are pessimistic (compare the CPU-time ratio)"
-                ))
+        if let machine {
+            if machine.isBusy {
+                for reason in machine.busyReasons { out.append((false, "machine busy: \(reason)")) }
+            } else {
+                out.append((true, "machine quiet enough to judge: \(machine.summary)"))
+            }
+        }
+        if repeats < Judging.minimumRounds {
+            out.append((false, "\(repeats) rounds: targets are judged on at least \(Judging.minimumRounds)"))
         }
         return out
     }
@@ -190,13 +195,9 @@ struct Report {
             "  input    \(grouped(inputBytes)) bytes (\(fixed(Double(inputBytes) / 1e6, 1)) MB)"
                 + (generated ? ", generated by this run" : ""))
         lines.append(
-            "  setup    libxml2 \(libxml2Version), 512 KiB chunks; \(repeats) run\(repeats == 1 ? "" : "s") per phase,"
-                + " each in its own process")
-        if let before = loadBefore {
-            lines.append(
-                "  load     \(fixed(before, 2)) before the runs, \(loadAfter.map { fixed($0, 2) } ?? "?") after"
-                    + " (1-minute load average)")
-        }
+            "  setup    libxml2 \(libxml2Version), 512 KiB chunks; \(repeats) round\(repeats == 1 ? "" : "s") of"
+                + " adjacent pairs, each run in its own process")
+        if let machine { lines.append("  machine  \(machine.summary)") }
         if let w = warmupSeconds {
             lines.append(
                 "  warm-up  read(2) of the whole file: \(fixed(w, 3)) s (\(fixed(Double(inputBytes) / 1e6 / w, 0)) MB/s)"
@@ -205,7 +206,7 @@ struct Report {
         lines.append("")
         let titleWidth = max(44, phases.map(\.phase.title.count).max() ?? 0)
         lines.append(
-            pad("Benchmark", titleWidth, right: false) + pad("best s", 10) + pad("median s", 10) + pad("best MB/s", 11)
+            pad("Benchmark", titleWidth, right: false) + pad("runs", 6) + pad("best s", 10) + pad("median s", 10)
                 + pad("median MB/s", 13) + pad("peak RSS MB", 13) + "  items")
         for p in phases {
             let title = pad(p.phase.title, titleWidth, right: false)
@@ -214,8 +215,8 @@ struct Report {
                 continue
             }
             lines.append(
-                title + pad(fixed(p.bestSeconds, 3), 10) + pad(fixed(p.medianSeconds, 3), 10)
-                    + pad(fixed(p.bestMBps, 1), 11) + pad(fixed(p.medianMBps, 1), 13)
+                title + pad(String(p.runs.count), 6) + pad(fixed(p.bestSeconds, 3), 10)
+                    + pad(fixed(p.medianSeconds, 3), 10) + pad(fixed(p.medianMBps, 1), 13)
                     + pad(fixed(Double(p.peakRSSBytes) / 1e6, 1), 13) + "  \(grouped(p.items)) \(p.phase.itemName)")
         }
         let floors = phases.filter(\.measured).map { Double($0.floorRSSBytes) / 1e6 }
@@ -225,24 +226,30 @@ struct Report {
                     + (lo == hi ? "\(fixed(lo, 1)) MB" : "\(fixed(lo, 1))-\(fixed(hi, 1)) MB") + ")")
         }
         lines.append("")
+        let pairWidth = max(60, pairs.map(\.name.count).max() ?? 0)
         lines.append(
-            pad("Throughput over bare", titleWidth, right: false) + pad("best", 10) + pad("median", 10)
-                + pad("best by CPU time", 18) + pad("wall over bare", 16))
-        for phase in phases.map(\.phase) where phase != .bare {
-            let title = pad("  " + phase.title, titleWidth, right: false)
-            if let r = ratio(phase), let w = wallRatio(phase) {
-                lines.append(
-                    title + pad(fixed(r.best, 3), 10) + pad(fixed(r.median, 3), 10) + pad(fixed(r.bestCPU, 3), 18)
-                        + pad(fixed(w, 3), 16))
-            } else {
-                lines.append(title + pad("-", 10) + pad("-", 10) + pad("-", 18) + pad("-", 16))
+            pad("Paired wall ratio (adjacent runs, A B / B A)", pairWidth, right: false) + pad("median", 9)
+                + pad("min", 9) + pad("max", 9) + pad("rounds", 8))
+        for p in pairs {
+            let title = pad("  " + p.name, pairWidth, right: false)
+            guard !p.rounds.isEmpty else {
+                lines.append(title + pad("-", 9) + pad("-", 9) + pad("-", 9) + pad("0", 8))
+                continue
             }
+            let r = p.ratios(.wallAtMost)
+            lines.append(
+                title + pad(fixed(r.median, 3), 9) + pad(fixed(r.min, 3), 9) + pad(fixed(r.max, 3), 9)
+                    + pad(String(r.values.count), 8))
         }
         lines.append("")
-        lines.append("Targets (best run's throughput, highest peak RSS of any run)")
+        lines.append("Targets (median of the per-round ratios; highest peak RSS of any run)")
+        let verdictWidth = targets.map(\.verdict.rawValue.count).max() ?? 0
         let targetWidth = targets.map(\.name.count).max() ?? 0
         for t in targets {
-            lines.append("  \(t.verdict.rawValue)  " + pad(t.name, targetWidth, right: false) + "  \(t.shown)")
+            lines.append(
+                "  " + pad(t.verdict.rawValue, verdictWidth, right: false) + "  "
+                    + pad(t.name, targetWidth, right: false)
+                    + "  \(t.shown)")
         }
         lines.append("")
         lines.append("Checks")
@@ -266,7 +273,6 @@ struct Report {
                 "\"elements\": \(p.elements.map(String.init) ?? "null")",
                 "\"best_seconds\": \(jsonNumber(p.bestSeconds))", "\"median_seconds\": \(jsonNumber(p.medianSeconds))",
                 "\"best_cpu_seconds\": \(jsonNumber(p.bestCPUSeconds))",
-                "\"best_mb_per_s\": \(jsonNumber(p.bestMBps, 3))",
                 "\"median_mb_per_s\": \(jsonNumber(p.medianMBps, 3))",
                 "\"peak_rss_bytes\": \(p.peakRSSBytes)", "\"floor_rss_bytes\": \(p.floorRSSBytes)",
             ]
@@ -279,15 +285,12 @@ struct Report {
             fields.append("\"runs\": [" + runs.joined(separator: ", ") + "]")
             return "{" + fields.joined(separator: ", ") + "}"
         }
-        var ratios: [String] = []
-        for phase in phases.map(\.phase) where phase != .bare {
-            if let r = ratio(phase) {
-                ratios.append(
-                    "\(jsonString(phase.rawValue)): {\"best\": \(jsonNumber(r.best, 4)), \"median\": \(jsonNumber(r.median, 4)), \"best_cpu\": \(jsonNumber(r.bestCPU, 4))}"
-                )
-            } else {
-                ratios.append("\(jsonString(phase.rawValue)): null")
-            }
+        let pairsJSON = pairs.map { p in
+            let r = p.ratios(.wallAtMost)
+            return
+                "{\"measured\": \(jsonString(p.pair.measured.rawValue)), \"baseline\": \(jsonString(p.pair.baseline.rawValue)), "
+                + "\"wall_ratio\": {\"median\": \(jsonNumber(r.median, 4)), \"min\": \(jsonNumber(r.min, 4)), "
+                + "\"max\": \(jsonNumber(r.max, 4)), \"per_round\": [\(r.values.map { jsonNumber($0, 4) }.joined(separator: ", "))]}}"
         }
         let targetsJSON = targets.map {
             "{\"name\": \(jsonString($0.name)), \"verdict\": \(jsonString($0.verdict.rawValue)), "
@@ -301,13 +304,16 @@ struct Report {
               "chunk_bytes": 524288,
               "threads": \(threads),
               "zip_bytes": \(zipBytes.map(String.init) ?? "null"),
-              "repeat": \(repeats),
+              "rounds": \(repeats),
               "warmup_seconds": \(warmupSeconds.map { jsonNumber($0, 6) } ?? "null"),
-              "load_average": {"before": \(loadBefore.map { jsonNumber($0, 2) } ?? "null"), "after": \(loadAfter.map { jsonNumber($0, 2) } ?? "null")},
+              "machine": \(machine?.json ?? "null"),
+              "judged": \(judging == .judged),
               "phases": [
                 \(phases.map(phaseJSON).joined(separator: ",\n    "))
               ],
-              "throughput_ratio_to_bare": {\(ratios.joined(separator: ", "))},
+              "pairs": [
+                \(pairsJSON.joined(separator: ",\n    "))
+              ],
               "targets": [
                 \(targetsJSON.joined(separator: ",\n    "))
               ],
@@ -331,6 +337,11 @@ struct RSSGrowth {
         var isTarget: Bool { phase.isReport }
     }
 
+    /// Judged only when every input's run was (quiet machine, enough rounds).
+    var judging: Judging {
+        reports.first { $0.judging != .judged }?.judging ?? .judged
+    }
+
     var rows: [Row] {
         guard reports.count >= 2, let small = reports.min(by: { $0.inputBytes < $1.inputBytes }),
             let large = reports.max(by: { $0.inputBytes < $1.inputBytes })
@@ -351,7 +362,8 @@ struct RSSGrowth {
         ]
         let width = max(44, rows.map(\.phase.title.count).max() ?? 0)
         for r in rows {
-            let verdict = r.isTarget ? (r.growthMB * 1e6 <= RSSGrowth.limitBytes ? "PASS" : "FAIL") : "info"
+            let verdict =
+                r.isTarget ? judging.verdict(r.growthMB * 1e6 <= RSSGrowth.limitBytes).rawValue : "info"
             lines.append(
                 "  \(verdict)  " + pad(r.phase.title, width, right: false) + pad(fixed(r.smallMB, 1), 8) + " -> "
                     + pad(fixed(r.largeMB, 1), 8) + " MB  (\(r.growthMB < 0 ? "" : "+")\(fixed(r.growthMB, 1)) MB)")

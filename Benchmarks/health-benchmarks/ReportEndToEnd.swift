@@ -11,6 +11,17 @@ import HealthReports
 ///
 /// - Returns: the bytes read and the records delivered to the analyzer.
 func runReportEndToEnd(file: String, threads: Int) throws -> PhaseOutcome? {
+    let run = try ReportPipeline.run(
+        .path(file), options: AnalysisOptions(), environmentTimeZone: nil, threads: threads)
+    try writeIntoTemporaryFolder(run, threads: threads)
+    // Every <Record> start tag: the records the reader delivered plus any it skipped (the
+    // benchmark inputs have none), the same count as the reader phase's.
+    let records = run.summary.elementCounts["Record"] ?? 0
+    return PhaseOutcome(bytes: run.summary.bytesRead, items: Int64(records), elements: nil)
+}
+
+/// Writes every report file of `run` into a temporary folder in /tmp, removed afterwards.
+func writeIntoTemporaryFolder(_ run: ReportRun, threads: Int) throws {
     var template = Array("/tmp/health-benchmarks-report-XXXXXX".utf8CString)
     guard let dir = mkdtemp(&template) else {
         throw PhaseError(description: "cannot create a temporary folder in /tmp")
@@ -20,15 +31,9 @@ func runReportEndToEnd(file: String, threads: Int) throws -> PhaseOutcome? {
         removeFlatFolder(out)
         unlink(ReportWriter.lockFile(of: out))  // one benchmark process at a time: no writer waits
     }
-    let run = try ReportPipeline.run(
-        .path(file), options: AnalysisOptions(), environmentTimeZone: nil, threads: threads)
     var writer = ReportWriter()
     writer.threads = threads  // as `health-analyzer report --threads N` renders
     try writer.write(run.result, context: run.context, to: out)
-    // Every <Record> start tag: the records the reader delivered plus any it skipped (the
-    // benchmark inputs have none), the same count as the reader phase's.
-    let records = run.summary.elementCounts["Record"] ?? 0
-    return PhaseOutcome(bytes: run.summary.bytesRead, items: Int64(records), elements: nil)
 }
 
 /// Removes `path` and every file in it (the report folder has no subfolders: the CSVs,

@@ -419,7 +419,7 @@ hsax_parser *hsax_parser_create(void *context, hsax_start_fn on_start, hsax_end_
     p->rw = hsax_rewriter_create(1);
     if (!p->rw) { hsax_parser_free(p); return NULL; }
 #endif
-    /* Exports are UTF-8 (reference §1.2; UTF-16 is refused by the pre-filter). The encoding
+    /* Exports are UTF-8 (docs/export-format.md §3; UTF-16 is refused by the pre-filter). The encoding
        declaration is ignored: a file declaring another one ("ISO-8859-1", or a misspelling
        glibc's iconv still accepts) would otherwise go through iconv, whose conversion errors
        libxml2 prints to stderr itself and whose outcome depends on where chunks start (found by

@@ -47,10 +47,15 @@ extension Archive {
     /// - Parameter threads: parser threads (`ExportReader.read(_:threads:makeConsumer:)`); the
     ///   archive is the same for any number (only the order of rows within one second of one
     ///   type can differ).
+    ///
+    /// - Parameter batchStored: called on the importing thread after each batch's rows are in
+    ///   the open transaction (not yet committed), with the records stored so far; the CLI's
+    ///   crash tests use it to know that an import has begun writing.
     public func importExport(
-        _ input: ExportInput, readerOptions: ReaderOptions = ReaderOptions(), threads: Int = 1
+        _ input: ExportInput, readerOptions: ReaderOptions = ReaderOptions(), threads: Int = 1,
+        batchStored: ((_ records: Int) -> Void)? = nil
     ) throws -> ImportOutcome {
-        try importWorkers { put in
+        try importWorkers(batchStored: batchStored) { put in
             try ExportReader(options: readerOptions).read(input, threads: threads) { worker in
                 { batch in try put(worker, batch) }
             }
@@ -68,15 +73,21 @@ extension Archive {
     }
 
     /// The import of batches from one or more reader workers (`put(worker, batch)`).
-    func importWorkers(reading read: (_ put: @escaping (Int, ExportBatch) throws -> Void) throws -> ExportSummary)
-        throws -> ImportOutcome
-    {
+    func importWorkers(
+        batchStored: ((Int) -> Void)? = nil,
+        reading read: (_ put: @escaping (Int, ExportBatch) throws -> Void) throws -> ExportSummary
+    ) throws -> ImportOutcome {
         do {
             return try writeTransaction {
                 let session = try ImportSession(archive: self)
+                var stored = 0
                 // Parsing on a thread of its own, inserting here: the two overlap.
                 let summary = try BatchPipe.run(reading: read) { worker, batch in
                     try session.consume(batch, worker: worker)
+                    if let batchStored {
+                        stored += batch.records.count
+                        batchStored(stored)
+                    }
                 }
                 return try session.finish(summary)
             }

@@ -14,7 +14,7 @@ extension Archive {
     /// A top-level record comes with `Record.line`, its line in the export it was first imported
     /// from (the smallest of its copies' lines there; 0 for records inside correlations), and is
     /// handed on `records.copies` times: as often as the export holding the most exact duplicates
-    /// of it (reference §5.4, preprocessing 2) held it.
+    /// of it (docs/deduplication.md §2) held it.
     ///
     /// - Throws: `ArchiveError`, or what `consume` throws.
     public func read(batchSize: Int = 4096, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {

@@ -1,8 +1,8 @@
 // The archive's schema, version 1. Documented for people in the README ("The archive");
 // keep the two in step. Instants are INTEGER seconds since 1970 UTC (`*_utc`), with the
 // offset the export printed them in beside them (`printed_offset_min`, minutes east of UTC,
-// reference §2.7): identity and every computation use the instant, never the printed text.
-// Values are in the canonical unit of their dimension (reference §3.1); `units` keeps the
+// docs/export-format.md §9): identity and every computation use the instant, never the printed text.
+// Values are in the canonical unit of their dimension (docs/export-format.md §11); `units` keeps the
 // unit as written, and `original_value` the value as written where it differs.
 
 enum Schema {
@@ -78,7 +78,7 @@ enum Schema {
             // table itself is ordered by type and start (no separate index); type_id, start_utc,
             // end_utc and creation_utc are computed columns (stored: durations only). `line` is the
             // record's line in the export it was first imported from; `copies` the most exact
-            // duplicates of it (reference §5.4, preprocessing 2) that any one imported export held
+            // duplicates of it (docs/deduplication.md §2) that any one imported export held
             // (1 costs no byte: SQLite stores the integers 0 and 1 in the record header alone).
             """
             CREATE TABLE records (id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL REFERENCES sources(id),

@@ -1,7 +1,7 @@
 // Decoding attribute values straight from the parser's bytes (no String, no DateFormatter).
 
 /// Decodes the export's fixed-width date form `yyyy-MM-dd HH:mm:ss ±hhmm` (25 bytes) into an
-/// exact instant plus the printed offset (reference §2.7). Returns nil for any other shape,
+/// exact instant plus the printed offset (docs/export-format.md §9). Returns nil for any other shape,
 /// an impossible date or time, or an offset beyond ±18:00.
 @inline(__always)
 public func decodeTimestamp(_ p: UnsafeBufferPointer<UInt8>) -> Timestamp? {

@@ -50,7 +50,7 @@ struct FileDescriptorSource: ChunkSource {
 }
 
 /// The export's XML entry inside a zip, streamed by libarchive (zip64 included; nothing is
-/// extracted to disk). The entry is chosen by content, not by name (reference §1.1): the
+/// extracted to disk). The entry is chosen by content, not by name (docs/export-format.md §2): the
 /// first `.xml` entry at most two folders deep, outside `__MACOSX/` and not an AppleDouble
 /// `._` file, whose first `exportSniffLength` bytes pass `prefixIsHealthExport`.
 struct ZipEntrySource: ChunkSource {

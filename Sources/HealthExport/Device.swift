@@ -1,4 +1,4 @@
-/// The `device` attribute of a sample: `HKDevice`'s debug description, parsed (reference §2.8).
+/// The `device` attribute of a sample: `HKDevice`'s debug description, parsed (docs/export-format.md §10).
 ///
 /// The raw attribute looks like
 /// `<<HKDevice: 0x283a4c460>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,7, software:10.2>`.

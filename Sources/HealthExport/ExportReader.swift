@@ -54,9 +54,9 @@ public struct ReaderOptions: Sendable {
 ///
 /// Memory stays bounded by one chunk, one batch and the interned strings (type identifiers,
 /// source names, units, devices), whatever the size of the export. The reader applies the
-/// pre-filter of reference §2.4 (drops the DOCTYPE, deletes forbidden control characters),
-/// decodes dates and numbers from bytes, converts units (reference §3.1), and parses `device`
-/// strings (reference §2.8).
+/// pre-filter of docs/export-format.md §6 (drops the DOCTYPE, deletes forbidden control characters),
+/// decodes dates and numbers from bytes, converts units (docs/export-format.md §11), and parses `device`
+/// strings (docs/export-format.md §10).
 ///
 /// A record with a bad date, a non-numeric value or an unknown unit is skipped and counted in
 /// `ExportSummary.diagnostics`; it does not stop the read. So is a date outside 1900 ... a day
@@ -284,7 +284,7 @@ private func looksLikeHealthExport(_ path: String) -> Bool {
 }
 
 /// How much of a candidate file (or zip entry) is read to tell whether it is the export: the
-/// XML declaration and `<!DOCTYPE HealthData` stand in its first hundred bytes (reference §2.1),
+/// XML declaration and `<!DOCTYPE HealthData` stand in its first hundred bytes (docs/export-format.md §4),
 /// so a few KiB are plenty, and a zip with many entries is not read a MiB per entry.
 let exportSniffLength = 8 * 1024
 

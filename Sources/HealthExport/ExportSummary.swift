@@ -14,7 +14,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         case missingAttribute = "missing attribute"
         /// An optional attribute could not be decoded and was ignored; the element was kept.
         case ignoredAttribute = "ignored attribute"
-        /// Control characters XML forbids were deleted by the pre-filter (reference §2.4).
+        /// Control characters XML forbids were deleted by the pre-filter (docs/export-format.md §6).
         case controlCharactersRemoved = "control characters removed"
         /// A date before 1900 or more than a day after the export's `ExportDate` (after the time
         /// of the read when the export has no `ExportDate` before it): the element was skipped

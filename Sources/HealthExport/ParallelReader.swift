@@ -16,7 +16,7 @@ extension ExportReader {
     /// one thread.
     ///
     /// The calling thread reads the input (and inflates a zip), applies the pre-filter of
-    /// reference §2.4 and cuts the filtered XML into segments of whole children of
+    /// docs/export-format.md §6 and cuts the filtered XML into segments of whole children of
     /// `<HealthData>` (about `options.segmentSize` bytes each); past the prolog it reads straight
     /// into the segments' buffers (`hsax_splitter_input`), so the bytes are not copied there. Each of the `threads` workers
     /// owns one libxml2 push parser, fed the document's prolog and root start tag once and then
@@ -39,7 +39,7 @@ extension ExportReader {
     /// - Returns: the header, counts and diagnostics of the whole export, equal to those of a
     ///   one-thread read (diagnostics with the file's line numbers, in document order).
     /// - Throws: exactly the `ExportReadError` a one-thread read throws. A document that is not
-    ///   well-formed, an input that the splitter cannot cut soundly (reference §2.4's prolog
+    ///   well-formed, an input that the splitter cannot cut soundly (docs/export-format.md §6's prolog
     ///   aside: anything but whitespace, comments and PIs around the root, a root other than
     ///   `<HealthData>`), and a truncated or damaged input all stop the parallel read; the
     ///   input is then read again with one thread and no consumer to throw the authoritative

@@ -360,7 +360,7 @@ extension ReaderSession {
     }
 
     /// Fills the totals that current exports leave out from the workout's own statistics
-    /// (never from its activities' statistics, which are sub-totals; reference §2.5).
+    /// (never from its activities' statistics, which are sub-totals; docs/export-format.md §7.7).
     func finishWorkoutTotals(_ w: inout Workout) {
         if w.totalEnergyBurnedKcal == nil,
             let s = w.statistics(for: "HKQuantityTypeIdentifierActiveEnergyBurned"), s.unit == .kilocalorie

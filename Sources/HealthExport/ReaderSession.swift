@@ -462,7 +462,7 @@ func elementName(_ id: Int32) -> String {
     hsax_element_name(id).map { String(cString: $0) } ?? "?"
 }
 
-/// Maps an `HKCategoryValue…` string (or a bare raw integer) to a typed value (reference §3.3).
+/// Maps an `HKCategoryValue…` string (or a bare raw integer) to a typed value (docs/export-format.md §13).
 func mapCategoryValue(_ s: String) -> CategoryValue {
     switch s {
     case "HKCategoryValueSleepAnalysisInBed": return .sleepAnalysis(.inBed)

@@ -2,7 +2,7 @@
 ///
 /// Exports print every date as `yyyy-MM-dd HH:mm:ss ±hhmm`. The instant is exact; the printed
 /// offset is the *export-time* offset of the exporting phone, applied to every timestamp in
-/// the file whatever the sample's real local time was (reference §2.7). Never bucket days by
+/// the file whatever the sample's real local time was (docs/export-format.md §9). Never bucket days by
 /// the printed wall clock: convert `secondsSince1970` with an IANA zone instead.
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Seconds since 1970-01-01 00:00:00 UTC (the instant; exports have 1-second resolution).

@@ -1,5 +1,5 @@
 // HKUnit strings seen in exports and their conversion to one canonical unit per dimension
-// (reference §3.1). The original unit string always stays available on `Quantity`.
+// (docs/export-format.md §11). The original unit string always stays available on `Quantity`.
 
 /// The canonical unit of a dimension. Every quantity the reader hands on is in one of these.
 public enum CanonicalUnit: String, Hashable, Sendable, CaseIterable {
@@ -11,7 +11,7 @@ public enum CanonicalUnit: String, Hashable, Sendable, CaseIterable {
     case kilometre = "km"
     /// Time: minutes (from `min`, `s`, `ms`, `hr`, `d`).
     case minute = "min"
-    /// Ratio: a fraction 0–1 (`%` values are already fractions in exports, reference §3.1).
+    /// Ratio: a fraction 0–1 (`%` values are already fractions in exports, docs/export-format.md §11).
     case fraction
     /// Mass: kilograms (from `kg`, `g`, `mg`, `mcg`, `lb`, `st`, `oz`).
     case kilogram = "kg"
@@ -108,7 +108,7 @@ public struct UnitConversion: Hashable, Sendable {
             "mcS": .init(.microsiemens),
             "L/min": .init(.litrePerMinute),
         ]
-        // Spellings with a hyphen instead of the middle dot have been seen (reference §2.5).
+        // Spellings with a hyphen instead of the middle dot have been seen (docs/export-format.md §7.5).
         t["mL/min-kg"] = t["mL/min·kg"]
         t["kcal/hr-kg"] = t["kcal/hr·kg"]
         return t

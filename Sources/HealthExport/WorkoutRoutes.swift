@@ -9,7 +9,7 @@ import CLibArchive
     import Darwin
 #endif
 
-/// What one GPX route file (`workout-routes/route_….gpx`, reference §1.1) holds, read with
+/// What one GPX route file (`workout-routes/route_….gpx`, docs/export-format.md §14) holds, read with
 /// libxml2 (through CHealthSAX's `hgpx_summarize`).
 public struct RouteSummary: Hashable, Sendable {
     /// `<trkpt>` elements with a valid latitude and longitude.

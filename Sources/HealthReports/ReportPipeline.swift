@@ -15,7 +15,7 @@ public enum ReportPipeline {
     /// - Parameters:
     ///   - input: the export (zip, XML, folder or standard input).
     ///   - options: the analysis options (zone, source order, weeks, period).
-    ///   - environmentTimeZone: the machine's `TZ`, the third choice for the zone (reference §2.7).
+    ///   - environmentTimeZone: the machine's `TZ`, the third choice for the zone (docs/days-and-time-zones.md §6).
     ///   - readerOptions: chunk size, batch size, progress callback.
     ///   - threads: parser threads (`ExportReader.read(_:threads:makeConsumer:)`); each feeds an
     ///     analyzer of its own, merged into one before `finish`. The result is the same for any

@@ -21,7 +21,7 @@ import Foundation
 // (3 a night), AppleSleepingWristTemperature (1 a night; none of these on charger nights),
 // VO2Max after each run, WalkingHeartRateAverage daily, BodyMass (Health Mate) every 3rd day.
 
-/// A night (or a nap) as the sleep rule of reference §3.3 reads it: the highest-priority source
+/// A night (or a nap) as the sleep rule of docs/sleep-and-workouts.md §2 reads it: the highest-priority source
 /// with asleep samples, the union of its asleep intervals, filed under the local date of the
 /// wake-up.
 public struct SyntheticSleepTruth: Sendable, Equatable {
@@ -73,7 +73,7 @@ public struct SyntheticWorkoutTruth: Sendable, Equatable {
 
 /// A GPX route file written for the zip, with what it holds.
 public struct SyntheticRouteTruth: Sendable, Equatable {
-    /// `route_2025-10-01_6.15pm.gpx` (the TRUE local start time, reference §1.1).
+    /// `route_2025-10-01_6.15pm.gpx` (the TRUE local start time, docs/export-format.md §14).
     public var fileName: String
     public var pointCount: Int
     /// Haversine over the printed coordinates (mean Earth radius 6 371 008.8 m), km.
@@ -101,7 +101,7 @@ public struct SyntheticVitalsTruth: Sendable, Equatable {
 
 /// What `extendedHealthData` added; empty without it.
 public struct SyntheticExtendedTruth: Sendable, Equatable {
-    /// The cap on one heart-rate sample's weight in the time-weighted mean (reference §5.6).
+    /// The cap on one heart-rate sample's weight in the time-weighted mean (docs/deduplication.md §9).
     public static let heartRateWeightCapSeconds: Int64 = 600
 
     /// Nights and naps in time order.
@@ -235,7 +235,7 @@ extension Generator {
         if !nap.isEmpty { recordSleep(nap, wakeDay: p.day, isNap: true) }
     }
 
-    /// The §3.3 rule over one night's samples: the top-ranked source with asleep samples wins.
+    /// The docs/sleep-and-workouts.md §2 rule over one night's samples: the top-ranked source with asleep samples wins.
     private mutating func recordSleep(_ samples: [Sample], wakeDay: Int, isNap: Bool) {
         func isAsleep(_ s: Sample) -> Bool { s.tag != Tag.inBed && s.tag != Tag.awake }
         guard let winner = samples.filter(isAsleep).map(\.source).min(by: { $0.rank < $1.rank }) else { return }
@@ -271,7 +271,7 @@ extension Generator {
         for s in samples { heartRateSeries.append((s.start, s.value)) }
     }
 
-    /// Time-weighted daily mean (reference §5.6): each sample weighs the seconds to the next
+    /// Time-weighted daily mean (docs/deduplication.md §9): each sample weighs the seconds to the next
     /// sample of the export (any day), at most `heartRateWeightCapSeconds`; the last one the cap.
     /// A sample counts in full on the day of its instant.
     func timeWeightedHeartRate() -> [Double?] {

@@ -62,7 +62,28 @@ extension Generator {
         out.append("\"")
     }
 
+    /// Counts `s` on every day its interval overlaps (an instant: the day it lies in).
+    mutating func countOnDays(_ kind: RecordKind, _ s: Sample) {
+        if dayKindCounts.isEmpty {
+            dayKindCounts = Array(repeating: Array(repeating: 0, count: RecordKind.allCases.count), count: days.count)
+        }
+        // The first day whose end is after the start (dayBounds is ascending, days.count + 1 long).
+        var lo = 0
+        var hi = days.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if dayBounds[mid + 1] <= s.start { lo = mid + 1 } else { hi = mid }
+        }
+        var i = lo
+        while i < days.count && (dayBounds[i] < s.end || (s.start == s.end && dayBounds[i] <= s.start)) {
+            dayKindCounts[i][kind.rawValue] += 1
+            if s.start == s.end { break }
+            i += 1
+        }
+    }
+
     mutating func writeRecord(_ kind: RecordKind, _ s: Sample, indent level: Int) {
+        countOnDays(kind, s)
         indent(level)
         out.append(prefixes[kind.rawValue][Int(s.source.rawValue)])
         // As in real exports: sleep records (Watch and iPhone) and Watch stand time carry no device.
@@ -115,7 +136,7 @@ extension Generator {
 
     /// `HeartRateVariabilityMetadataList`: one beat every 60/bpm seconds from just after the
     /// start, times of day formatted en_US (`6:14:48.94 PM`) in the TRUE local time of the
-    /// recording (the zone's offset then, not the export offset; reference §2.5).
+    /// recording (the zone's offset then, not the export offset; docs/export-format.md §7.4).
     mutating func writeBeats(_ s: Sample, indent level: Int) {
         var r = SplitMix64(state: UInt64(bitPattern: s.start) ^ config.seed &* 0x9E37_79B9)
         let offset = schedule.offset(at: s.start)

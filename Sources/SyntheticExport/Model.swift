@@ -61,7 +61,7 @@ enum RecordKind: Int, CaseIterable {
         }
     }
 
-    /// Cumulative types are summed with source de-duplication (§5.4).
+    /// Cumulative types are summed with source de-duplication (docs/deduplication.md §4).
     var isCumulative: Bool {
         switch self {
         case .stepCount, .distance, .basalEnergy, .activeEnergy, .flights, .exerciseTime, .standTime:
@@ -77,7 +77,7 @@ enum Source: UInt8, CaseIterable {
     /// A third-party sleep tracker (legacy `…Asleep` values); only with `extendedHealthData`.
     case autoSleep
 
-    /// §5.4 default rank: manual 0, Apple Watch 1, iPhone 2, other apps 3.
+    /// docs/deduplication.md §3 default rank: manual 0, Apple Watch 1, iPhone 2, other apps 3.
     var rank: Int {
         switch self {
         case .manual: return 0

@@ -1,7 +1,7 @@
-/// Reference §5.4 ("priority coverage with time proration") in its per-sample form, used to
+/// docs/deduplication.md §4 ("priority coverage with time proration") in its per-sample form, used to
 /// derive the truth from the samples the generator wrote.
 ///
-/// The sweep of §5.4 credits, at each instant, every active sample of the smallest active
+/// The sweep of docs/deduplication.md §4 credits, at each instant, every active sample of the smallest active
 /// rank. Equivalently, a sample of rank r contributes exactly on the part of its interval
 /// where no sample of a rank < r is active: `value × |uncovered ∩ day| / duration`.
 /// Zero-length samples count in full unless a smaller rank covers their instant. This form

@@ -1,8 +1,8 @@
 /// The internal DTDs written after the XML declaration.
 ///
-/// Version 14 is reconstructed from reference §2.2 (Apple's declarations, one attribute per
-/// line as the exporter lays them out). Version 12 reproduces the iOS 16 defects of §2.4
-/// and the v12 content-model differences of §2.3.
+/// Version 14 is reconstructed from docs/export-format.md §5 (Apple's declarations, one attribute per
+/// line as the exporter lays them out). Version 12 reproduces the iOS 16 defects of docs/export-format.md §6
+/// and the v12 content-model differences of docs/export-format.md §5.
 enum PrologText {
     static func text(_ prolog: SyntheticExportConfiguration.Prolog) -> String {
         switch prolog {

@@ -72,6 +72,8 @@ struct Generator {
     // Truth being built.
     var days: [SyntheticDayTruth]
     var recordCounts: [String: Int] = [:]
+    /// Records per day and `RecordKind` (raw value) overlapping that day (`SyntheticDayTruth.recordsPerType`).
+    var dayKindCounts: [[Int32]] = []
     var metadataCount = 0
     var beatCount = 0
     var hrvCount = 0
@@ -215,6 +217,11 @@ struct Generator {
         printedExport.append(timestamp: exportInstant)
         let exportText = String(decoding: printedExport.bytes, as: UTF8.self)
         printedExport.deallocate()
+        for i in days.indices where i < dayKindCounts.count {
+            for kind in RecordKind.allCases where dayKindCounts[i][kind.rawValue] > 0 {
+                days[i].recordsPerType[kind.typeIdentifier] = Int(dayKindCounts[i][kind.rawValue])
+            }
+        }
         var truth = SyntheticTruth(
             exportDate: exportText, exportDateSecondsSince1970: exportInstant,
             exportUTCOffsetSeconds: Int(out.printedOffset), timeZoneIdentifier: config.timeZoneIdentifier,
@@ -236,7 +243,7 @@ struct Generator {
 
     // MARK: Truth
 
-    /// Cumulative types: §5.4 over all samples of the type (see `PriorityCoverage`).
+    /// Cumulative types: docs/deduplication.md §4 over all samples of the type (see `PriorityCoverage`).
     mutating func accumulateCumulative(_ kind: RecordKind, _ pieces: [PriorityCoverage.Piece]) {
         var scale = 1.0
         for _ in 0..<kind.decimals { scale *= 10 }

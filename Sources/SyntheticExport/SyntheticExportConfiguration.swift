@@ -7,7 +7,7 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
     public enum Prolog: String, Sendable, CaseIterable {
         /// The well-formed internal DTD of current exports, with `<!-- HealthKit Export Version: 14 -->`.
         case version14
-        /// The broken iOS 16 internal DTD (`Export Version: 12`, reference §2.4): the
+        /// The broken iOS 16 internal DTD (`Export Version: 12`, docs/export-format.md §6): the
         /// `VisionPrescription` ATTLIST is never closed, a stray `  device CDATA #IMPLIED` line,
         /// a duplicate `MetadataEntry` declaration and an extra `>` before `]>`. libxml2 stops
         /// at it even in recover mode.
@@ -31,7 +31,7 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
     public var prolog: Prolog
     /// The export moment as local wall-clock time in the zone, `YYYY-MM-DD HH:MM[:SS]`;
     /// `nil` means local noon of the day after the last day. Its UTC offset is printed on
-    /// every timestamp of the export (reference §2.7).
+    /// every timestamp of the export (docs/export-format.md §9).
     public var exportDate: String?
     /// The `locale` attribute of `<HealthData>`. Beat times are always written en_US style.
     public var locale: String
@@ -53,7 +53,7 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
     public var writesTimeZoneMetadata: Bool
     /// False: an iPhone-only user (no Watch records, no workouts); the iPhone writes active
     /// energy for its walks, and each day's ActivitySummary is the phone-estimated Move ring
-    /// (that energy) with zero exercise and stand (iOS 16+, reference §4.1).
+    /// (that energy) with zero exercise and stand (iOS 16+, docs/rings.md §2).
     public var hasAppleWatch: Bool
 
     public init(

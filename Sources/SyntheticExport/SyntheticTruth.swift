@@ -1,6 +1,6 @@
 /// The values a synthetic export really contains, known by construction.
 ///
-/// Per-day values are what reference §5.4 (priority coverage with time proration; ranks:
+/// Per-day values are what docs/deduplication.md §4 (priority coverage with time proration; ranks:
 /// manual, then Apple Watch, then iPhone, then other apps) gives per LOCAL day of
 /// `timeZoneIdentifier` when run over the top-level records of the export.
 public struct SyntheticTruth: Sendable, Equatable {
@@ -8,7 +8,7 @@ public struct SyntheticTruth: Sendable, Equatable {
     public var exportDate: String
     public var exportDateSecondsSince1970: Int64
     /// The zone's offset at the export moment, in seconds east of UTC. Every timestamp in the
-    /// file is printed with it (reference §2.7).
+    /// file is printed with it (docs/export-format.md §9).
     public var exportUTCOffsetSeconds: Int
     public var timeZoneIdentifier: String
     /// The `HealthKit Export Version` of the prolog (14, 12), `nil` without a DOCTYPE.
@@ -30,7 +30,7 @@ public struct SyntheticTruth: Sendable, Equatable {
     public var sourceNames: [String]
     /// Bytes of XML written.
     public var byteCount: Int64
-    /// Per day (as `days`): the time-weighted mean heart rate, reference §5.6 (see
+    /// Per day (as `days`): the time-weighted mean heart rate, docs/deduplication.md §9 (see
     /// `SyntheticExtendedTruth.heartRateWeightCapSeconds`); nil for a day without samples.
     public var heartRateTimeWeightedMeanBpm: [Double?] = []
     /// Sleep nights, naps, workouts, routes and body measures; empty without `extendedHealthData`.
@@ -44,7 +44,7 @@ public struct SyntheticTruth: Sendable, Equatable {
 
 /// The true values of one local day (`[local midnight, next local midnight)` in the zone).
 ///
-/// How each value is derived (all by the §5.4 rule over the records the generator wrote;
+/// How each value is derived (all by the docs/deduplication.md §4 rule over the records the generator wrote;
 /// see `TruthAccumulator`): cumulative types sum, per sample, `value × (seconds of the
 /// sample inside the day and not covered by any sample of a higher-ranked source) /
 /// duration`; zero-length samples count in full unless a higher rank covers their instant.
@@ -108,6 +108,14 @@ public struct SyntheticDayTruth: Sendable, Equatable {
     public var bloodPressureReadings: Int
     /// The `ActivitySummary` written for this day.
     public var activitySummary: SyntheticActivitySummary
+    /// Records written per type identifier (`HKQuantityTypeIdentifierStepCount`) whose interval
+    /// overlaps this day (an instant sample: whose instant lies in it), correlation children
+    /// included. A type absent here has no data on this day: its true total of 0 means "no data",
+    /// while a 0 with records is a measured 0.
+    public var recordsPerType: [String: Int] = [:]
+
+    /// True when at least one record of `typeIdentifier` overlaps this day.
+    public func hasRecords(_ typeIdentifier: String) -> Bool { (recordsPerType[typeIdentifier] ?? 0) > 0 }
 }
 
 /// The attributes of one written `ActivitySummary`.

@@ -59,7 +59,8 @@ enum ImportCommand {
             let outcome: ImportOutcome
             do {
                 defer { progress.finish() }  // cleared before the result or the error is printed
-                outcome = try archive.importExport(input, readerOptions: readerOptions, threads: threads)
+                outcome = try archive.importExport(
+                    input, readerOptions: readerOptions, threads: threads, batchStored: testWritingHook())
             } catch {
                 failures += 1
                 printError("error: \(error) (nothing of it was imported)")
@@ -68,6 +69,20 @@ enum ImportCommand {
             if !quiet { print(line(outcome)) }
         }
         return failures == 0 ? ExitCode.success : ExitCode.failure
+    }
+
+    /// For the crash tests only: with `HEALTH_ANALYZER_TEST_IMPORT_WRITING=<file>`, the import
+    /// creates that (empty) file once its first batch of records is in the open transaction, so
+    /// that a test kills it only after it has begun writing.
+    private static func testWritingHook() -> ((Int) -> Void)? {
+        guard let mark = ProcessInfo.processInfo.environment["HEALTH_ANALYZER_TEST_IMPORT_WRITING"], !mark.isEmpty
+        else { return nil }
+        var done = false
+        return { records in
+            guard !done, records > 0 else { return }
+            done = true
+            FileManager.default.createFile(atPath: mark, contents: nil)
+        }
     }
 
     /// `export.zip:…/export.xml: 155,113 records read, 155,113 new, 0 already present; …`.

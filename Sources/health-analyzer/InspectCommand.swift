@@ -155,7 +155,7 @@ struct InspectTally {
         if !extras.isEmpty { exported += " (" + extras.joined(separator: ", ") + ")" }
         line("Exported", exported)
         if let first, let last {
-            // Printed with the export's offset, as the export prints them (reference §2.7).
+            // Printed with the export's offset, as the export prints them (docs/export-format.md §9).
             let offset = s.exportDate?.printedOffsetSeconds ?? 0
             line(
                 "Data from",

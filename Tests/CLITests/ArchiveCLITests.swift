@@ -60,13 +60,16 @@ struct ArchiveCLITests {
         let db = dir.appendingPathComponent("h.sqlite").path
         #expect(try run(["import", small.path, "--db", db]).status == 0)
         let before = try Archive(path: db).rowCounts()
-        // The export comes through a pipe: when half of it has been written, the import has
-        // read (and inserted) at least that much minus the pipe's buffer, and waits for more
-        // inside its transaction. Then it is killed.
+        // The export comes through a pipe: half of it is written, and the import waits for
+        // more inside its transaction. The test hook's file shows that its first batch of
+        // records is in that transaction (it has begun writing); then it is killed.
         let bytes = try Data(contentsOf: big)
+        let writing = dir.appendingPathComponent("import-writing").path
         let p = Process()
         p.executableURL = binary
         p.arguments = ["import", "-", "--db", db]
+        p.environment = ProcessInfo.processInfo.environment.merging(
+            ["HEALTH_ANALYZER_TEST_IMPORT_WRITING": writing]) { $1 }
         let input = Pipe()
         let out = Pipe()
         p.standardInput = input
@@ -74,7 +77,10 @@ struct ArchiveCLITests {
         p.standardError = FileHandle.nullDevice
         try p.run()
         try input.fileHandleForWriting.write(contentsOf: bytes.prefix(bytes.count / 2))
-        usleep(200_000)
+        let deadline = Date().addingTimeInterval(30)
+        while p.isRunning && !FileManager.default.fileExists(atPath: writing) && Date() < deadline { usleep(2_000) }
+        #expect(FileManager.default.fileExists(atPath: writing), "the import never began writing")
+        #expect(p.isRunning, "the import ended before it was killed")
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         try? input.fileHandleForWriting.close()

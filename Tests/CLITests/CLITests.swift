@@ -163,6 +163,12 @@ struct ReportFilesTests {
                     "schema.sql", "sleep.csv", "sources.csv",
                     "stand_hours.csv", "weekly.csv", "workouts.csv",
                 ])
+        // A file in reports/ that the report no longer writes (a renamed or dropped output) is
+        // stale: the folder must hold exactly what the report writes.
+        #expect(
+            files(in: committed) == files(in: out),
+            "reports/ holds files the report does not write: \(Set(files(in: committed)).subtracting(files(in: out)).sorted())"
+        )
         for name in files(in: out) {
             let fresh = try Data(contentsOf: out.appendingPathComponent(name))
             let old = try? Data(contentsOf: committed.appendingPathComponent(name))

@@ -12,9 +12,16 @@ func readPlainCSV(_ url: URL) throws -> [[String: String]] {
     }
 }
 
+/// The record types behind daily.csv's columns, for `SyntheticDayTruth.hasRecords`.
+let distanceType = "HKQuantityTypeIdentifierDistanceWalkingRunning"
+let energyType = "HKQuantityTypeIdentifierActiveEnergyBurned"
+let basalType = "HKQuantityTypeIdentifierBasalEnergyBurned"
+let exerciseType = "HKQuantityTypeIdentifierAppleExerciseTime"
+let standHourType = "HKCategoryTypeIdentifierAppleStandHour"
+
 @Suite("daily.csv against the generator's truth")
 struct DailyCSVTruthTests {
-    /// Exports that span a DST change; the generator knows the true per-day values (§5.4 merge
+    /// Exports that span a DST change; the generator knows the true per-day values (docs/deduplication.md §4 merge
     /// over its own local days). Tolerances are those the issue sets: steps exact, distance
     /// within 0.1 %, energy within 0.5 %, exercise minutes and stand hours exact.
     @Test(arguments: [
@@ -36,18 +43,26 @@ struct DailyCSVTruthTests {
         #expect(truth.days.contains { $0.hours != 24 }, "the range must include a DST change")
 
         func number(_ row: [String: String], _ column: String) -> Double? { row[column].flatMap(Double.init) }
-        func within(_ value: Double?, _ expected: Double, relative: Double) -> Bool {
-            guard let value else { return expected == 0 }
+        // An empty cell is right only on a day without records of the column's type (the
+        // truth's 0 then means no data); a day with records and a true 0 must read 0.
+        func within(_ value: Double?, _ expected: Double, relative: Double, _ day: SyntheticDayTruth, _ type: String)
+            -> Bool
+        {
+            guard let value else { return expected == 0 && !day.hasRecords(type) }
             return abs(value - expected) <= max(relative * abs(expected), 0.051)  // CSV keeps 1 decimal for kcal
         }
         for (row, t) in zip(rows, truth.days) {
             let at = "\(configuration.timeZoneIdentifier) \(t.date)"
             #expect(number(row, "steps") == t.steps, "\(at) steps")
-            #expect(within(number(row, "distance_km"), t.distanceKm, relative: 0.001), "\(at) distance")
             #expect(
-                within(number(row, "active_energy_kcal"), t.activeEnergyKcal, relative: 0.005), "\(at) active energy")
-            #expect(within(number(row, "move_kcal"), t.moveKcal, relative: 0.005), "\(at) move")
-            #expect(within(number(row, "basal_energy_kcal"), t.basalEnergyKcal, relative: 0.005), "\(at) basal")
+                within(number(row, "distance_km"), t.distanceKm, relative: 0.001, t, distanceType), "\(at) distance")
+            #expect(
+                within(number(row, "active_energy_kcal"), t.activeEnergyKcal, relative: 0.005, t, energyType),
+                "\(at) active energy")
+            #expect(within(number(row, "move_kcal"), t.moveKcal, relative: 0.005, t, energyType), "\(at) move")
+            #expect(
+                within(number(row, "basal_energy_kcal"), t.basalEnergyKcal, relative: 0.005, t, basalType),
+                "\(at) basal")
             #expect(number(row, "exercise_min") == t.exerciseMinutes, "\(at) exercise")
             #expect(number(row, "stand_hours") == Double(t.standHours), "\(at) stand hours")
             #expect(number(row, "workouts") == Double(t.workouts), "\(at) workouts")
@@ -55,7 +70,7 @@ struct DailyCSVTruthTests {
             #expect(number(row, "summary_exercise_min") == number(row, "exercise_min"), "\(at) summary exercise")
             #expect(number(row, "summary_stand_hours") == number(row, "stand_hours"), "\(at) summary stand")
             #expect(
-                within(number(row, "summary_move_kcal"), number(row, "move_kcal") ?? -1, relative: 0.01),
+                within(number(row, "summary_move_kcal"), number(row, "move_kcal") ?? -1, relative: 0.01, t, energyType),
                 "\(at) summary move")
         }
         let report = try String(contentsOf: dir.appendingPathComponent("out/report.md"), encoding: .utf8)
@@ -87,7 +102,7 @@ struct CorpusReportTests {
         //  - active energy 0.08 at "2024-01-02 01:52:27 +0200" = 2024-01-01 23:52:27 UTC = 00:52:27 local → 2024-01-02;
         //  - exercise 1 min at "2024-01-01 15:16:00 +0200" → 14:16 local → 2024-01-01;
         //  - heart rate 74 and 75 at "2024-01-01 01:01:36/37 +0200" → 00:01 local → 2024-01-01; the
-        //    time-weighted mean (reference §5.6): 74 weighs the 1 s to the next sample, 75 (the last)
+        //    time-weighted mean (docs/deduplication.md §9): 74 weighs the 1 s to the next sample, 75 (the last)
         //    the 600 s cap → (74 + 600 × 75) / 601 = 74.998 → 75.0;
         //  - an InBed sleep record that ends on 2023-12-31 local: a night of that day (sleep.csv), so
         //    the day is a day with data, empty in daily.csv.
@@ -127,7 +142,9 @@ struct CorpusReportTests {
         #expect(rows[0]["workouts"] == "1" && rows[0]["workout_min"] == "5.2")  // 5.194 min
         #expect(rows[1]["summary_move_kcal"] == "590.3" && rows[1]["summary_exercise_min"] == "68")
         #expect(rows[1]["move_goal_kcal"] == "630" && rows[1]["stand_goal_hours"] == "12")
-        #expect(rows[1]["rings_closed"] == "")  // no ring records that day: nothing to count
+        // No ring records that day: the rings are the summary's own values (docs: rings):
+        // exercise 68 ≥ 30 and stand 13 ≥ 12 closed, move 590.252 < 630 open → 2.
+        #expect(rows[1]["rings_closed"] == "2")
         #expect(rows.last?["heart_rate_avg_bpm"] == "72")
         // 2016-W46 (Mon 11-14 … Sun 11-20) and 2018-W37 (Mon 09-10 …) keep their rows; the 94
         // weeks and the 21 months (2016-12 … 2018-08) wholly inside the run are left out.
@@ -140,10 +157,17 @@ struct CorpusReportTests {
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("1. Apple\u{00A0}Watch (Apple Watch)\n"))
         #expect(report.contains("No data from 2016-11-17 to 2018-09-09 (662 days): runs of more than 31 days"))
-        // Two ActivitySummary days with goals, but no ring records on them.
+        // Two ActivitySummary days with goals and no ring records: counted from the summaries
+        // (11-16: exercise 39 ≥ 30 closed, stand 9 < 12 and move 323.5 < 630 open): move 0,
+        // exercise 2, stand 1 of 2 days.
+        #expect(report.contains("Of 2 days with ring goals:\n"))
+        let weekRow = try #require(weeks.first)
         #expect(
-            report.contains(
-                "2 days have ring goals from an ActivitySummary, but none of them has Apple Watch ring records"))
+            [
+                weekRow["move_ring_closed_days"], weekRow["exercise_ring_closed_days"],
+                weekRow["stand_ring_closed_days"],
+                weekRow["all_rings_closed_days"],
+            ] == ["0", "2", "1", "0"])
     }
 
     @Test func anExportWithoutZoneFallsBackToTZ() throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import HealthExport
 
 /// `HeartRate`: the day's heart-rate statistics over all sources, the mean time-weighted
-/// (reference §5.6).
+/// (docs/deduplication.md §9).
 @Suite("Heart rate")
 struct HeartRateTests {
     let utc = Clock(zone: "UTC")
@@ -35,7 +35,7 @@ struct HeartRateTests {
 
     @Test func heartRateStatisticsCoverAllSources() throws {
         // Watch 60 (08:00), 80 (08:05), 100 (10:00) and a chest strap app 70 (08:01), min 60, max 100.
-        // Time-weighted mean (reference §5.6), each sample weighing the time to the next one, capped
+        // Time-weighted mean (docs/deduplication.md §9), each sample weighing the time to the next one, capped
         // at 600 s, the last one the cap: 60 × 60 s, 70 × 240 s, 80 × 600 s (not 6 900), 100 × 600 s
         // → (3 600 + 16 800 + 48 000 + 60 000) / 1 500 = 85.6 (the plain mean would be 77.5).
         let t = utc.t("2025-02-03 08:00")

@@ -4,8 +4,8 @@ import Testing
 @testable import HealthAnalysis
 @testable import HealthExport
 
-/// The validation invariants of reference §5.5.
-@Suite("Merge invariants (§5.5)")
+/// The validation invariants of docs/deduplication.md §8.
+@Suite("Merge invariants (docs/deduplication.md §8)")
 struct InvariantsTests {
     static let utc = Clock(zone: "UTC")
     var options: AnalysisOptions { AnalysisOptions(timeZoneIdentifier: "UTC") }

@@ -46,7 +46,7 @@ struct LocalDaysTests {
     }
 
     @Test func theExportTimeOffsetTrapIsAvoided() throws {
-        // An export made in winter prints every timestamp at +0100 (reference §2.7). A sample at
+        // An export made in winter prints every timestamp at +0100 (docs/export-format.md §9). A sample at
         // 00:30 CEST on 2025-07-02 is 22:30 UTC on 07-01 and prints as "2025-07-01 23:30 +0100":
         // the printed date is 07-01, the true local date in Europe/Paris is 07-02.
         let t = Clock(zone: "Europe/Paris").t("2025-07-02 00:30")
@@ -82,7 +82,7 @@ struct LocalDaysTests {
     @Test func quarterHourZoneBucketsHeartRateAtLocalMidnight() throws {
         // Asia/Kathmandu is UTC+05:45. 23:50 (70 bpm) and 23:59 (90) belong to 03-10; 00:05 (50)
         // to 03-11: the 15-minute UTC buckets line up with local midnight. Time-weighted mean
-        // (reference §5.6): 70 weighs the 540 s to 23:59, 90 the 360 s to 00:05 (a sample weighs the
+        // (docs/deduplication.md §9): 70 weighs the 540 s to 23:59, 90 the 360 s to 00:05 (a sample weighs the
         // time to the next one, on its own day) → (540 × 70 + 360 × 90) / 900 = 78; 03-11 has 50 alone.
         let k = Clock(zone: "Asia/Kathmandu")
         func hr(_ time: String, _ bpm: Double) -> Record {

@@ -10,7 +10,7 @@ func sleep(_ source: TestSource, _ clock: Clock, _ start: String, _ end: String,
         sourceName: source.name, device: source.device, startDate: clock.ts(start), endDate: clock.ts(end))
 }
 
-@Suite("Sleep per night (reference §3.3)")
+@Suite("Sleep per night (docs/sleep-and-workouts.md §2)")
 struct SleepTests {
     let berlin = Clock(zone: "Europe/Berlin")
     let options = AnalysisOptions(timeZoneIdentifier: "Europe/Berlin")

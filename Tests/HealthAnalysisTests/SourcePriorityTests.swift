@@ -84,7 +84,7 @@ struct SourcePriorityTests {
 
     @Test func manualEntryOfAThirdPartyAppRanksAboveTheWatch() throws {
         // Pedometer++ 10:00–10:10 = 700 flagged HKWasUserEntered; Watch 10:00–10:10 = 300.
-        // Manual samples rank first (§5.4): 700.
+        // Manual samples rank first (docs/deduplication.md §3): 700.
         let r = try analyze(
             [
                 sample(.app, utc, "2025-02-03 10:00", "2025-02-03 10:10", 700, manual: true),

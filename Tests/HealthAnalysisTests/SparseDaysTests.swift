@@ -210,7 +210,7 @@ struct SparseDaysTests {
         #expect(r.longestAllRingsStreak.days == 1)
     }
 
-    /// A cumulative sample is prorated over every day it covers (reference §5.4), so its length is
+    /// A cumulative sample is prorated over every day it covers (docs/deduplication.md §4), so its length is
     /// capped: 31 days (2 678 400 s) is kept, one second more is dropped with a note naming its
     /// line. 3,100 steps over 2025-01-01 10:00 … 2025-02-01 10:00 (UTC) are 100 a day: 14 h of
     /// Jan 1 (14/24 × 100 = 58.33), 100 on Jan 2 … 31, and 10 h of Feb 1 (41.67): 32 rows.

@@ -45,32 +45,54 @@ struct SyntheticTruthTests {
         for (k, t) in truth.days.enumerated() {
             guard let d = result.day(t.date) else { continue }
             let at = "\(configuration.timeZoneIdentifier) \(t.date)"
-            #expect(closeOrAbsent(d.steps, t.steps, tolerance: 1e-6), "\(at) steps")
-            #expect(closeOrAbsent(d.distanceKm, t.distanceKm, tolerance: 1e-6), "\(at) distance")
-            #expect(closeOrAbsent(d.flightsClimbed, t.flightsClimbed, tolerance: 1e-6), "\(at) flights")
-            #expect(closeOrAbsent(d.activeEnergyKcal, t.activeEnergyKcal, tolerance: 1e-3), "\(at) active energy")
-            #expect(closeOrAbsent(d.moveKcal, t.moveKcal, tolerance: 1e-3), "\(at) move")
-            #expect(closeOrAbsent(d.basalEnergyKcal, t.basalEnergyKcal, tolerance: 1e-3), "\(at) basal")
-            #expect(closeOrAbsent(d.exerciseMinutes, t.exerciseMinutes, tolerance: 1e-6), "\(at) exercise")
+            #expect(
+                closeOrAbsent(d.steps, t.steps, t, "HKQuantityTypeIdentifierStepCount", tolerance: 1e-6), "\(at) steps")
+            #expect(
+                closeOrAbsent(
+                    d.distanceKm, t.distanceKm, t, "HKQuantityTypeIdentifierDistanceWalkingRunning", tolerance: 1e-6),
+                "\(at) distance")
+            #expect(
+                closeOrAbsent(
+                    d.flightsClimbed, t.flightsClimbed, t, "HKQuantityTypeIdentifierFlightsClimbed", tolerance: 1e-6),
+                "\(at) flights")
+            #expect(
+                closeOrAbsent(
+                    d.activeEnergyKcal, t.activeEnergyKcal, t, "HKQuantityTypeIdentifierActiveEnergyBurned",
+                    tolerance: 1e-3), "\(at) active energy")
+            #expect(
+                closeOrAbsent(d.moveKcal, t.moveKcal, t, "HKQuantityTypeIdentifierActiveEnergyBurned", tolerance: 1e-3),
+                "\(at) move")
+            #expect(
+                closeOrAbsent(
+                    d.basalEnergyKcal, t.basalEnergyKcal, t, "HKQuantityTypeIdentifierBasalEnergyBurned",
+                    tolerance: 1e-3), "\(at) basal")
+            #expect(
+                closeOrAbsent(
+                    d.exerciseMinutes, t.exerciseMinutes, t, "HKQuantityTypeIdentifierAppleExerciseTime",
+                    tolerance: 1e-6), "\(at) exercise")
             #expect(d.standHours == t.standHours, "\(at) stand hours")
             #expect(d.moveGoalKcal == t.moveGoalKcal && d.standGoalHours == Double(t.standGoalHours), "\(at) goals")
             #expect(close(d.restingHeartRateBpm, t.restingHeartRateBpm), "\(at) resting HR")
             #expect(close(d.heartRateMinBpm, t.heartRateMinBpm), "\(at) HR min")
-            // Time-weighted (reference §5.6), as the generator computes it independently.
+            // Time-weighted (docs/deduplication.md §9), as the generator computes it independently.
             #expect(close(d.heartRateAvgBpm, truth.heartRateTimeWeightedMeanBpm[k], tolerance: 1e-6), "\(at) HR mean")
             #expect(close(d.heartRateMaxBpm, t.heartRateMaxBpm), "\(at) HR max")
             #expect(d.workouts == t.workouts, "\(at) workouts")
             #expect(close(d.workoutMinutes, t.workoutMinutes, tolerance: 1e-6), "\(at) workout minutes")
         }
-        // The ActivitySummary oracle agrees on every day (reference §4.4).
+        // The ActivitySummary oracle agrees on every day (docs/rings.md §5).
         #expect(result.crossCheck.daysCompared == truth.days.count)
         #expect(result.crossCheck.disagreements == [])
     }
 }
 
 /// The truth writes 0 for a day without samples of a type, the analysis nil (no data is not 0).
-private func closeOrAbsent(_ value: Double?, _ truth: Double, tolerance: Double) -> Bool {
-    value == nil ? truth == 0 : close(value, truth, tolerance: tolerance)
+/// So an absent value is right only when the generator wrote no record of `type` on that day;
+/// a day with records whose true total is 0 must read 0.
+private func closeOrAbsent(
+    _ value: Double?, _ truth: Double, _ day: SyntheticDayTruth, _ type: String, tolerance: Double
+) -> Bool {
+    value == nil ? !day.hasRecords(type) && truth == 0 : close(value, truth, tolerance: tolerance)
 }
 
 extension DailyMetrics {

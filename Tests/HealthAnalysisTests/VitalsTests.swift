@@ -5,7 +5,8 @@ import Testing
 @testable import HealthExport
 
 /// `Vitals`: HRV, respiratory rate and blood oxygen averaged over all sources; wrist temperature
-/// and blood pressure the highest-priority source's latest value of the day (reference §3.2, §5.6).
+/// and blood pressure the highest-priority source's latest value of the day (docs/export-format.md §12,
+/// docs/deduplication.md §9).
 @Suite("Vitals")
 struct VitalsTests {
     let utc = Clock(zone: "UTC")

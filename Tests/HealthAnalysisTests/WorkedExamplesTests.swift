@@ -4,8 +4,8 @@ import Testing
 @testable import HealthAnalysis
 @testable import HealthExport
 
-/// The worked examples A–G of reference §5.4, exactly as the table gives them.
-@Suite("Priority coverage: worked examples of §5.4")
+/// The worked examples A–G of docs/deduplication.md §7, exactly as the table gives them.
+@Suite("Priority coverage: worked examples of docs/deduplication.md §7")
 struct WorkedExamplesTests {
     let berlin = Clock(zone: "Europe/Berlin")
     var options: AnalysisOptions { AnalysisOptions(timeZoneIdentifier: "Europe/Berlin") }
@@ -74,7 +74,7 @@ struct WorkedExamplesTests {
     }
 
     @Test func zeroLengthSampleUnderAHigherPriorityIntervalIsDiscarded() throws {
-        // §5.4 zero-length rule, the other way round: an iPhone +300 at 12:00 lies inside the
+        // docs/deduplication.md §5, the other way round: an iPhone +300 at 12:00 lies inside the
         // Watch's 11:55–12:05 = 100, and the Watch ranks higher → discarded: 100.
         let r = try analyze(
             [

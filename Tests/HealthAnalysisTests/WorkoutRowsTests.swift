@@ -3,7 +3,7 @@ import Testing
 @testable import HealthAnalysis
 @testable import HealthExport
 
-@Suite("Workout rows (reference §2.5)")
+@Suite("Workout rows (docs/export-format.md §7.7)")
 struct WorkoutRowsTests {
     let berlin = Clock(zone: "Europe/Berlin")
     let options = AnalysisOptions(timeZoneIdentifier: "Europe/Berlin")

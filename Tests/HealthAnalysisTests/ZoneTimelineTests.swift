@@ -4,7 +4,7 @@ import Testing
 @testable import HealthAnalysis
 @testable import HealthExport
 
-/// The zone timeline's pure pieces (reference §2.7.1): evidence, the calendar of a timeline, and
+/// The zone timeline's pure pieces (docs/days-and-time-zones.md §5): evidence, the calendar of a timeline, and
 /// where the builder puts a change. Instants come from Foundation's Calendar (`Clock`), an
 /// oracle independent of `LocalCalendar`.
 @Suite("Zone timeline")
@@ -83,7 +83,7 @@ struct ZoneTimelineTests {
     }
 
     @Test func beatTimeGivesTheTrueOffset() {
-        // §2.7 (e): record printed 19:14:47 -0400 = 23:14:47Z, first beat 6:14:48.94 PM: EST, -0500.
+        // docs/export-format.md §7.4: record printed 19:14:47 -0400 = 23:14:47Z, first beat 6:14:48.94 PM: EST, -0500.
         var e = OffsetEvidence()
         e.add(recordStart: Clock(zone: "UTC").t("2017-11-22 23:14:47"), beatTime: "6:14:48.94 PM")
         let ny = LocalCalendar(

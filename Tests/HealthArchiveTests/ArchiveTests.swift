@@ -21,7 +21,7 @@ let summer = SyntheticExportConfiguration(
 
 @Suite("Archive")
 struct ArchiveTests {
-    /// The export holds what real ones do (reference §5.4): an exact duplicate of a step
+    /// The export holds what real ones do (docs/deduplication.md §2): an exact duplicate of a step
     /// sample next to it and another one near the end (another batch), a negative value and a
     /// sample that ends before it starts; report.md notes them, with lines, from both.
     @Test func reportFromTheArchiveIsByteIdenticalToReportOnTheExport() throws {
@@ -37,11 +37,18 @@ struct ArchiveTests {
         let replayed = try ReportPipeline.run(
             reading: { try archive.read(consume: $0) }, options: AnalysisOptions(), environmentTimeZone: nil)
         let writer = ReportWriter()
+        #expect(direct.result.days.first?.date.description == "2025-10-13")
+        #expect(direct.result.days.count == 21)
         for file in ReportFile.allCases {
             let a = writer.text(of: file, for: direct.result, context: direct.context)
             let b = writer.text(of: file, for: replayed.result, context: replayed.context)
             #expect(a == b, "\(file.fileName) differs")
-            #expect(a.count > 200, "\(file.fileName) is not a real report")
+            // A real report of the 21 days 2025-10-13 (a Monday) to 2025-11-02 (a Sunday): a
+            // header and one row per day, per ISO week (3) and per month (October, November).
+            let rows = [ReportFile.daily: 21, .weekly: 3, .monthly: 2][file]
+            if let rows {
+                #expect(a.split(separator: "\n").count == 1 + rows, "\(file.fileName)")
+            }
         }
         // The notes are there: 3 steps samples are one (2 removed), and the flawed lines.
         let report = writer.text(of: .report, for: replayed.result, context: replayed.context)
@@ -292,7 +299,7 @@ func writeExport(_ configuration: SyntheticExportConfiguration, to dir: URL, nam
     return url.path
 }
 
-/// `configuration`'s export with what real exports hold (reference §5.4): after its first step
+/// `configuration`'s export with what real exports hold (docs/deduplication.md §2): after its first step
 /// sample two exact copies of it (one next to it, one before the end, in another batch), a copy
 /// with value -5 and one whose start and end are swapped; and the lines of the last two.
 func flawedExport(_ configuration: SyntheticExportConfiguration) throws -> (

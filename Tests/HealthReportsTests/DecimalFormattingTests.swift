@@ -62,9 +62,12 @@ struct DecimalFormattingTests {
     }
 
     @Test func usesAPointAsDecimalSeparatorWhateverTheValue() {
-        for value in [0.5, 1234.25, 1e-3, 98_765.4321] {
-            let text = DecimalFormat(decimals: 4).string(value)!
-            #expect(text.contains(".") && !text.contains(",") && !text.contains("e"))
+        // Four decimals always, a point between, no grouping, no exponent (1e-3 is 0.0010).
+        let expected: [(Double, String)] = [
+            (0.5, "0.5000"), (1234.25, "1234.2500"), (1e-3, "0.0010"), (98_765.4321, "98765.4321"),
+        ]
+        for (value, text) in expected {
+            #expect(DecimalFormat(decimals: 4).string(value) == text)
         }
     }
 

@@ -3,7 +3,7 @@ import Testing
 @testable import HealthReports
 
 /// Each output of the sample result against its golden file in `Golden/`, named after the test.
-/// Regenerate with `UPDATE_GOLDEN=1 swift test --filter HealthReportsTests` and review the diff.
+/// Regenerate with `scripts/update-goldens`, review the diff and commit it.
 @Suite("Golden files")
 struct GoldenFileTests {
     let writer = ReportWriter()

@@ -77,10 +77,21 @@ struct ReportWriterTests {
         let second = TemporaryDirectory()
         try ReportWriter().write(makeSampleResult(), context: makeSampleContext(), to: first.path)
         try ReportWriter().write(makeSampleResult(), context: makeSampleContext(), to: second.path)
+        // Each file holds what the writer renders for it (report.md with its chart links, as
+        // `write` renders it), in both folders.
+        let writer = ReportWriter()
+        let result = makeSampleResult()
+        let context = makeSampleContext()
+        let charts = writer.charts(result)
         for name in reportFileNames {
-            let a = readFile(first.path + "/" + name)
-            #expect(a != nil)
-            #expect(a == readFile(second.path + "/" + name))
+            let expected =
+                name == ReportFile.report.fileName
+                ? writer.markdownReport(result, context: context, charts: charts)
+                : ReportFile(rawValue: name).map { writer.text(of: $0, for: result, context: context) }
+                    ?? charts.first { $0.fileName == name }?.svg
+            #expect(expected != nil, "\(name): not a file the writer renders")
+            #expect(readFile(first.path + "/" + name) == expected, "\(name)")
+            #expect(readFile(second.path + "/" + name) == expected, "\(name)")
         }
     }
 }

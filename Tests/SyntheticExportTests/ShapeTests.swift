@@ -37,7 +37,7 @@ struct ShapeTests {
         #expect(lines.count > 200)
     }
 
-    /// The iOS 16 defects of reference §2.4.
+    /// The iOS 16 defects of docs/export-format.md §6.
     @Test func version12PrologHasTheIOS16Defects() throws {
         let text = Self.text(SyntheticExportConfiguration(firstDay: "2026-03-27", days: 1, prolog: .version12Malformed))
         #expect(text.contains("<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 12 -->\n"))

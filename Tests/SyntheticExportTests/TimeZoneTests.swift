@@ -7,7 +7,7 @@ import Testing
 struct TimeZoneTests {
     /// Every date attribute carries the ExportDate's offset. The default export moment is
     /// local noon of the day after the last day: 2026-03-31 12:00 CEST, so `+0200` — also on
-    /// the records of 27 and 28 March, which were recorded at +0100 (reference §2.7).
+    /// the records of 27 and 28 March, which were recorded at +0100 (docs/export-format.md §9).
     @Test func everyTimestampCarriesTheExportOffset() throws {
         let elements = Fixtures.springElements
         let exportDate = try #require(elements.first { $0.name == "ExportDate" }?["value"])

@@ -3,7 +3,7 @@ import SyntheticExport
 import Testing
 
 /// The truth against the written XML, recomputed here independently: a textbook version
-/// of the §5.4 sweep (events, elementary intervals, smallest active rank wins) over the
+/// of the docs/deduplication.md §4 sweep (events, elementary intervals, smallest active rank wins) over the
 /// parsed top-level records, with local midnights from Foundation's Calendar.
 @Suite("Truth against the written records")
 struct TruthTests {
@@ -14,7 +14,7 @@ struct TruthTests {
         var value: Double
     }
 
-    /// §5.4 default ranks from what the file shows: manual (source "Health" or
+    /// docs/deduplication.md §3 default ranks from what the file shows: manual (source "Health" or
     /// HKWasUserEntered) 0, Watch (`model:Watch`) 1, iPhone (`model:iPhone`) 2, others 3.
     static func rank(_ e: MiniXML.Element, userEntered: Bool) -> Int {
         if e["sourceName"] == "Health" || userEntered { return 0 }

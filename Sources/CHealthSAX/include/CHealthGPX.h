@@ -1,5 +1,5 @@
-// CHealthGPX: a summary of one GPX 1.1 workout route (`workout-routes/route_….gpx`, reference
-// §1.1), read with libxml2's SAX2 push parser. Opaque to libxml2 like CHealthSAX.h: Swift sees
+// CHealthGPX: a summary of one GPX 1.1 workout route (`workout-routes/route_….gpx`, docs/export-format.md
+// §14), read with libxml2's SAX2 push parser. Opaque to libxml2 like CHealthSAX.h: Swift sees
 // only this plain struct and function. Every exported symbol carries the `hgpx_` prefix.
 #ifndef CHEALTHGPX_H
 #define CHEALTHGPX_H

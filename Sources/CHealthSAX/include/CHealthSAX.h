@@ -5,7 +5,7 @@
 // Every exported symbol carries the `hsax_` prefix.
 //
 // What the glue does, in order, for every chunk fed to it:
-//  1. a byte pre-filter (reference §2.4): deletes the C0 control characters that XML forbids
+//  1. a byte pre-filter (docs/export-format.md §6): deletes the C0 control characters that XML forbids
 //     (0x00-0x08, 0x0B, 0x0C, 0x0E-0x1F) and DEL (0x7F, which XML 1.0 §2.2 discourages and
 //     exports never hold; the rewriter of step 2 uses it as its marker) and drops the internal DOCTYPE (iOS 16 exports carry a
 //     malformed one that stops libxml2 even in recover mode) wherever it stands after the XML
@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-/// Elements of an Apple Health export that the glue recognizes (reference §2.2).
+/// Elements of an Apple Health export that the glue recognizes (docs/export-format.md §5).
 typedef enum {
     HSAX_EL_UNKNOWN = 0,
     HSAX_EL_HEALTH_DATA,

@@ -6,7 +6,7 @@ extension Analyzer {
     static let disagreementWarningShare = 0.05
 
     /// A `WARNING:` note when the record-derived rings disagree with `ActivitySummary` on more
-    /// than 5 % of the days that have both (reference §4.3, §4.4): how many, the worst days, and
+    /// than 5 % of the days that have both (docs/rings.md §4, §5): how many, the worst days, and
     /// the likely cause. The cause is tested, where it can be: another zone (each zone the
     /// export names, as `--tz` would use it, and the timeline without `--tz`) scored on the same
     /// ring inputs; the export's last day being incomplete; a ring that alone disagrees.

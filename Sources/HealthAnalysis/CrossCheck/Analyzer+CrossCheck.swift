@@ -1,7 +1,7 @@
 import HealthExport
 
 extension Analyzer {
-    /// Compares record-derived ring values with the day's ActivitySummary (reference §4.3):
+    /// Compares record-derived ring values with the day's ActivitySummary (docs/rings.md §4):
     /// exercise and move minutes ±1 min, stand hours exact, energy ±max(1 kcal, 1 %).
     /// A day with a summary but no ring records at all (no Watch energy, exercise, move time or
     /// stand record) is counted apart in `daysWithoutRingRecords`, not compared; otherwise a

@@ -2,7 +2,7 @@ import HealthExport
 
 extension Analyzer {
     /// Per ring and source model, the days and their agreement with the ActivitySummary (the
-    /// cross-check's tolerances, reference §4.3).
+    /// cross-check's tolerances, docs/rings.md §4).
     static func ringSources(_ rows: [DailyMetrics], check: SummaryCrossCheck, summaries: [CivilDate: ActivitySummary])
         -> [RingSourceUse]
     {

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// Which rings a day closed (value ≥ goal and goal > 0, reference §6.2).
+/// Which rings a day closed (value ≥ goal and goal > 0, docs/rings.md §3).
 struct RingsClosed: Sendable {
     /// False when the day has no ActivitySummary goals: nothing can be closed.
     var hasGoals = false
@@ -26,7 +26,7 @@ struct DailyColumns {
     private var phoneMove: SparseSums?
     /// Per day number: the plain heart-rate statistics of its 15-minute buckets.
     private var heartRate: [Int: HeartRateDay] = [:]
-    /// The time-weighted mean (reference §5.6), which replaces the plain mean where set.
+    /// The time-weighted mean (docs/deduplication.md §9), which replaces the plain mean where set.
     private var hrWeighted: [Int: Double] = [:]
     /// Per `OncePerDayType`, per day number.
     private var oncePerDay: [[Int: Double]]
@@ -152,7 +152,7 @@ struct DailyColumns {
         m.workoutMinutes = workouts[day]?.minutes ?? 0
         // The Watch writes exercise minutes only when there are some. On a day it was
         // demonstrably worn (it wrote stand-hour records or Move energy), no exercise sample
-        // means 0 minutes, not "no data" (reference §6.3).
+        // means 0 minutes, not "no data" (docs/weeks.md §3).
         if m.exerciseMinutes == nil, stood != nil || m.moveSource == .appleWatch { m.exerciseMinutes = 0 }
         var rings = RingsClosed()
         if let s = summary {
@@ -186,10 +186,11 @@ struct DailyColumns {
                 rings.stand = Self.closes(s.appleStandHours, goal: m.standGoalHours)
             }
             // Without any ring value, from records or from the summary, there is nothing to close:
-            // the count stays empty rather than a misleading 0.
-            let anySummaryValue =
-                s.activeEnergyBurnedKcal != nil || s.appleMoveTimeMinutes != nil
-                || s.appleExerciseTimeMinutes != nil || s.appleStandHours != nil
+            // the count stays empty rather than a misleading 0. A summary of zeros alone (what the
+            // phone writes for a day without the Watch) is no ring value either.
+            let anySummaryValue = [
+                s.activeEnergyBurnedKcal, s.appleMoveTimeMinutes, s.appleExerciseTimeMinutes, s.appleStandHours,
+            ].contains { ($0 ?? 0) > 0 }
             if rings.hasGoals && (anyRingValue || anySummaryValue) { m.ringsClosed = rings.count }
         }
         let hasData =

@@ -2,7 +2,7 @@ import Foundation
 import HealthExport
 
 /// Local days and hours of one zone over a range of instants, from a precomputed table of UTC
-/// offset transitions (reference §2.7, §5.4 "Buckets").
+/// offset transitions (docs/days-and-time-zones.md §2, docs/deduplication.md §6).
 ///
 /// A local day is `[local midnight D, local midnight D+1)`: 23 or 25 hours on DST change days,
 /// never `86 400` s by assumption. Day numbers are days since 1970-01-01 in the local calendar
@@ -129,7 +129,7 @@ protocol BucketCursor {
 
 /// Local hours: bucket number = the hour's start instant in 15-minute units (distinct for
 /// every hour, since all offsets are multiples of 15 minutes). On a fall-back day the repeated
-/// hour is two buckets: hours are keyed by instant, not by label (reference §5.4 "Buckets").
+/// hour is two buckets: hours are keyed by instant, not by label (docs/deduplication.md §6).
 struct HourCursor: BucketCursor {
     let calendar: LocalCalendar
     private(set) var start: Int64 = 0

@@ -2,7 +2,7 @@ import HealthExport
 
 /// Calendar months from the reported local-day rows: totals sum the days, per-day values are
 /// means over the days with a value for that measure, and a month not fully inside the rows is
-/// partial (reference §6.3, as for weeks).
+/// partial (docs/weeks.md §3, as for weeks).
 struct MonthlyBuilder {
     var rows: [DailyMetrics]
     var rings: [RingsClosed]

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// Weekly trends from local-day rows (reference §6).
+/// Weekly trends from local-day rows (docs/weeks.md).
 ///
 /// * Weeks are ISO weeks (Monday start, `2025-W01`) or Sunday weeks (`week of 2025-01-05`),
 ///   built from local days, so a week can be 167 or 169 hours long.
@@ -10,7 +10,7 @@ import HealthExport
 ///   `--from`), the day before the export's local day (or `--to`)].
 /// * Week-over-week change compares the per-day averages of two consecutive weeks, in percent;
 ///   nil when either week is partial, either has fewer than 4 days with data for the metric,
-///   or the previous average is 0 (reference §6.4).
+///   or the previous average is 0 (docs/weeks.md §4).
 /// * The 4-week rolling steps/day is the mean over the days with step data of this week and the
 ///   three before it; nil when fewer than four weeks precede it in the series or fewer than 14
 ///   of those 28 days have step data.

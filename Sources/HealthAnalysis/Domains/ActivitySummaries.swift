@@ -1,7 +1,7 @@
 import HealthExport
 
-/// `ActivitySummary` elements: the Watch's own ring values and goals per calendar day (reference
-/// §2.5, §4), which give the daily goals, the `summary_*` columns and the cross-check.
+/// `ActivitySummary` elements: the Watch's own ring values and goals per calendar day (docs/export-format.md
+/// §7.8, docs/rings.md §2), which give the daily goals, the `summary_*` columns and the cross-check.
 final class ActivitySummaries: DomainAccumulator {
     private(set) var byDate: [CivilDate: ActivitySummary] = [:]
 

@@ -2,8 +2,8 @@ import HealthExport
 
 /// Cumulative quantity types (steps, distances, active and basal energy, flights, exercise,
 /// stand and move time, dietary, …): cumulative sums per local day, de-duplicated across sources
-/// by priority coverage with time proration (reference §5.4), plus the Apple Watch-only sums the
-/// Move and Exercise rings use (reference §4.1) and the raw per-source totals of `sources.csv`.
+/// by priority coverage with time proration (docs/deduplication.md §4), plus the Apple Watch-only sums the
+/// Move and Exercise rings use (docs/rings.md §1) and the raw per-source totals of `sources.csv`.
 ///
 /// Memory: bounded. Every sample is kept as a 16-byte `CumulativeSample` in a `CumulativeStore`
 /// (an external sort: at most `bufferLimit` samples in memory, sorted runs in the scratch space);
@@ -23,7 +23,7 @@ final class CumulativeTypes: DomainAccumulator {
     }
 
     /// The longest cumulative sample kept: 31 days. A sample is prorated over every local day it
-    /// covers (reference §5.4), so one sample over decades would cost a row per day of them; a
+    /// covers (docs/deduplication.md §4), so one sample over decades would cost a row per day of them; a
     /// longer one is dropped and counted, with its line, in the report's notes (issue 10).
     /// Real samples last seconds to a day.
     static let maxDurationSeconds: Int64 = 31 * 86_400
@@ -167,9 +167,9 @@ final class CumulativeTypes: DomainAccumulator {
     }
 
     /// One pass over the sorted samples of `slot` feeds every sweep: the raw per-source totals
-    /// (plain sums prorated into days), the merge (reference §5.4), and for the rings (which count
-    /// Apple Watch samples only, reference §4.1) the Watch-only merge; for active energy also
-    /// the iPhone-only merge (the Move ring estimated on the phone, iOS 16+, reference §4.1).
+    /// (plain sums prorated into days), the merge (docs/deduplication.md §4), and for the rings (which count
+    /// Apple Watch samples only, docs/rings.md §1) the Watch-only merge; for active energy also
+    /// the iPhone-only merge (the Move ring estimated on the phone, iOS 16+, docs/rings.md §1).
     /// Reads `store` only, so passes over different slots may run at once.
     private static func pass(
         slot: Int, store: CumulativeStore, concurrentStreams: Int, options: AnalysisOptions,

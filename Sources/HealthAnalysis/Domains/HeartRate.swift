@@ -1,9 +1,9 @@
 import HealthExport
 
 /// Heart rate (`HKQuantityTypeIdentifierHeartRate`, count/min): the average, minimum and maximum
-/// per local day over all sources (reference §5.6: priority does not apply).
+/// per local day over all sources (docs/deduplication.md §9: priority does not apply).
 ///
-/// The average is time-weighted, as HealthKit weights heart rate (reference §5.6): each sample
+/// The average is time-weighted, as HealthKit weights heart rate (docs/deduplication.md §9): each sample
 /// weighs the seconds until the next sample of any source (wherever that falls), at most
 /// `weightCap`; the last sample weighs the cap; a sample counts on the local day of its instant.
 /// So a day of 60 bpm every 10 minutes with one workout hour of 150 bpm every 5 s reads
@@ -21,7 +21,7 @@ final class HeartRate: DomainAccumulator {
     init(scratch: any ScratchSpace, bufferLimit: Int) {
         series = HeartRateSeries(scratch: scratch, bufferLimit: bufferLimit)
     }
-    /// The most a sample can weigh (reference §5.6 suggests capping the gap, e.g. at 10 minutes).
+    /// The most a sample can weigh (docs/deduplication.md §9 suggests capping the gap, e.g. at 10 minutes).
     static let weightCap: Int64 = 600
     /// The statistics' bucket: 15 minutes of UTC.
     static let bucketSeconds: Int64 = 900

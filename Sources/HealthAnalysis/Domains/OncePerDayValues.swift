@@ -2,7 +2,7 @@ import HealthExport
 
 /// Types written about once a day (resting heart rate, walking heart rate average, VO2 max, body
 /// mass): the day's value is the highest-priority source's latest sample of that local day
-/// (reference §5.6).
+/// (docs/deduplication.md §9).
 final class OncePerDayValues: DomainAccumulator {
     private var samples: [OncePerDaySample] = []
 

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// Sleep (`HKCategoryTypeIdentifierSleepAnalysis`, reference §3.3 "Sleep aggregation guidance"):
+/// Sleep (`HKCategoryTypeIdentifierSleepAnalysis`, docs/sleep-and-workouts.md §2):
 /// one row per night, filed under the local date on which it ends (the wake-up day).
 ///
 /// The rule, in order:

@@ -1,7 +1,7 @@
 import HealthExport
 
 /// Stand hours (`HKCategoryTypeIdentifierAppleStandHour`): a local hour counts once when any
-/// Apple Watch source recorded `Stood` for it (reference §4.1, §4.3); the Stand ring's value per
+/// Apple Watch source recorded `Stood` for it (docs/rings.md §1, §4); the Stand ring's value per
 /// day, `stand_hours.csv` and the stand-hour profile.
 ///
 /// Hours are keyed by their start instant, so the repeated hour of a fall-back day stays two

@@ -1,7 +1,7 @@
 import HealthExport
 
-/// Heart and body measures beyond heart rate (reference §3.2, §5.6), per local day of the
-/// sample's start:
+/// Heart and body measures beyond heart rate (docs/export-format.md §12, docs/deduplication.md §9), per
+/// local day of the sample's start:
 /// - HRV (`HeartRateVariabilitySDNN`, ms), respiratory rate (count/min) and blood oxygen
 ///   (`OxygenSaturation`, written as a fraction, reported in percent): the discrete average over
 ///   all sources (priority does not apply);

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// Workouts (reference §2.5): the rows of `workouts.csv`, and per local day (of the workout's
+/// Workouts (docs/export-format.md §7.7): the rows of `workouts.csv`, and per local day (of the workout's
 /// start) how many and their minutes (`duration`, which excludes pauses).
 ///
 /// Values: `WorkoutStatistics` first (distance = the sum of the workout's own `Distance…`

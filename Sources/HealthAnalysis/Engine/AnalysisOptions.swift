@@ -4,16 +4,16 @@ import HealthExport
 /// What one analysis run computes: the analysis side of the CLI's options.
 public struct AnalysisOptions: Sendable, Equatable {
     /// `--tz`: the IANA zone for day and hour buckets. Nil: the most frequent `HKTimeZone`, then
-    /// the machine's zone, then the export's printed offset (reference §2.7).
+    /// the machine's zone, then the export's printed offset (docs/days-and-time-zones.md §6).
     public var timeZoneIdentifier: String?
     /// `--source-order name1,name2`: these source names first, in this order; every other source
-    /// keeps its default place after them (reference §5.4).
+    /// keeps its default place after them (docs/deduplication.md §3).
     public var sourceOrder: [String]?
     /// `--no-dedup` sets this to false: cumulative totals become plain sums of all sources,
     /// prorated by time into days.
     public var deduplicate: Bool
     /// Drop exact duplicates (same type, source, start, end and value) before anything else
-    /// (reference §5.4, preprocessing 2). Independent of `deduplicate`.
+    /// (docs/deduplication.md §2). Independent of `deduplicate`.
     public var removeExactDuplicates: Bool
     /// `--week-start sunday`.
     public var weekStart: WeekStart

@@ -22,7 +22,7 @@ extension Analyzer {
     /// Buckets everything consumed into local days of the chosen zone and computes the result.
     /// Call once, after the last batch.
     ///
-    /// The zones come from a `ZoneTimeline` (reference §2.7.1): `options.timeZoneIdentifier`
+    /// The zones come from a `ZoneTimeline` (docs/days-and-time-zones.md §5): `options.timeZoneIdentifier`
     /// for everything if set; else periods decided from the `HKTimeZone` values with their
     /// instants (a change takes effect at the new zone's local midnight, see `ZoneTimeline`);
     /// without any, the IANA zones with the printed offset of `exportDate` at the export instant,

@@ -11,7 +11,7 @@ import HealthExport
 /// in `finish`. For parallel parsing, give each parsing thread its own analyzer and `merge` them
 /// before `finish`: the result is the same for any split of the export and any merge order.
 ///
-/// Records nested in a `Correlation` are skipped (they repeat top-level records, reference §2.5).
+/// Records nested in a `Correlation` are skipped (they repeat top-level records, docs/export-format.md §7.6).
 ///
 /// Not thread-safe: use one analyzer from one task at a time.
 public final class Analyzer {

@@ -1,7 +1,7 @@
 import Foundation
 import HealthExport
 
-/// What the analyzer learns about one source while streaming (reference §2.6).
+/// What the analyzer learns about one source while streaming (docs/export-format.md §8).
 struct SourceFacts: Sendable {
     var name: String
     var sawWatchDevice = false
@@ -36,7 +36,7 @@ struct SourceFacts: Sendable {
     }
 }
 
-/// The priority order of sources and the rank of every sample (reference §5.4 "Default ranks").
+/// The priority order of sources and the rank of every sample (docs/deduplication.md §3).
 ///
 /// Sources are ordered by the `--source-order` names first (in the given order), then by class
 /// (manual, watch, phone, other), within a class newest-first by earliest `creationDate`

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// The sources one analyzer has seen, with what it learned about each (reference §2.6), indexed
+/// The sources one analyzer has seen, with what it learned about each (docs/export-format.md §8), indexed
 /// in order of first sight and cached by the reader's source symbol.
 ///
 /// Not thread-safe: it belongs to one analyzer.

@@ -5,16 +5,17 @@ import HealthExport
 enum TypeRole: Equatable, Sendable {
     /// Not used by the analysis.
     case ignored
-    /// A cumulative quantity type, stored in cumulative slot `slot` (reference §3.2, §5.4).
+    /// A cumulative quantity type, stored in cumulative slot `slot` (docs/export-format.md §12,
+    /// docs/deduplication.md §4).
     case cumulative(slot: Int)
     case heartRate
     /// A type written about once a day, whose daily value is the highest-priority source's
-    /// latest sample (reference §5.6).
+    /// latest sample (docs/deduplication.md §9).
     case oncePerDay(OncePerDayType)
     case standHour
 }
 
-/// The once-a-day types the daily metrics show (reference §5.6).
+/// The once-a-day types the daily metrics show (docs/deduplication.md §9).
 enum OncePerDayType: Int, CaseIterable, Sendable {
     case restingHeartRate, walkingHeartRateAverage, vo2Max, bodyMass
 
@@ -79,7 +80,7 @@ enum TypeCatalog {
         .init(identifier: prefix + "AppleMoveTime", unit: .minute),
     ]
 
-    /// The other cumulative types of reference §3.2 (reported in `sources` only), by name
+    /// The other cumulative types of docs/export-format.md §12 (reported in `sources` only), by name
     /// without the `HKQuantityTypeIdentifier` prefix, with their canonical unit.
     static let otherCumulative: [String: CanonicalUnit] = [
         "DistanceCycling": .kilometre, "DistanceSwimming": .kilometre,
@@ -108,7 +109,7 @@ enum TypeCatalog {
         if let unit = otherCumulative[String(name)] {
             return (.cumulative(slot: -1), CumulativeType(identifier: type, unit: unit))
         }
-        // Every other Dietary* type (nutrients) is a cumulative mass (reference §3.2).
+        // Every other Dietary* type (nutrients) is a cumulative mass (docs/export-format.md §12).
         if name.hasPrefix("Dietary") {
             return (.cumulative(slot: -1), CumulativeType(identifier: type, unit: .kilogram))
         }

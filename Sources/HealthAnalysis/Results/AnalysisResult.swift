@@ -1,13 +1,13 @@
 import HealthExport
 
 // The result of one analysis run: what the reports render. Produced by the analysis pipeline
-// (reference §4, §5, §6), consumed by HealthReports. All days are local calendar days in
+// (docs/rings.md, docs/deduplication.md, docs/weeks.md), consumed by HealthReports. All days are local calendar days in
 // `timeZone`; a value with no data is nil (rendered as an empty cell), never 0.
 
 /// Everything one run computes.
 public struct AnalysisResult: Sendable {
     public var timeZone: TimeZoneChoice
-    /// The zones of the reported days, period by period, and why (reference §2.7.1).
+    /// The zones of the reported days, period by period, and why (docs/days-and-time-zones.md §5).
     public var timeZonePeriods: [TimeZonePeriod] = []
     /// Which source model each ring used, on how many days, and its ActivitySummary agreement.
     public var ringSources: [RingSourceUse] = []
@@ -15,7 +15,7 @@ public struct AnalysisResult: Sendable {
     /// False with `--no-dedup` (plain sums).
     public var deduplicated: Bool
     /// The priority order used, highest first. Samples marked `HKWasUserEntered` rank above
-    /// every source not named in `--source-order`, whatever their source (reference §5.4).
+    /// every source not named in `--source-order`, whatever their source (docs/deduplication.md §3).
     public var sourceOrder: [RankedSource]
     /// First and last local day reported: the days with data, limited by `--from`/`--to`, or
     /// the one week of `--week last`. Nil when nothing was reported.

@@ -5,7 +5,7 @@ public struct DailyMetrics: Hashable, Sendable {
     public var date: CivilDate
     /// The zone the day is a local day of (an IANA identifier, or a fixed offset `UTC+01:00`).
     public var timeZone: String?
-    /// Steps, de-duplicated over all sources (priority coverage, reference §5.4).
+    /// Steps, de-duplicated over all sources (priority coverage, docs/deduplication.md §4).
     public var steps: Double?
     /// Walking + running distance in km, de-duplicated.
     public var distanceKm: Double?
@@ -23,7 +23,7 @@ public struct DailyMetrics: Hashable, Sendable {
     /// Move minutes (Move ring in time mode), when the user's ring is in time mode.
     public var moveMinutes: Double?
     public var moveGoalMinutes: Double?
-    /// Exercise minutes from Apple Watch sources (reference §4.3).
+    /// Exercise minutes from Apple Watch sources (docs/rings.md §1).
     public var exerciseMinutes: Double?
     public var exerciseGoalMinutes: Double?
     /// Local hours in which any Apple Watch recorded `HKCategoryValueAppleStandHourStood`.
@@ -33,12 +33,12 @@ public struct DailyMetrics: Hashable, Sendable {
     public var ringsClosed: Int?
     public var restingHeartRateBpm: Double?
     /// Walking heart rate average, VO2 max (mL/min·kg) and body mass (kg): once-a-day types,
-    /// the highest-priority source's latest value of the day (reference §5.6).
+    /// the highest-priority source's latest value of the day (docs/deduplication.md §9).
     public var walkingHeartRateAvgBpm: Double?
     public var vo2MaxMlPerMinKg: Double?
     public var bodyMassKg: Double?
     /// Mean HRV (SDNN) of the day, ms; mean respiratory rate, breaths/min; mean blood oxygen, %
-    /// (all sources, reference §5.6).
+    /// (all sources, docs/deduplication.md §9).
     public var hrvSdnnMs: Double?
     public var respiratoryRateBreathsPerMin: Double?
     public var oxygenSaturationPercent: Double?
@@ -48,7 +48,7 @@ public struct DailyMetrics: Hashable, Sendable {
     public var bloodPressureSystolicMmHg: Double?
     public var bloodPressureDiastolicMmHg: Double?
     /// Asleep minutes of the night that ends on this day (its wake-up day; naps not included),
-    /// from `sleep` (reference §3.3).
+    /// from `sleep` (docs/sleep-and-workouts.md §2).
     public var sleepMinutes: Double?
     public var heartRateAvgBpm: Double?
     public var heartRateMinBpm: Double?

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// One calendar month of the report window: the same measures as a week (reference §6.2),
+/// One calendar month of the report window: the same measures as a week (docs/weeks.md §2),
 /// over local days.
 public struct MonthlyMetrics: Hashable, Sendable {
     /// `2025-10`.

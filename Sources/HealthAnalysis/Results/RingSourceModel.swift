@@ -1,6 +1,6 @@
 import HealthExport
 
-/// Where a ring's record-derived value comes from (reference §4.1).
+/// Where a ring's record-derived value comes from (docs/rings.md §1).
 public enum RingSourceModel: String, Hashable, Sendable {
     /// Apple Watch samples (active energy, exercise minutes, stand hours): the Watch's rings.
     case appleWatch = "Apple Watch"

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// One night (or the day's naps) of `sleep.csv`, by the rule of reference §3.3: the samples of
+/// One night (or the day's naps) of `sleep.csv`, by the rule of docs/sleep-and-workouts.md §2: the samples of
 /// the highest-priority source that has asleep samples that night, the union of its asleep
 /// intervals; sources are never summed. Minutes are of unions (identical or overlapping rows
 /// count once).

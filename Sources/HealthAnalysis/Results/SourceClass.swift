@@ -1,6 +1,6 @@
 import HealthExport
 
-/// The class of a source for the default priority order (reference §2.6, §5.4).
+/// The class of a source for the default priority order (docs/export-format.md §8, docs/deduplication.md §3).
 public enum SourceClass: String, Hashable, Sendable, Comparable {
     case manual, watch, phone, other
     public static func < (a: SourceClass, b: SourceClass) -> Bool { a.order < b.order }

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// The ActivitySummary cross-check (reference §4.3, §4.4).
+/// The ActivitySummary cross-check (docs/rings.md §4, §5).
 public struct SummaryCrossCheck: Hashable, Sendable {
     public var daysCompared: Int
     public var daysAgreeing: Int

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// Why the zone of a period of local days was chosen (reference §2.7, §2.7.1).
+/// Why the zone of a period of local days was chosen (docs/days-and-time-zones.md §3, §5).
 public enum TimeZonePeriodReason: Hashable, Sendable {
     /// `--tz` forces one zone for everything.
     case option

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// Which weeks the weekly trends use (reference §6.1).
+/// Which weeks the weekly trends use (docs/weeks.md §1).
 public enum WeekStart: String, Hashable, Sendable {
     /// ISO 8601: Monday start, labelled `2025-W01` by week-year and week number.
     case iso8601 = "monday"

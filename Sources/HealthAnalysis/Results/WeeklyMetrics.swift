@@ -25,7 +25,7 @@ public struct WeeklyMetrics: Hashable, Sendable {
     public var workoutMinutes: Double
     public var restingHeartRateAvgBpm: Double?
     /// Change against the previous week in percent; nil when either week is partial or the
-    /// previous value is 0 (reference §6.4). Computed from the per-day averages (days with
+    /// previous value is 0 (docs/weeks.md §4). Computed from the per-day averages (days with
     /// data), and also nil when either week has fewer than 4 days with data for the metric.
     public var stepsChangePercent: Double?
     public var activeEnergyChangePercent: Double?

@@ -1,6 +1,6 @@
 import HealthExport
 
-/// One workout of `workouts.csv` (reference §2.5).
+/// One workout of `workouts.csv` (docs/export-format.md §7.7).
 public struct WorkoutRow: Hashable, Sendable {
     public var start: LocalTime
     public var end: LocalTime

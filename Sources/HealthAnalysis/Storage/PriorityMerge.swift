@@ -2,7 +2,7 @@ import HealthExport
 
 /// Collects what a merge (or a plain proration) counts: per local day, and per source for the
 /// days of the reported range; optionally the days on which a low-priority source filled a large
-/// share (reference §5.4 case F).
+/// share (docs/deduplication.md §7, case F).
 struct MergeAccumulator {
     /// Per local day to which any sample contributed, its total (a zero is data, no entry is
     /// not): as many entries as days with data, whatever the span of their dates (issue 10).
@@ -77,7 +77,7 @@ private struct ActiveSample: MinHeapElement {
     var heapKey: Int64 { end }
 }
 
-/// Priority coverage with time proration (reference §5.4), exact: an event sweep over the
+/// Priority coverage with time proration (docs/deduplication.md §4), exact: an event sweep over the
 /// samples' starts and ends and the bucket (local-day) boundaries. In each elementary interval
 /// the highest-priority rank with an active sample counts, at the summed rate of its active
 /// samples (a source overlapping itself is summed); lower ranks are hidden. A zero-length
@@ -262,7 +262,7 @@ struct ProrationSweep<Cursor: BucketCursor> {
 }
 
 /// `PriorityMergeSweep` over sorted samples held in memory, into any buckets (local days in
-/// reports; local hours in tests of §5.4 C).
+/// reports; local hours in tests of docs/deduplication.md §7, case C).
 /// - Parameters:
 ///   - samples: one type's samples in `CumulativeSample.order` order, sources remapped to
 ///     priority positions.

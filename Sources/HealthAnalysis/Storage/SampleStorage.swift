@@ -15,7 +15,7 @@ struct CumulativeSample: Sendable {
     var source: UInt16
     var flags: UInt16
 
-    /// `HKWasUserEntered = 1` (reference §5.4: manual samples rank first).
+    /// `HKWasUserEntered = 1` (docs/deduplication.md §3: manual samples rank first).
     static let manual: UInt16 = 1
 
     var end: Int64 { Int64(start) + Int64(duration) }
@@ -34,7 +34,7 @@ struct HeartRateBucket: Sendable {
     var count: UInt32 = 0
 }
 
-/// A sample of a once-a-day type (resting heart rate, VO2 max, body mass; reference §5.6).
+/// A sample of a once-a-day type (resting heart rate, VO2 max, body mass; docs/deduplication.md §9).
 struct OncePerDaySample: Sendable {
     var start: Int64
     var value: Double

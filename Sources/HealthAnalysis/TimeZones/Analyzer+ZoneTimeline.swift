@@ -1,7 +1,7 @@
 import HealthExport
 
 extension Analyzer {
-    /// The zone timeline of this export (reference §2.7.1): `--tz`, else the `HKTimeZone`
+    /// The zone timeline of this export (docs/days-and-time-zones.md §5): `--tz`, else the `HKTimeZone`
     /// evidence with changes placed by `ZoneTimelineBuilder`, else the IANA zones with the
     /// export's offset scored by `ActivitySummary` agreement and HRV beat offsets.
     func makeZoneTimeline(

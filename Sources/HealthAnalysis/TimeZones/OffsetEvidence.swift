@@ -1,7 +1,7 @@
 import HealthExport
 
 /// UTC offsets seen in the export independently of the printed one: the beat times of Apple
-/// Watch HRV records are written in the true local time of the recording (reference §2.5), so
+/// Watch HRV records are written in the true local time of the recording (docs/export-format.md §7.4), so
 /// the first beat's time of day minus the record's UTC time of day is the offset in force then
 /// (rounded to 15 minutes: the beat lies within a minute or two of the start).
 ///

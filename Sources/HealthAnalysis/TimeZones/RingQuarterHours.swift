@@ -3,13 +3,13 @@ import HealthExport
 /// Apple Watch ring inputs summed per 15-minute UTC bucket: active energy (kcal), exercise
 /// minutes and stood stand hours. Every UTC offset is a multiple of 15 minutes, so a bucket lies
 /// inside one local day in any zone, and the per-day ring values in any candidate zone (or zone
-/// timeline) follow exactly from these buckets (reference §4.3), without going back to the
+/// timeline) follow exactly from these buckets (docs/rings.md §4), without going back to the
 /// samples.
 ///
 /// Energy and exercise samples crossing a bucket boundary are split in proportion to time, as the
 /// day totals are at midnight; a stand hour counts in the bucket of its start. Used to score
-/// candidate zones by their agreement with `ActivitySummary` (reference §2.7.1, §4.4), not for
-/// the reported values.
+/// candidate zones by their agreement with `ActivitySummary` (docs/days-and-time-zones.md §6,
+/// docs/rings.md §5), not for the reported values.
 struct RingQuarterHours: Sendable {
     struct Bucket: Sendable, Equatable {
         var energyKcal: Double = 0
@@ -237,7 +237,7 @@ struct RingAgreement: Sendable, Equatable {
     var summaryOnly = 0
 
     /// Compares per-day ring values with the summaries (keyed by day number), with the
-    /// tolerances of reference §4.3: Move ±max(1 kcal, 1 %), exercise ±1 min, stand exact. A
+    /// tolerances of docs/rings.md §4: Move ±max(1 kcal, 1 %), exercise ±1 min, stand exact. A
     /// summary in Move-time mode is compared on exercise and stand only. Only days in `days`
     /// count when it is given.
     static func score(

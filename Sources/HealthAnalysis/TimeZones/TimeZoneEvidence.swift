@@ -1,5 +1,5 @@
-/// The `HKTimeZone` values of an export with the instants they were seen at (reference §2.5,
-/// §2.7.1): the evidence a zone timeline is built from.
+/// The `HKTimeZone` values of an export with the instants they were seen at (docs/export-format.md §7.5,
+/// docs/days-and-time-zones.md §4): the evidence a zone timeline is built from.
 ///
 /// Compact whatever the export's size: one entry per UTC hour and zone seen (a count and the
 /// first and last instant), so a year of data with a zone on every sleep stage and workout is a

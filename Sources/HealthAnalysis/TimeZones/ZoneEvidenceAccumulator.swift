@@ -1,6 +1,6 @@
 import HealthExport
 
-/// The time-zone domain: everything the zone timeline is decided from (reference §2.7.1), kept
+/// The time-zone domain: everything the zone timeline is decided from (docs/days-and-time-zones.md §5), kept
 /// while the export streams and merged across parsing threads like any domain.
 ///
 /// - `HKTimeZone` values with their instants, from every top-level record (`Analyzer` hands over

@@ -2,7 +2,7 @@ import Foundation
 import HealthExport
 
 /// Which zone is in force when: consecutive periods, each with a zone and the reason for it,
-/// decided from the export's own evidence (reference §2.7, §2.7.1).
+/// decided from the export's own evidence (docs/days-and-time-zones.md §3, §5).
 ///
 /// **Where a change takes effect.** A change into zone B whose first day is the local date X
 /// takes effect at B's local midnight starting X: from that instant on, instants are read in B.
@@ -73,7 +73,7 @@ struct ZoneTimeline: Sendable {
     }
 }
 
-/// Builds a `ZoneTimeline` from the export's evidence (reference §2.7.1). Pure: the same inputs
+/// Builds a `ZoneTimeline` from the export's evidence (docs/days-and-time-zones.md §5). Pure: the same inputs
 /// give the same timeline on every machine; the machine's `TZ` only picks among zones the export
 /// itself cannot tell apart.
 struct ZoneTimelineBuilder {
@@ -289,7 +289,7 @@ struct ZoneTimelineBuilder {
     }
 
     /// No `HKTimeZone`: the IANA zones with the printed offset at the export instant, grouped by
-    /// their offsets over the data, scored by `ActivitySummary` agreement (reference §2.7.1).
+    /// their offsets over the data, scored by `ActivitySummary` agreement (docs/days-and-time-zones.md §6).
     func withoutHKTimeZone() -> ZoneTimeline {
         let env = environment.flatMap { TimeZone.iana($0) }
         guard let e = exportInstant, let printed = exportOffset else {

@@ -72,7 +72,7 @@ final class RecordImport {
     /// then inserts the records that are new, in document order (so the archive's row order is
     /// the first export's order), with their line in this export (the smallest of their copies').
     ///
-    /// Exact duplicates (reference §5.4, preprocessing 2) are one row whose `copies` is the most
+    /// Exact duplicates (docs/deduplication.md §2) are one row whose `copies` is the most
     /// copies any one imported export held: the archive is the union of its exports, so two
     /// exports each holding a pair keep a pair, and re-importing an export changes nothing.
     /// This import's count of a row stored by an earlier import lives in `temp.import_copies`

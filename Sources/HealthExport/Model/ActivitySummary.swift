@@ -1,5 +1,5 @@
 /// An `<ActivitySummary>`: the Activity rings of one calendar day as the Watch saw it
-/// (reference §2.5, §4). Energies are in kcal (converted from `Cal`/`kJ`), times in minutes.
+/// (docs/export-format.md §7.8, docs/rings.md §2). Energies are in kcal (converted from `Cal`/`kJ`), times in minutes.
 public struct ActivitySummary: Hashable, Sendable {
     /// `dateComponents`: a calendar date with no time or zone (the Watch's local day).
     public var date: CivilDate
@@ -17,7 +17,7 @@ public struct ActivitySummary: Hashable, Sendable {
     public var line: Int
 
     /// True when the Move ring is in time mode: the export has no move-mode attribute, so this
-    /// is inferred from a positive move-time goal (reference §2.5).
+    /// is inferred from a positive move-time goal (docs/export-format.md §7.8).
     public var isMoveTimeMode: Bool { (appleMoveTimeGoalMinutes ?? 0) > 0 }
 
     public init(

@@ -1,4 +1,4 @@
-// The typed model of an Apple Health export (reference §2.5). Every value type here is what the
+// The typed model of an Apple Health export (docs/export-format.md §7). Every value type here is what the
 // reader hands its consumer; strings that repeat across records (type identifiers, source
 // names, units) share one storage per distinct value, so copying a record allocates nothing.
 
@@ -22,7 +22,7 @@ public struct Quantity: Hashable, Sendable {
     }
 }
 
-/// A sleep stage (`HKCategoryValueSleepAnalysis…`, reference §3.3). `…Asleep` (before iOS 16)
+/// A sleep stage (`HKCategoryValueSleepAnalysis…`, docs/export-format.md §13). `…Asleep` (before iOS 16)
 /// and `…AsleepUnspecified` (iOS 16+) are the same raw value and both map to `.asleepUnspecified`.
 public enum SleepStage: String, Hashable, Sendable, CaseIterable {
     case inBed, asleepUnspecified, awake, asleepCore, asleepDeep, asleepREM
@@ -36,7 +36,7 @@ public enum SleepStage: String, Hashable, Sendable, CaseIterable {
     }
 }
 
-/// The value of a category record (`HKCategoryValue…` string, reference §3.3), typed where the
+/// The value of a category record (`HKCategoryValue…` string, docs/export-format.md §13), typed where the
 /// reference lists its meaning. Unknown strings (new in each iOS) and bare integers are kept.
 public enum CategoryValue: Hashable, Sendable {
     case sleepAnalysis(SleepStage)
@@ -58,7 +58,7 @@ public enum RecordValue: Hashable, Sendable {
     case none(String?)
 }
 
-/// One beat of an HRV record's `HeartRateVariabilityMetadataList` (reference §2.5).
+/// One beat of an HRV record's `HeartRateVariabilityMetadataList` (docs/export-format.md §7.4).
 public struct InstantaneousBeatsPerMinute: Hashable, Sendable {
     public var bpm: Double
     /// Locale-formatted time of day in the *true local time* of the recording, as written
@@ -85,7 +85,7 @@ public struct Record: Sendable {
     /// per-type tables in consumers. Not stable across reads.
     public var typeSymbol: Int32
     public var value: RecordValue
-    /// `sourceName` exactly as written (U+2019 and `'` stay distinct, reference §2.6).
+    /// `sourceName` exactly as written (U+2019 and `'` stay distinct, docs/export-format.md §8).
     public var sourceName: String
     /// A small integer naming `sourceName` within one read, like `typeSymbol`.
     public var sourceSymbol: Int32
@@ -99,7 +99,7 @@ public struct Record: Sendable {
     /// The beats of an Apple Watch HRV record; empty otherwise.
     public var heartbeats: [InstantaneousBeatsPerMinute]
     /// True for a record inside a `<Correlation>`: Apple's DTD says such records also appear as
-    /// top-level records, so they must never be added to totals (reference §2.5).
+    /// top-level records, so they must never be added to totals (docs/export-format.md §7.6).
     public var isNestedInCorrelation: Bool
 }
 

@@ -60,7 +60,7 @@ public struct WorkoutStatistics: Sendable {
 }
 
 /// A `<WorkoutActivity>` (iOS 16+ multisport leg or interval). Its statistics are sub-totals
-/// of the parent workout's: never add them to the workout's own (reference §2.5).
+/// of the parent workout's: never add them to the workout's own (docs/export-format.md §7.7).
 public struct WorkoutActivity: Sendable {
     public var uuid: String?
     public var startDate: Timestamp

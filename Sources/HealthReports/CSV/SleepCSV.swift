@@ -2,7 +2,7 @@ import HealthAnalysis
 import HealthExport
 
 // `sleep.csv`: one row per night (filed under the wake-up date) and one per day with naps
-// (reference §3.3). Stage columns are empty where the source records no stages.
+// (docs/sleep-and-workouts.md §2). Stage columns are empty where the source records no stages.
 
 extension ReportWriter {
     /// The table `sleep.csv`, in order.

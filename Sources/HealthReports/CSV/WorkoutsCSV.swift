@@ -1,7 +1,7 @@
 import HealthAnalysis
 import HealthExport
 
-// `workouts.csv`: one row per workout (reference §2.5), duplicates included and marked
+// `workouts.csv`: one row per workout (docs/export-format.md §7.7), duplicates included and marked
 // (`counted` false, `duplicate_of` the start of the workout they repeat). Unmeasured values are
 // empty cells. The route columns say which GPX file the workout names, whether the export holds
 // it, and what it holds (read with libxml2).

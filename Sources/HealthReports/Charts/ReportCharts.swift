@@ -27,7 +27,7 @@ struct ChartInputs {
     }
 
     struct Night {
-        /// The wake-up date `YYYY-MM-DD` (reference §3.3).
+        /// The wake-up date `YYYY-MM-DD` (docs/sleep-and-workouts.md §2).
         var night: String
         /// Minutes per stage; `unspecified` for sources without stages (legacy `Asleep`).
         var coreMinutes: Double?

@@ -58,17 +58,18 @@ extension ReportWriter {
                     "    {\"rank\": \($0.rank), \"name\": \(string($0.name)), \"class\": \(string($0.sourceClass.rawValue))}"
                 }.joined(separator: ",\n") + (result.sourceOrder.isEmpty ? "]" : "\n  ]"))
         lines.append(
-            "  \"deduplication\": \(string(result.deduplicated ? "priority coverage with time proration (reference §5.4)" : "off (plain sums over all sources)"))"
+            "  \"deduplication\": \(string(result.deduplicated ? "priority coverage with time proration (docs/deduplication.md §4)" : "off (plain sums over all sources)"))"
         )
         lines.append("  \"week_start\": \(string(result.weekStart == .iso8601 ? "ISO 8601 (Monday)" : "Sunday"))")
         lines.append(
             "  \"period\": {\"first_day\": \(string(result.firstDay?.description)), \"last_day\": \(string(result.lastDay?.description)), \"days\": \(days.map(String.init) ?? "null")}"
         )
         lines.append(
-            "  \"heart_rate_average\": \"time-weighted, each sample weighs the time to the next, at most 600 s (reference §5.6)\""
+            "  \"heart_rate_average\": \"time-weighted, each sample weighs the time to the next, at most 600 s (docs/deduplication.md §9)\""
         )
         lines.append(
-            "  \"sleep\": \"nights by wake-up date; the highest-priority source with asleep samples (reference §3.3)\"")
+            "  \"sleep\": \"nights by wake-up date; the highest-priority source with asleep samples (docs/sleep-and-workouts.md §2)\""
+        )
         lines.append("  \"files\": [" + files.map(string).joined(separator: ", ") + "]")
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }

@@ -96,7 +96,10 @@ func isDirectory(_ path: String) -> Bool {
 /// The golden file `Golden/<name>` next to this test target's sources.
 ///
 /// Golden files are located relative to `#filePath` rather than declared as resources (which
-/// would need Package.swift). Set `UPDATE_GOLDEN=1` to (re)write them from the current output.
+/// would need Package.swift). A test run never rewrites them: `scripts/update-goldens` runs the
+/// golden tests with `HEALTH_ANALYZER_GOLDEN_OUT=<folder>`, where each test writes its output
+/// (and compares nothing), then copies that folder over `Golden/` and fails when a golden changed
+/// without being committed. `UPDATE_GOLDEN`, the old way to rewrite them in place, fails the test.
 func expectMatchesGolden(
     _ actual: String, named name: String, filePath: String = #filePath,
     sourceLocation: SourceLocation = #_sourceLocation
@@ -104,13 +107,19 @@ func expectMatchesGolden(
     // filePath is …/Tests/HealthReportsTests/<File>.swift
     let testsDirectory = String(filePath[..<filePath.lastIndex(of: "/")!])
     let golden = testsDirectory + "/Golden/" + name
-    if let update = getenv("UPDATE_GOLDEN"), String(cString: update) == "1" {
-        writeFile(golden, actual, sourceLocation: sourceLocation)
+    if getenv("UPDATE_GOLDEN") != nil {
+        Issue.record(
+            "UPDATE_GOLDEN is set: tests no longer rewrite golden files; run scripts/update-goldens instead",
+            sourceLocation: sourceLocation)
+        return
+    }
+    if let out = getenv("HEALTH_ANALYZER_GOLDEN_OUT").map({ String(cString: $0) }), !out.isEmpty {
+        writeFile(out + "/" + name, actual, sourceLocation: sourceLocation)
         return
     }
     guard let expected = readFile(golden) else {
         Issue.record(
-            "missing golden file \(golden); run with UPDATE_GOLDEN=1 to record it", sourceLocation: sourceLocation)
+            "missing golden file \(golden); run scripts/update-goldens to record it", sourceLocation: sourceLocation)
         return
     }
     if actual != expected {
@@ -123,7 +132,7 @@ func expectMatchesGolden(
             \(name) differs from its golden file at line \(line + 1):
               expected: \(line < expectedLines.count ? String(expectedLines[line]) : "<end of file>")
               actual:   \(line < actualLines.count ? String(actualLines[line]) : "<end of file>")
-            (run with UPDATE_GOLDEN=1 to accept the new output)
+            (run scripts/update-goldens, review the diff and commit it to accept the new output)
             """, sourceLocation: sourceLocation)
     }
 }

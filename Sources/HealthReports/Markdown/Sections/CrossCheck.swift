@@ -1,7 +1,7 @@
 import HealthAnalysis
 import HealthExport
 
-// report.md: Record-derived ring values against the ActivitySummary (reference §4.3).
+// report.md: Record-derived ring values against the ActivitySummary (docs/rings.md §4).
 
 extension MarkdownReport {
     mutating func crossCheck() {

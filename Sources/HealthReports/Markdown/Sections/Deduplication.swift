@@ -1,7 +1,7 @@
 import HealthAnalysis
 import HealthExport
 
-// report.md: Raw versus counted totals per type (source de-duplication, reference §5.4).
+// report.md: Raw versus counted totals per type (source de-duplication, docs/deduplication.md §4).
 
 extension MarkdownReport {
     mutating func deduplication() {

@@ -1,7 +1,7 @@
 import HealthAnalysis
 import HealthExport
 
-// report.md: sleep per night (reference §3.3), from sleep.csv's rows.
+// report.md: sleep per night (docs/sleep-and-workouts.md §2), from sleep.csv's rows.
 
 extension MarkdownReport {
     mutating func sleepSection() {

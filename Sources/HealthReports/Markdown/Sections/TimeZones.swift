@@ -2,7 +2,7 @@ import HealthAnalysis
 import HealthExport
 
 // report.md: the zone lines of the overview. One zone: its name and why. Several (a move, a
-// trip): one line per period with its days and the evidence (reference §2.7.1).
+// trip): one line per period with its days and the evidence (docs/days-and-time-zones.md §5).
 
 extension MarkdownReport {
     /// The overview's time-zone line(s).

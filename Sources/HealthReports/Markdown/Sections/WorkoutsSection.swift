@@ -1,7 +1,7 @@
 import HealthAnalysis
 import HealthExport
 
-// report.md: workouts by activity (reference §2.5), duplicates counted once.
+// report.md: workouts by activity (docs/export-format.md §7.7), duplicates counted once.
 
 extension MarkdownReport {
     mutating func workoutsSection() {
