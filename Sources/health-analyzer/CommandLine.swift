@@ -62,6 +62,10 @@ extension CommandLine {
                 }
                 print(CommandTable.manPage(), terminator: "")
                 return ExitCode.success
+            case "batch":
+                return try BatchCommand.run(rest)
+            case "cohort":
+                return try CohortCommand.run(rest)
             default:
                 if first.hasPrefix("-") {
                     let names = CommandTable.rootOptions.map(\.name)

@@ -73,7 +73,7 @@ enum CommandTable {
     static let tagline = "numbers you can trust from an Apple Health export"
 
     /// Every command, in the order the root help lists them.
-    static let commands: [CommandSpec] = [inspect, report, importCommand, completions, manual, help]
+    static let commands: [CommandSpec] = [inspect, report, importCommand, batch, cohort, completions, manual, help]
 
     static func command(_ name: String) -> CommandSpec? { commands.first { $0.name == name } }
 
@@ -215,6 +215,77 @@ enum CommandTable {
 
             Example:
               health-analyzer import ~/Health/export.zip --db ~/Health/health.sqlite
+            """)
+
+    /// `report`'s per-person analysis options, which `batch` takes for every person.
+    static let perPersonOptionNames = [
+        "--tz", "--source-order", "--no-dedup", "--week-start", "--from", "--to", "--week",
+    ]
+
+    static let batch = CommandSpec(
+        name: "batch",
+        summary: "Every person's reports of a folder or manifest of exports, then the cohort tables.",
+        usage: ["batch <manifest.csv | folder> --out <dir> [options]"],
+        about: """
+            Write each person's reports into <dir>/person=<id>/, exactly what
+            'report <export> --out <dir>/person=<id>' writes (all or nothing per person), then,
+            without --shard, the cohort tables into <dir>/cohort/ (see 'cohort --help').
+              <manifest.csv>  CSV with the header 'person,export'; export paths are relative
+                              to the manifest's folder (or absolute): a zip, an XML file or a
+                              folder.
+              <folder>        Its entries <id>.zip, <id>.xml or <id>/ (an unzipped export).
+            Person ids: 1 to 64 characters of A-Z a-z 0-9 . _ -, not starting with a dot. A bad
+            or repeated id, a missing column or an empty manifest stops before any work.
+            A person whose export cannot be read fails alone (the reason goes into
+            <dir>/.status/<id>.json and people.csv; an earlier report stays). A rerun skips
+            every person whose export (path, size, modification time, a hash of its first and
+            last MiB), options and tool version are unchanged since their last successful run.
+            """,
+        positional: PositionalSpec(name: "<manifest.csv | folder>", help: "The people and their exports."),
+        options: [
+            OptionSpec(
+                name: "--out", value: "<dir>", help: "Output folder (created if missing). Required.",
+                completion: .directory),
+            OptionSpec(
+                name: "--shard", value: "<K/N>",
+                help: "Only the people whose id hashes to K of N (FNV-1a 64 of the id's UTF-8 bytes, modulo N); "
+                    + "no cohort at the end."),
+            OptionSpec(
+                name: "--jobs", value: "<N>",
+                help: "People at once (default: the cores available{cores}); parser threads per person: cores / jobs."),
+            OptionSpec(
+                name: "--archives", value: "<folder>",
+                help: "Also import each export into <folder>/<id>.sqlite and report from that archive (the whole "
+                    + "history).",
+                completion: .directory),
+            OptionSpec(name: "--force", help: "Redo every person, unchanged or not."),
+            SharedOption.quiet("Print only the failures."),
+        ] + report.options.filter { perPersonOptionNames.contains($0.name) },
+        footer: """
+            Standard output ends with '<n> done, <n> unchanged, <n> failed'.
+            Exit codes: 0 every person done or unchanged, 1 any person (or the cohort) failed
+            or the input was refused, 64 usage error.
+            """)
+
+    static let cohort = CommandSpec(
+        name: "cohort",
+        summary: "The people of a batch side by side in <dir>/cohort/.",
+        usage: ["cohort <dir> [options]"],
+        about: """
+            Put the people of a batch's output folder side by side in <dir>/cohort/ (written as
+            one set): daily.csv, weekly.csv, monthly.csv, sleep.csv and workouts.csv in long
+            form with 'person' first (rows by person, then date; no source or device names),
+            people.csv (outcome, message, export, export date, first and last day, days with
+            data, records, seconds, tool version per person), schema.sql, load-duckdb.sql,
+            load-sqlite.sql, and report.md with chart_spread.svg: people done and failed, days
+            covered, and the spread across people (median, quartiles) of steps per day,
+            ring-closure rates, sleep per night and resting heart rate. The same person folders
+            give the same bytes.
+            """,
+        positional: PositionalSpec(name: "<dir>", help: "The --out folder of a batch.", completion: .directory),
+        options: [SharedOption.quiet("Print nothing on success.")],
+        footer: """
+            Exit codes: 0 written, 1 failure, 64 usage error.
             """)
 
     static let completions = CommandSpec(

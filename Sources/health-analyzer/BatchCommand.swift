@@ -1,0 +1,99 @@
+import Foundation
+import HealthAnalysis
+import HealthBatch
+import HealthExport
+import HealthReports
+
+/// `health-analyzer batch <manifest.csv | folder> --out <dir>`: every person's report into
+/// `<dir>/person=<id>/`, resumable, parallel, sharded; then the cohort tables.
+enum BatchCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try ArgumentScanner(arguments, spec: CommandTable.batch)
+        if args.flags.contains("--help") { return printHelp(CommandTable.batch) }
+        guard let inputPath = args.positionals.first else {
+            throw UsageError(message: "missing <manifest.csv | folder>", command: "batch")
+        }
+        guard args.positionals.count == 1 else {
+            throw UsageError(message: "unexpected argument '\(args.positionals[1])'", command: "batch")
+        }
+        guard let out = args.values["--out"], !out.isEmpty else {
+            throw UsageError(message: "missing --out <dir>", command: "batch")
+        }
+        let analysis = try PerPersonOptions.parse(args, command: "batch")
+        var shard: Shard?
+        if let text = args.values["--shard"] {
+            guard let s = Shard(text) else {
+                throw UsageError(message: "--shard takes K/N with 0 <= K < N, not '\(text)'", command: "batch")
+            }
+            shard = s
+        }
+        var jobs = ExportReader.availableCores
+        if let text = args.values["--jobs"] {
+            guard let n = Int(text), n >= 1 else {
+                throw UsageError(message: "--jobs takes a whole number from 1, not '\(text)'", command: "batch")
+            }
+            jobs = n
+        }
+        let quiet = args.flags.contains("--quiet")
+        let options = BatchOptions(
+            analysis: analysis, environmentTimeZone: environmentTimeZone(), archives: args.values["--archives"],
+            jobs: jobs, force: args.flags.contains("--force"), shard: shard,
+            toolVersion: "health-analyzer \(toolVersion)")
+
+        let people: [BatchPerson]
+        do { people = try BatchInput.people(inputPath) } catch {
+            printError("error: \(error)")
+            return ExitCode.failure
+        }
+        var batch = Batch(output: out, options: options)
+        batch.stepHook = testStepHook(ProcessInfo.processInfo.environment)
+        let summary = try batch.run(people) { result in
+            switch result.outcome {
+            case .failed(let message): printError("failed \(result.id): \(message)")
+            case .done: if !quiet { print("done \(result.id) (\(String(format: "%.1f", result.seconds)) s)") }
+            case .unchanged: if !quiet { print("unchanged \(result.id)") }
+            }
+        }
+        var status = summary.failed == 0 ? ExitCode.success : ExitCode.failure
+        if shard == nil {
+            do {
+                try Cohort.write(out)
+                if !quiet { print("wrote \(Cohort.folder(in: out))/") }
+            } catch {
+                printError("error: cohort: \(error)")
+                status = ExitCode.failure
+            }
+        }
+        if !quiet { print(summary.line) }
+        return status
+    }
+
+    static func environmentTimeZone() -> String? {
+        ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// For the tests only: `HEALTH_ANALYZER_TEST_KILL_AT=<id>:<step>` kills the process with
+    /// SIGKILL at that step of that person's folder write (`swapped`: the new folder is in place,
+    /// the status record not yet written).
+    private static func testStepHook(_ environment: [String: String]) -> (@Sendable (String, OutputStep) -> Void)? {
+        guard let kill = environment["HEALTH_ANALYZER_TEST_KILL_AT"] else { return nil }
+        return { id, step in
+            if id + ":" + step.name == kill { Foundation.kill(getpid(), SIGKILL) }
+        }
+    }
+}
+
+/// `health-analyzer cohort <dir>`.
+enum CohortCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try ArgumentScanner(arguments, spec: CommandTable.cohort)
+        if args.flags.contains("--help") { return printHelp(CommandTable.cohort) }
+        guard let dir = args.positionals.first else { throw UsageError(message: "missing <dir>", command: "cohort") }
+        guard args.positionals.count == 1 else {
+            throw UsageError(message: "unexpected argument '\(args.positionals[1])'", command: "cohort")
+        }
+        let written = try Cohort.write(dir)
+        if !args.flags.contains("--quiet") { for path in written { print("wrote \(path)") } }
+        return ExitCode.success
+    }
+}
