@@ -9,7 +9,8 @@ let package = Package(
     products: [
         .executable(name: "health-analyzer", targets: ["health-analyzer"]),
         .library(
-            name: "HealthAnalyzer", targets: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive"]),
+            name: "HealthAnalyzer",
+            targets: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive", "HealthBatch"]),
     ],
     targets: [
         // C libraries. Only CHealthSAX's .c file includes libxml2; no Swift module imports it,
@@ -31,9 +32,12 @@ let package = Package(
         .target(name: "HealthReports", dependencies: ["HealthExport", "HealthAnalysis"]),
         // The SQLite archive of a person's history across exports (import, read back, results).
         .target(name: "HealthArchive", dependencies: ["CSQLite", "HealthExport", "HealthAnalysis", "HealthReports"]),
+        // Many people's exports: batch runs (status records, shards) and the cohort tables.
+        .target(
+            name: "HealthBatch", dependencies: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive"]),
         .executableTarget(
             name: "health-analyzer",
-            dependencies: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive"]),
+            dependencies: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive", "HealthBatch"]),
 
         // Synthetic exports with known true values, for tests, samples and benchmarks (not a product).
         .target(name: "SyntheticExport"),
@@ -45,7 +49,7 @@ let package = Package(
             name: "health-benchmarks",
             dependencies: [
                 "CBareSAX", "CLibArchive", "HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive",
-                "SyntheticExport",
+                "HealthBatch", "SyntheticExport",
             ],
             path: "Benchmarks/health-benchmarks"),
 
@@ -69,6 +73,9 @@ let package = Package(
                 "TestSupport",
             ]
         ),
+        .testTarget(
+            name: "HealthBatchTests",
+            dependencies: ["HealthBatch", "HealthReports", "HealthExport", "SyntheticExport", "TestSupport"]),
         // Runs the built health-analyzer binary: exit codes, messages, files written, and the
         // committed reports/ being current.
         .testTarget(

@@ -47,4 +47,8 @@ func main(_ arguments: [String]) -> Int32 {
     }
 }
 
+// `--batch` is its own benchmark (BatchBenchmark.swift).
+if CommandLine.arguments.dropFirst().first == "--batch" {
+    exit(BatchBenchmark.main(Array(CommandLine.arguments.dropFirst(2))))
+}
 exit(main(Array(CommandLine.arguments.dropFirst())))

@@ -31,6 +31,10 @@ let rootHelp = """
       import <input>... --db <f>  Add exports to a SQLite archive of the whole history.
       report --db <f> --out <dir> The reports over everything the archive holds.
       inspect --db <f>            Summarise the archive.
+      batch <manifest|folder> --out <dir>
+                                  Every person's reports into <dir>/person=<id>/,
+                                  resumable and sharded, then the cohort tables.
+      cohort <dir>                The people of a batch side by side in <dir>/cohort/.
 
     <input> is export.zip (read in place), export.xml, the unzipped folder, or - for XML
     on standard input.
@@ -62,6 +66,10 @@ extension CommandLine {
                 return try ReportCommand.run(Array(arguments.dropFirst()))
             case "import":
                 return try ImportCommand.run(Array(arguments.dropFirst()))
+            case "batch":
+                return try BatchCommand.run(Array(arguments.dropFirst()))
+            case "cohort":
+                return try CohortCommand.run(Array(arguments.dropFirst()))
             default:
                 throw UsageError(
                     message: first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'")

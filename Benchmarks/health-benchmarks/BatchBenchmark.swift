@@ -1,0 +1,232 @@
+// `health-benchmarks --batch`: the batch command against the sum of single-thread reports.
+//
+// Generates N exports of 20 to 120 days (and 2 damaged ones) into a folder, then runs the built
+// `health-analyzer` (beside this executable) as child processes, timed with wait4's rusage:
+// 1. `report --threads 1` for every person: the sum of their CPU time (user + system);
+// 2. `batch --jobs <cores>` into a fresh folder: wall time and the batch's peak RSS
+//    (ru_maxrss of the child; the people run in its threads);
+// 3. the same batch again with `--shard 0/1` (every person, no cohort): the unchanged rerun;
+// 4. `cohort`.
+// Targets (issue 15): 2 ≤ 1.1 × (1) ÷ cores; 3 under 1 s; 4 under 2 s; peak RSS ≤ jobs × 96 MB.
+
+import HealthExport
+import SyntheticExport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+enum BatchBenchmark {
+    static let help = """
+        Usage: health-benchmarks --batch [--people N] [--min-days N] [--max-days N] [--jobs N] [--dir DIR]
+
+        Generates N exports (default 200; days spread evenly over --min-days to --max-days,
+        default 20 to 120) and 2 damaged ones into DIR (default bench-data/batch; kept for
+        later runs), then measures the batch command (see the file's comment). Build first:
+          swift build -c release --product health-analyzer --product health-benchmarks
+        """
+
+    static func main(_ arguments: [String]) -> Int32 {
+        var people = 200
+        var minDays = 20
+        var maxDays = 120
+        var jobs = ExportReader.availableCores
+        var dir = "bench-data/batch"
+        var i = 0
+        while i < arguments.count {
+            let name = arguments[i]
+            if name == "-h" || name == "--help" {
+                print(help)
+                return 0
+            }
+            guard i + 1 < arguments.count else {
+                printError("error: '\(name)' needs a value. See 'health-benchmarks --batch --help'.")
+                return 64
+            }
+            let value = arguments[i + 1]
+            i += 2
+            switch name {
+            case "--dir": dir = value
+            case "--people", "--min-days", "--max-days", "--jobs":
+                guard let n = Int(value), n >= 1 else {
+                    printError("error: '\(name)' takes a whole number from 1, not '\(value)'")
+                    return 64
+                }
+                switch name {
+                case "--people": people = n
+                case "--min-days": minDays = n
+                case "--max-days": maxDays = n
+                default: jobs = n
+                }
+            default:
+                printError("error: unknown option '\(name)'. See 'health-benchmarks --batch --help'.")
+                return 64
+            }
+        }
+        guard minDays <= maxDays else {
+            printError("error: --min-days is above --max-days")
+            return 64
+        }
+        do {
+            try run(people: people, minDays: minDays, maxDays: maxDays, jobs: jobs, dir: dir)
+            return 0
+        } catch {
+            printError("error: \(error)")
+            return 1
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func run(people: Int, minDays: Int, maxDays: Int, jobs: Int, dir: String) throws {
+        let tool = try toolPath()
+        let inputs = dir + "/exports"
+        _ = mkdir(dir, 0o755)
+        _ = mkdir(inputs, 0o755)
+        var bytes: Int64 = 0
+        var ids: [String] = []
+        for k in 0..<people {
+            let id = "p\(String(1000 + k).dropFirst())"
+            let days = minDays + (people == 1 ? 0 : k * (maxDays - minDays) / (people - 1))
+            let path = "\(inputs)/\(id).xml"
+            bytes += try generate(path, days: days, seed: UInt64(100 + k))
+            ids.append(id)
+        }
+        // Two damaged exports: one cut in the middle, one that is not XML.
+        let first = "\(inputs)/\(ids[0]).xml"
+        try writeFile("\(inputs)/damaged-cut.xml", Array(try readFile(first).prefix(Int(fileSize(first) / 2))))
+        try writeFile("\(inputs)/damaged-garbage.xml", Array("not an export\n".utf8))
+        let cores = ExportReader.availableCores
+        print(
+            "batch benchmark: \(people) exports (\(minDays) to \(maxDays) days, \(bytes / 1_000_000) MB) + 2 damaged; \(cores) cores, --jobs \(jobs)"
+        )
+        print("load: \(loadAverage())")
+
+        var cpu = 0.0
+        let scratch = dir + "/single"
+        for id in ids {
+            let r = try spawn(tool, ["report", "\(inputs)/\(id).xml", "--out", scratch, "--threads", "1", "--quiet"])
+            guard r.status == 0 else { throw Failure(description: "report of \(id) failed (status \(r.status))") }
+            cpu += r.cpuSeconds
+        }
+        let out = dir + "/out"
+        _ = try spawn("/bin/rm", ["-rf", out, scratch, dir + "/.single.lock"])
+        let batch = try spawn(tool, ["batch", inputs, "--out", out, "--jobs", "\(jobs)", "--quiet"])
+        guard batch.status == 1 else {
+            throw Failure(description: "batch exited \(batch.status), expected 1 (2 damaged)")
+        }
+        let rerun = try spawn(tool, ["batch", inputs, "--out", out, "--jobs", "\(jobs)", "--shard", "0/1", "--quiet"])
+        let cohort = try spawn(tool, ["cohort", out, "--quiet"])
+        guard cohort.status == 0 else { throw Failure(description: "cohort exited \(cohort.status)") }
+        let ideal = cpu / Double(cores)
+        func f(_ v: Double, _ d: Int = 2) -> String {
+            let scale = pow(10, Double(d))
+            return String((v * scale).rounded() / scale)
+        }
+        print("single-thread report CPU, sum over people   \(f(cpu)) s  (÷ \(cores) cores: \(f(ideal)) s)")
+        print(
+            "batch --jobs \(jobs) wall                      \(f(batch.wallSeconds)) s  = \(f(batch.wallSeconds / ideal)) × the ideal (target ≤ 1.1)"
+        )
+        print(
+            "batch peak RSS                               \(f(Double(batch.maxRSSKiB) / 1024, 1)) MB  (target ≤ \(jobs * 96) MB)"
+        )
+        print("unchanged rerun (--shard 0/1, no cohort)     \(f(rerun.wallSeconds, 3)) s  (target < 1 s)")
+        print("cohort                                       \(f(cohort.wallSeconds, 3)) s  (target < 2 s)")
+        print("load: \(loadAverage())")
+    }
+
+    /// Writes a synthetic export of `days` days unless a file of that name is there; its size.
+    static func generate(_ path: String, days: Int, seed: UInt64) throws -> Int64 {
+        if let size = try? fileSize(path), size > 0 { return size }
+        guard let file = fopen(path + ".tmp", "wb") else { throw Failure(description: "\(path): cannot create") }
+        let config = SyntheticExportConfiguration(
+            firstDay: "2025-01-06", days: days, seed: seed, ownerName: "Person\(seed)", extendedHealthData: true)
+        _ = SyntheticExport.write(config) { chunk in _ = fwrite(chunk.baseAddress, 1, chunk.count, file) }
+        fclose(file)
+        guard rename(path + ".tmp", path) == 0 else { throw Failure(description: "\(path): cannot rename") }
+        return try fileSize(path)
+    }
+
+    struct ChildResult {
+        var status: Int32
+        var wallSeconds: Double
+        var cpuSeconds: Double
+        var maxRSSKiB: Int
+    }
+
+    /// Runs `path` with `arguments` (standard output to /dev/null) and waits for it.
+    static func spawn(_ path: String, _ arguments: [String]) throws -> ChildResult {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let start = monotonicSeconds()
+        let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard rc == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let wall = monotonicSeconds() - start
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return ChildResult(
+            status: exit, wallSeconds: wall, cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+            maxRSSKiB: Int(usage.ru_maxrss))
+    }
+
+    /// `health-analyzer` in this executable's folder.
+    static func toolPath() throws -> String {
+        let me = try selfExecutablePath()
+        let folder = me.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let tool = folder + "/health-analyzer"
+        guard access(tool, X_OK) == 0 else {
+            throw Failure(
+                description: "\(tool) not found: build it first (swift build -c release --product health-analyzer)")
+        }
+        return tool
+    }
+
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    static func loadAverage() -> String {
+        var loads = [Double](repeating: 0, count: 3)
+        guard getloadavg(&loads, 3) == 3 else { return "unknown" }
+        return "load average \(loads.map { String(($0 * 100).rounded() / 100) }.joined(separator: ", "))"
+    }
+
+    static func fileSize(_ path: String) throws -> Int64 {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
+        return Int64(st.st_size)
+    }
+
+    static func readFile(_ path: String) throws -> [UInt8] {
+        guard let file = fopen(path, "rb") else { throw Failure(description: "\(path): cannot open") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return bytes
+    }
+
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        guard let file = fopen(path, "wb") else { throw Failure(description: "\(path): cannot create") }
+        defer { fclose(file) }
+        _ = fwrite(bytes, 1, bytes.count, file)
+    }
+}

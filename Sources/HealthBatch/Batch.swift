@@ -1,0 +1,222 @@
+import HealthAnalysis
+import HealthArchive
+import HealthExport
+import HealthReports
+
+/// How one person of a batch ended.
+public enum PersonOutcome: Equatable, Sendable {
+    /// A new report is in `person=<id>/`.
+    case done
+    /// Export, options and tool version as at the last successful run: nothing was done.
+    case unchanged
+    /// The reason (one line); an earlier report of the person stays as it was.
+    case failed(String)
+}
+
+/// One person's line of a batch run.
+public struct PersonResult: Equatable, Sendable {
+    public var id: String
+    public var outcome: PersonOutcome
+    /// Wall time of the person (0 for unchanged), seconds.
+    public var seconds: Double
+}
+
+/// What a batch run did, by person in id order.
+public struct BatchSummary: Equatable, Sendable {
+    public var people: [PersonResult]
+    public var done: Int { people.filter { $0.outcome == .done }.count }
+    public var unchanged: Int { people.filter { $0.outcome == .unchanged }.count }
+    public var failed: Int { people.count - done - unchanged }
+
+    /// `3 done, 1 unchanged, 1 failed`: the last line a batch prints.
+    public var line: String { "\(done) done, \(unchanged) unchanged, \(failed) failed" }
+}
+
+/// An error that stops a whole batch before any person is processed (the output folder, the
+/// status folder or the archives folder cannot be made).
+public struct BatchError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+}
+
+/// Many people's exports into one folder: `<out>/person=<id>/` holds exactly what
+/// `report <export> --out <that folder>` writes, with the same all-or-nothing guarantee
+/// (`ReportWriter`), and `<out>/.status/<id>.json` records each person's last run
+/// (`PersonStatus`).
+///
+/// - A person whose export cannot be read fails alone: the reason goes into their status
+///   record, an earlier report of theirs stays, the others go on.
+/// - A person whose export, options and tool version are unchanged since their last
+///   successful run is skipped (unless `force`).
+/// - A kill at any instant leaves each person folder old or new: the folder is swapped in one
+///   step, and the status record is written (atomically) only after the swap, so the next run
+///   redoes a person whose record is older than their folder.
+/// - `jobs` people run at once, each with `threadsPerJob` parser threads.
+public struct Batch: Sendable {
+    /// The output folder (`--out`).
+    public var output: String
+    public var options: BatchOptions
+    /// Called at each step of a person's folder write (tests kill the process there).
+    public var stepHook: (@Sendable (String, OutputStep) -> Void)?
+
+    public init(output: String, options: BatchOptions) {
+        self.output = output
+        self.options = options
+    }
+
+    /// The person folder of `id`: `<output>/person=<id>`.
+    public static func personFolder(_ id: String, in output: String) -> String {
+        BatchPlatform.join(output, "person=" + id)
+    }
+
+    /// The people of `people` this batch takes: those of its shard (all without one).
+    public func selected(_ people: [BatchPerson]) -> [BatchPerson] {
+        guard let shard = options.shard else { return people }
+        return people.filter { shard.contains($0.id) }
+    }
+
+    /// Runs every selected person of `people` (`selected(_:)`); `onPerson` is called as each
+    /// ends (from the job's thread, one call at a time).
+    /// - Returns: every selected person's result, in id order (UTF-8 bytes).
+    /// - Throws: `BatchError` when the output, status or archives folder cannot be made
+    ///   (before any person); a person's own failure is never thrown.
+    public func run(_ people: [BatchPerson], onPerson: @escaping @Sendable (PersonResult) -> Void = { _ in })
+        throws(BatchError) -> BatchSummary
+    {
+        let people = selected(people).sorted { utf8Order($0.id, $1.id) }
+        try makeFolders()
+        // The largest exports first, so that one long person does not start last.
+        let sizes = people.map { Self.size(of: $0.export) }
+        let order = people.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+        let serial = Serial()
+        let results = JobPool.map(count: people.count, order: order, jobs: options.jobs) { i in
+            let result = runPerson(people[i])
+            serial.run { onPerson(result) }
+            return result
+        }
+        return BatchSummary(people: results)
+    }
+
+    /// The bytes of an export (of the XML file in an unzipped folder); 0 when unreadable.
+    static func size(of export: String) -> Int64 {
+        let file = BatchPlatform.kind(of: export) == .directory ? ExportReader.exportFile(inFolder: export) : export
+        return file.flatMap { try? BatchPlatform.fileStatus($0).size } ?? 0
+    }
+
+    private func makeFolders() throws(BatchError) {
+        for folder in [output, PersonStatus.folder(in: output)] + [options.archives].compactMap({ $0 }) {
+            do { try makeFolders(folder) } catch {
+                throw BatchError(description: "\(folder): cannot create the folder: \(error.text)")
+            }
+        }
+    }
+
+    /// `mkdir -p`.
+    private func makeFolders(_ path: String) throws(BatchPlatform.Failure) {
+        if BatchPlatform.kind(of: path) == .directory { return }
+        let parent = BatchPlatform.parent(of: path)
+        if !parent.isEmpty, parent != path { try makeFolders(parent) }
+        try BatchPlatform.makeFolder(path)
+    }
+
+    /// One person: unchanged, done or failed; never throws.
+    func runPerson(_ person: BatchPerson) -> PersonResult {
+        let start = BatchPlatform.now()
+        let earlier = PersonStatus.read(person.id, in: output)
+        let folder = Self.personFolder(person.id, in: output)
+        func failed(_ message: String, _ fingerprint: ExportFingerprint?) -> PersonResult {
+            let status = PersonStatus(
+                id: person.id, export: person.export, outcome: .failed, message: message, fingerprint: fingerprint,
+                options: options.fingerprint, toolVersion: options.toolVersion,
+                report: BatchPlatform.kind(of: folder) == .directory ? earlier?.report : nil)
+            var message = message
+            do { try status.write(in: output) } catch {
+                message += "; the status record could not be written: \(error.text)"
+            }
+            return PersonResult(id: person.id, outcome: .failed(message), seconds: BatchPlatform.now() - start)
+        }
+        let fingerprint: ExportFingerprint
+        do { fingerprint = try ExportFingerprint.of(person.export) } catch { return failed(error.description, nil) }
+        if !options.force, let earlier, BatchPlatform.kind(of: folder) == .directory,
+            earlier.isUnchanged(fingerprint, options: options.fingerprint, toolVersion: options.toolVersion)
+        {
+            return PersonResult(id: person.id, outcome: .unchanged, seconds: 0)
+        }
+        let run: ReportRun
+        let records: Int
+        do {
+            (run, records) = try read(person)
+        } catch {
+            return failed("\(error)", fingerprint)
+        }
+        var writer = ReportWriter()
+        writer.threads = options.threadsPerJob
+        if let hook = stepHook { writer.stepHook = { step in hook(person.id, step) } }
+        do {
+            try writer.write(run.result, context: run.context, to: folder)
+        } catch {
+            return failed("\(error)", fingerprint)
+        }
+        if let archives = options.archives {
+            // As `report --db` does: the archive keeps the results beside the records.
+            do {
+                try Archive(path: archivePath(person.id, archives), create: false).storeResults(
+                    run.result, context: run.context)
+            } catch {
+                return failed("\(error)", fingerprint)
+            }
+        }
+        let seconds = BatchPlatform.now() - start
+        let daily = writer.tableRows(of: .daily, for: run.result, context: run.context)
+        let status = PersonStatus(
+            id: person.id, export: person.export, outcome: .done, message: "", fingerprint: fingerprint,
+            options: options.fingerprint,
+            toolVersion: options.toolVersion,
+            report: PersonStatus.Report(
+                export: fingerprint.export, exportDate: run.summary.exportDate?.description,
+                firstDay: run.result.firstDay?.description, lastDay: run.result.lastDay?.description,
+                daysWithData: daily.map(Self.daysWithData) ?? 0, records: records,
+                seconds: (seconds * 10).rounded() / 10))
+        // Only now, after the folder swap: a record never claims a report that is not there.
+        do { try status.write(in: output) } catch {
+            return PersonResult(
+                id: person.id,
+                outcome: .failed(
+                    "the report was written, but its status record could not be: \(error.text) (it is redone next time)"
+                ), seconds: seconds)
+        }
+        return PersonResult(id: person.id, outcome: .done, seconds: seconds)
+    }
+
+    /// The person's analysis: from the export, or through their archive with `archives`.
+    private func read(_ person: BatchPerson) throws -> (ReportRun, Int) {
+        let input = ExportInput.path(person.export)
+        guard let archives = options.archives else {
+            let run = try ReportPipeline.run(
+                input, options: options.analysis, environmentTimeZone: options.environmentTimeZone,
+                threads: options.threadsPerJob)
+            return (run, run.summary.elementCounts["Record"] ?? 0)
+        }
+        let archive = try Archive(path: archivePath(person.id, archives))
+        _ = try archive.importExport(input, threads: options.threadsPerJob)
+        var records = 0
+        let run = try ReportPipeline.run(
+            reading: { consume in
+                try archive.read { batch in
+                    records += batch.records.count
+                    try consume(batch)
+                }
+            }, options: options.analysis, environmentTimeZone: options.environmentTimeZone)
+        return (run, records)
+    }
+
+    private func archivePath(_ id: String, _ archives: String) -> String {
+        BatchPlatform.join(archives, id + ".sqlite")
+    }
+
+    /// Rows with any value besides the date and the zone.
+    static func daysWithData(_ table: TableRows) -> Int {
+        let skip = Set(["date", "time_zone"])
+        let measured = table.schema.columns.indices.filter { !skip.contains(table.schema.columns[$0].name) }
+        return table.rows.filter { row in measured.contains { row[$0] != .null } }.count
+    }
+}

@@ -1,0 +1,192 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Every system call of HealthBatch, in one place: file status, reading, folder listings,
+/// atomic small files, the clock.
+enum BatchPlatform {
+    /// An OS error: its `errno` and text.
+    struct Failure: Error, Equatable {
+        var code: Int32
+        var text: String { String(cString: strerror(code)) }
+        static var current: Failure { Failure(code: errno) }
+    }
+
+    enum Kind: Equatable {
+        case missing, file, directory, other
+    }
+
+    /// What is at `path`, symbolic links followed (an input may be a link).
+    static func kind(of path: String) -> Kind {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return .missing }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .file
+        default: return .other
+        }
+    }
+
+    /// Size and modification time of a regular file (links followed).
+    static func fileStatus(_ path: String) throws(Failure) -> (size: Int64, modifiedNanoseconds: Int64) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw .current }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw Failure(code: EISDIR) }
+        return (Int64(st.st_size), Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+    }
+
+    /// Up to `count` bytes of `path` from `offset`.
+    static func readBytes(_ path: String, offset: Int64, count: Int) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .current }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = buffer.withUnsafeMutableBytes { raw in
+                pread(fd, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .current
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(buffer[0..<filled])
+    }
+
+    /// The whole of a small file as UTF-8 text (a manifest, a status record, a report's CSV).
+    static func readText(_ path: String) throws(Failure) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .current }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .current
+            }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    struct Entry: Hashable {
+        var name: String
+        /// A folder (a symbolic link to one counts: an input folder may hold links).
+        var isDirectory: Bool
+    }
+
+    /// The entries of a folder, without `.` and `..`, in no particular order.
+    static func entries(of folder: String) throws(Failure) -> [Entry] {
+        guard let dir = opendir(folder) else { throw .current }
+        defer { closedir(dir) }
+        var result: [Entry] = []
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name == "." || name == ".." { continue }
+            result.append(Entry(name: name, isDirectory: kind(of: join(folder, name)) == .directory))
+        }
+        return result
+    }
+
+    /// Creates `path` as a folder unless one is there (its parent must exist). A symbolic link
+    /// there is refused (`lstat`), so nothing outside the output folder is followed.
+    static func makeFolder(_ path: String) throws(Failure) {
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            if st.st_mode & S_IFMT == S_IFDIR { return }
+            throw Failure(code: ENOTDIR)
+        }
+        if mkdir(path, 0o755) != 0 && errno != EEXIST { throw .current }
+    }
+
+    /// Writes `text` to `path` atomically: a temporary file beside it (`.<name>.tmp-<pid>-<n>`,
+    /// created with `O_EXCL | O_NOFOLLOW`), flushed, renamed over `path`, the folder flushed.
+    /// After a kill at any instant `path` holds the earlier text or the new one.
+    static func writeAtomically(_ text: String, to path: String) throws(Failure) {
+        let folder = parent(of: path)
+        let name = String(path.split(separator: "/").last ?? "")
+        let temporary = join(folder, ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .current }
+        var bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let failure = Failure.current
+                close(fd)
+                unlink(temporary)
+                throw failure
+            }
+            written += n
+        }
+        if fsync(fd) != 0 {
+            let failure = Failure.current
+            close(fd)
+            unlink(temporary)
+            throw failure
+        }
+        close(fd)
+        bytes = []
+        if rename(temporary, path) != 0 {
+            let failure = Failure.current
+            unlink(temporary)
+            throw failure
+        }
+        syncFolder(folder)
+    }
+
+    /// Removes `path` (a file; a missing one is fine).
+    static func removeFile(_ path: String) {
+        unlink(path)
+    }
+
+    /// Flushes a folder's entries to disk; best effort.
+    static func syncFolder(_ path: String) {
+        let fd = open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    /// Seconds of a monotonic clock.
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// The absolute path of an existing `path`, or `path` when it cannot be resolved.
+    static func absolute(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `folder/name`, without doubling a slash.
+    static func join(_ folder: String, _ name: String) -> String {
+        if folder.isEmpty { return name }
+        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// The folder part of `path` ("" for a bare name).
+    static func parent(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

@@ -1,0 +1,79 @@
+import HealthReports
+
+/// `health-analyzer cohort <dir>`: the people of a batch's output folder side by side, in
+/// `<dir>/cohort/`:
+///
+/// - `daily.csv`, `weekly.csv`, `monthly.csv`, `sleep.csv`, `workouts.csv`: long form, `person`
+///   first, rows by person (UTF-8 byte order of the ids) then by date, the columns of the person
+///   tables without those that can name a person (`CohortTables`);
+/// - `people.csv`: one row per person (`CohortPeople`), the only file naming exports;
+/// - `schema.sql`, `load-duckdb.sql`, `load-sqlite.sql` (`CohortSQL`);
+/// - `report.md` with `chart_spread.svg` (`CohortReport`).
+///
+/// The people are those with a status record (`.status/<id>.json`) or a `person=<id>` folder.
+/// Nothing from `Me` is ever read, and no source or device name is copied. The bytes are a
+/// function of the person folders and status records only: rerunning gives the same files.
+/// The folder is written as one set, like a report's `--out`.
+public enum Cohort {
+    /// The files of the cohort folder, in the order written.
+    public static let fileNames =
+        CohortTables.schemas.map(\.fileName) + [
+            CohortPeople.schema.fileName, "schema.sql", "load-duckdb.sql", "load-sqlite.sql", "report.md",
+            CohortReport.chartFile,
+        ]
+
+    /// The cohort folder of `output`.
+    public static func folder(in output: String) -> String { BatchPlatform.join(output, "cohort") }
+
+    /// Writes `<output>/cohort/`.
+    /// - Returns: The paths written.
+    /// - Throws: `BatchError` when `output` cannot be read; `ReportError` when the folder
+    ///   cannot be written (it is then as it was).
+    @discardableResult
+    public static func write(_ output: String) throws -> [String] {
+        guard BatchPlatform.kind(of: output) == .directory else {
+            throw BatchError(description: "\(output): not a folder (expected the --out folder of a batch)")
+        }
+        let files = try texts(output)
+        let names = Set(fileNames)
+        return try FileSetWriter(owns: { names.contains($0) }).write(files, to: folder(in: output))
+    }
+
+    /// The cohort files' names and texts for `output`, without writing them.
+    public static func texts(_ output: String) throws -> [(name: String, text: String)] {
+        let entries: [BatchPlatform.Entry]
+        do { entries = try BatchPlatform.entries(of: output) } catch {
+            throw BatchError(description: "\(output): cannot read the folder: \(error.text)")
+        }
+        let folderIDs = entries.filter { $0.isDirectory && $0.name.hasPrefix("person=") }.map {
+            String($0.name.dropFirst("person=".count))
+        }.filter(PersonID.isValid)
+        let statuses = PersonStatus.all(in: output)
+        var byID: [String: PersonStatus] = [:]
+        for status in statuses { byID[status.id] = status }
+        let ids = Set(folderIDs).union(byID.keys).sorted(by: utf8Order)
+        let withFolder = Set(folderIDs)
+        let folders = ids.filter(withFolder.contains).map { (id: $0, folder: Batch.personFolder($0, in: output)) }
+
+        var files: [(name: String, text: String)] = CohortTables.schemas.map {
+            (name: $0.fileName, text: CohortTables.csv($0, people: folders))
+        }
+        files.append((name: CohortPeople.schema.fileName, text: CohortPeople.csv(ids.map { ($0, byID[$0]) })))
+        files.append((name: "schema.sql", text: CohortSQL.schema()))
+        files.append((name: "load-duckdb.sql", text: CohortSQL.loadDuckDB()))
+        files.append((name: "load-sqlite.sql", text: CohortSQL.loadSQLite()))
+        let people = ids.map { id -> CohortReport.Person in
+            guard withFolder.contains(id) else { return CohortReport.Person(id: id, status: byID[id], measures: nil) }
+            let folder = Batch.personFolder(id, in: output)
+            func table(_ name: String) -> [[String]] {
+                CSV.parse((try? BatchPlatform.readText(BatchPlatform.join(folder, name))) ?? "")
+            }
+            return CohortReport.Person(
+                id: id, status: byID[id], measures: PersonMeasures(daily: table("daily.csv"), sleep: table("sleep.csv"))
+            )
+        }
+        files.append((name: "report.md", text: CohortReport.markdown(people)))
+        files.append((name: CohortReport.chartFile, text: CohortReport.chart(people)))
+        return files
+    }
+}

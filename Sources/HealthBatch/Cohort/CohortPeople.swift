@@ -1,0 +1,42 @@
+import HealthReports
+
+/// `people.csv`: one row per person of the output folder, from their status record
+/// (`PersonStatus`): the outcome of their last run, its message, and what the report in their
+/// folder was made from. The only cohort file that names exports.
+enum CohortPeople {
+    /// The table's columns, declared once (the CSV header and `schema.sql` come from it).
+    static let schema = TableSchema(
+        name: "people", fileName: "people.csv",
+        columns: [
+            ColumnSchema(name: "person", kind: .text),
+            ColumnSchema(name: "outcome", kind: .text),
+            ColumnSchema(name: "message", kind: .text),
+            ColumnSchema(name: "export", kind: .text),
+            ColumnSchema(name: "export_date", kind: .text),
+            ColumnSchema(name: "first_day", kind: .date),
+            ColumnSchema(name: "last_day", kind: .date),
+            ColumnSchema(name: "days_with_data", kind: .integer),
+            ColumnSchema(name: "records", kind: .integer),
+            ColumnSchema(name: "seconds", kind: .number(decimals: 1)),
+            ColumnSchema(name: "tool_version", kind: .text),
+        ])
+
+    /// The row of one person (a folder without a status record has outcome `unknown`).
+    static func row(_ id: String, _ status: PersonStatus?) -> [String] {
+        let report = status?.report
+        let fields: [String?] = [
+            id, status?.outcome.rawValue ?? "unknown", status?.message,
+            report?.export ?? status?.fingerprint?.export ?? status?.export,
+            report?.exportDate, report?.firstDay, report?.lastDay, report.map { String($0.daysWithData) },
+            report.map { String($0.records) },
+            report.map { TableCell.number($0.seconds).csvText(.number(decimals: 1)) }, status?.toolVersion,
+        ]
+        return fields.map { $0 ?? "" }
+    }
+
+    static func csv(_ people: [(id: String, status: PersonStatus?)]) -> String {
+        var text = CSV.line(schema.header)
+        for person in people { text += CSV.line(row(person.id, person.status)) }
+        return text
+    }
+}
