@@ -60,6 +60,40 @@ struct SlurmTests {
         }
     }
 
+    /// What a failing test leaves when it stops the cluster mid-job: `stop()` cancels the running
+    /// job (its process ends) and stops every daemon by its pid.
+    @Test(slurmTrait) func stoppingWhileAJobRunsLeavesNoProcessBehind() throws {
+        let cluster = try SlurmCluster()
+        defer { cluster.stop() }
+        let work = cluster.folder.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false)
+        let pidFile = work.appendingPathComponent("job.pid")
+        let job = try cluster.submit(["--output=job.log", "--wrap", "echo $$ > job.pid; exec sleep 600"], in: work)
+        let deadline = Date().addingTimeInterval(60)
+        var running = false
+        while !running && Date() < deadline {
+            running =
+                try cluster.jobs(job).first?.state == "RUNNING"
+                && FileManager.default.fileExists(atPath: pidFile.path)
+            if !running { usleep(200_000) }
+        }
+        try #require(running, "job \(job) did not start\(cluster.logTails())")
+        usleep(200_000)  // the shell has written its pid and exec'd sleep
+        let text = try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let sleeper = try #require(Int32(text))
+        #expect(kill(sleeper, 0) == 0, "the job's process \(sleeper) is not running")
+        let pids = cluster.daemonPIDs
+        cluster.stop()
+        for (name, pid) in pids {
+            #expect(kill(pid, 0) == -1 && errno == ESRCH, "\(name) (pid \(pid)) still running after stop()")
+        }
+        // The job's process is a grandchild of slurmd (through slurmstepd), reaped by init: gone
+        // or a zombie.
+        let state = (try? String(contentsOfFile: "/proc/\(sleeper)/stat", encoding: .utf8))?
+            .split(separator: ")").last?.split(separator: " ").first
+        #expect(state == nil || state == "Z", "the job's process \(sleeper) still runs after stop() (\(state ?? ""))")
+    }
+
     /// The README's Slurm scripts, verbatim, over 12 people: the batch script as a 4-task array
     /// (`--array=0-3` and `--cpus-per-task=1` on the command line beat its `#SBATCH` lines, the
     /// node having `nproc` CPUs), the cohort script as the job that waits for it (`afterany`), as
