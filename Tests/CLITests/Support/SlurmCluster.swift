@@ -19,7 +19,8 @@ import TestSupport
 /// Every daemon is a child of the test process (posix_spawn) and is stopped by its pid in `stop()`
 /// (SIGTERM, then SIGKILL after 10 s), which `deinit` also calls, so a failing test leaves none behind.
 /// Daemons left by a test process that died (a crash, a kill) carry that process's scratch folder
-/// in their command line; the next cluster finds them in `/proc` and kills them by pid.
+/// in their command line (job steps and jobs in their `SLURM_CONF`); the next cluster finds them
+/// in `/proc` and kills them by pid.
 final class SlurmCluster {
     /// The cluster's folder (`slurm-cluster-<UUID>` in the tests' scratch folder).
     let folder: URL
@@ -211,7 +212,8 @@ final class SlurmCluster {
 
     /// Cancels every job of the cluster (waiting up to 10 s for them to end), then stops slurmd,
     /// slurmctld and munged in that order, each by its pid: SIGTERM, and SIGKILL when it has not
-    /// exited 10 s later. Safe to call more than once.
+    /// exited 10 s later; then kills, by pid, any job step or job process still running with this
+    /// cluster's `SLURM_CONF` (when the jobs could not be cancelled). Safe to call more than once.
     func stop() {
         if stopped { return }
         stopped = true
@@ -229,6 +231,7 @@ final class SlurmCluster {
             }
         }
         for daemon in daemons.reversed() { daemon.stop() }
+        killLeftoverJobProcesses()
     }
 
     /// True while every daemon the cluster started is running.
@@ -446,21 +449,38 @@ final class SlurmCluster {
         return (ports[0], ports[1])
     }
 
-    /// Kills (SIGKILL, by pid) daemons whose command line names a cluster folder of a test process
-    /// that is no longer alive: what a crashed or killed test run left running.
+    /// Kills (SIGKILL, by pid) what a crashed or killed test run left running: daemons whose
+    /// command line, and job steps and job processes whose `SLURM_CONF`, name a cluster folder of
+    /// a test process that is no longer alive.
     private static func killDaemonsOfDeadTestProcesses() {
         let marker = "/health-analyzer-tests-"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        for name in names {
-            guard let pid = Int32(name), pid != getpid(),
-                let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline")
-            else { continue }
-            let line = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
-            guard let range = line.range(of: marker), line.contains("/slurm-cluster-") else { continue }
-            let digits = line[range.upperBound...].prefix { $0.isNumber }
+        for (pid, text) in processTexts() {
+            guard let range = text.range(of: marker), text.contains("/slurm-cluster-") else { continue }
+            let digits = text[range.upperBound...].prefix { $0.isNumber }
             guard let owner = Int32(digits), owner != getpid() else { continue }
             if kill(owner, 0) == 0 || errno != ESRCH { continue }
             kill(pid, SIGKILL)
+        }
+    }
+
+    /// Kills (SIGKILL, by pid) every process whose environment holds this cluster's `SLURM_CONF`:
+    /// job steps (`slurmstepd`) and job processes that outlived the daemons.
+    private func killLeftoverJobProcesses() {
+        let needle = "SLURM_CONF=\(configuration.path) "
+        for (pid, text) in Self.processTexts() where text.contains(needle) { kill(pid, SIGKILL) }
+    }
+
+    /// Every other process's command line and environment, NULs as spaces (one trailing).
+    private static func processTexts() -> [(pid: pid_t, text: String)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return names.compactMap { name in
+            guard let pid = Int32(name), pid != getpid() else { return nil }
+            var bytes: [UInt8] = []
+            for file in ["cmdline", "environ"] {
+                guard let data = FileManager.default.contents(atPath: "/proc/\(name)/\(file)") else { continue }
+                bytes += data.map { $0 == 0 ? 32 : $0 } + [32]
+            }
+            return bytes.isEmpty ? nil : (pid, String(decoding: bytes, as: UTF8.self))
         }
     }
 
