@@ -9,12 +9,16 @@ extension Archive {
         ("daily_results", .daily), ("weekly_results", .weekly),
     ]
 
-    /// Replaces `daily_results` and `weekly_results` with this report's rows, in one
-    /// transaction, so that a Datasette user sees the de-duplicated days next to the records.
+    /// Stores this report's rows in `daily_results` and `weekly_results`, in one transaction,
+    /// so that a Datasette user sees the de-duplicated days next to the records. Only the days
+    /// and weeks this report covers are replaced: a cron job's `report --db --week last` updates
+    /// its week and keeps the history stored by earlier reports. A table whose columns differ
+    /// from this version's (an earlier version wrote it) is made anew.
+    ///
     /// The tables are typed from the report's own column declarations (`ColumnKind.sqliteType`:
-    /// numbers REAL, counts and booleans INTEGER, dates and times ISO 8601 TEXT) and hold the
-    /// CSV files' values (same columns, the same rounding, no value as NULL): the tables can
-    /// never disagree with the files.
+    /// numbers REAL, counts and booleans INTEGER, dates and times ISO 8601 text), keyed by their
+    /// first column (`date`, `week`), and hold the CSV files' values (same columns, the same
+    /// rounding, no value as NULL): the rows can never disagree with the files.
     ///
     /// - Throws: `ArchiveError`.
     public func storeResults(_ result: AnalysisResult, context: ReportContext) throws(ArchiveError) {
@@ -23,20 +27,35 @@ extension Archive {
             try writeTransaction {
                 for (table, file) in Archive.resultTables {
                     guard let rows = writer.tableRows(of: file, for: result, context: context) else { continue }
-                    // Identifiers from our own column declarations (letters, digits and '_'),
-                    // quoted: no values.
-                    let columns = rows.schema.columns.map { "\"\($0.name)\" \($0.kind.sqliteType)" }
-                    try db.execute("DROP TABLE IF EXISTS \(table)")
-                    try db.execute("CREATE TABLE \(table) (\(columns.joined(separator: ", ")))")
-                    let insert = try db.prepare(
-                        "INSERT INTO \(table) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ",")))"
-                    )
-                    for row in rows.rows {
-                        insert.bindAll(zip(row, rows.schema.columns).map { Self.sqlValue($0, $1.kind) })
-                        try insert.run()
-                    }
+                    try replaceRows(of: table, with: rows)
                 }
             }
+        }
+    }
+
+    /// Replaces the rows of `table` whose key (the first column) is among `rows`' keys, making the
+    /// table first when it is missing or has other columns. Call inside a transaction.
+    private func replaceRows(of table: String, with rows: TableRows) throws {
+        let columns = rows.schema.columns
+        let wanted = columns.map { "\($0.name) \($0.kind.sqliteType)" }
+        var existing: [String] = []
+        let info = try db.prepare("SELECT name, type FROM pragma_table_info(?)")
+        info.bind(1, table)
+        while try info.step() { existing.append("\(info.text(0)) \(info.text(1))") }
+        // Identifiers from our own column declarations (letters, digits and '_'), quoted: no values.
+        if existing != wanted {
+            let definitions = columns.enumerated().map { i, c in
+                "\"\(c.name)\" \(c.kind.sqliteType)\(i == 0 ? " PRIMARY KEY" : "")"
+            }
+            try db.execute("DROP TABLE IF EXISTS \(table)")
+            try db.execute("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
+        }
+        let insert = try db.prepare(
+            "INSERT OR REPLACE INTO \(table) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ",")))"
+        )
+        for row in rows.rows {
+            insert.bindAll(zip(row, columns).map { Self.sqlValue($0, $1.kind) })
+            try insert.run()
         }
     }
 

@@ -68,7 +68,7 @@ struct ZipEntrySource: ChunkSource {
 
     init(path: String) throws {
         self.path = path
-        guard let a = archive_read_new() else { throw ExportReadError.archive(path: path, message: "out of memory") }
+        guard let a = archive_read_new() else { throw ExportReadError.zip(path: path, message: "out of memory") }
         archive_read_support_format_zip(a)
         archive_read_support_filter_none(a)
         archive = a
@@ -76,7 +76,7 @@ struct ZipEntrySource: ChunkSource {
             let message = String(cString: archive_error_string(a))
             archive_read_free(a)
             archive = nil
-            throw ExportReadError.archive(path: path, message: message)
+            throw ExportReadError.zip(path: path, message: message)
         }
         var st = stat()
         if stat(path, &st) == 0 { total = Int64(st.st_size) }
@@ -84,14 +84,14 @@ struct ZipEntrySource: ChunkSource {
 
     /// Moves to the export entry and returns its name.
     mutating func selectExportEntry() throws -> String {
-        guard let a = archive else { throw ExportReadError.archive(path: path, message: "not open") }
+        guard let a = archive else { throw ExportReadError.zip(path: path, message: "not open") }
         var entry: OpaquePointer?
         var seen: [String] = []
         while true {
             let rc = archive_read_next_header(a, &entry)
             if rc == ARCHIVE_EOF { break }
             guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else {
-                throw ExportReadError.archive(path: path, message: String(cString: archive_error_string(a)))
+                throw ExportReadError.zip(path: path, message: String(cString: archive_error_string(a)))
             }
             let name = entryName(entry)
             seen.append(name)
@@ -105,7 +105,7 @@ struct ZipEntrySource: ChunkSource {
                     archive_read_data(a, $0.baseAddress, min($0.count, exportSniffLength - head.count))
                 }
                 if n < 0 {
-                    throw ExportReadError.archive(
+                    throw ExportReadError.zip(
                         path: path,
                         message: String(cString: archive_error_string(a))
                             + " while reading \(name); the archive is damaged or truncated")
@@ -157,7 +157,7 @@ struct ZipEntrySource: ChunkSource {
         guard let a = archive else { return 0 }
         let n = archive_read_data(a, buffer.baseAddress, buffer.count)
         if n < 0 {
-            throw ExportReadError.archive(
+            throw ExportReadError.zip(
                 path: path,
                 message: String(cString: archive_error_string(a))
                     + " while reading \(entry); the archive is damaged or truncated")

@@ -99,7 +99,7 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
     /// Well-formed XML (or a zip) that is not an Apple Health export.
     case notHealthExport(input: String, reason: String)
     /// libarchive could not read the zip.
-    case archive(path: String, message: String)
+    case zip(path: String, message: String)
     /// The consumer stopped the read by throwing; the consumer's error is described.
     case consumerFailed(input: String, message: String)
 
@@ -122,7 +122,7 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
                 + " expected an Apple Health export (export.xml or export.zip)"
         case .notHealthExport(let input, let reason):
             return "\(input): not an Apple Health export: \(reason)"
-        case .archive(let path, let message):
+        case .zip(let path, let message):
             return "\(path): cannot read the zip archive: \(message)"
         case .consumerFailed(let input, let message):
             return "\(input): \(Self.oneLine(message))"

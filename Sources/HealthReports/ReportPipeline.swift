@@ -30,7 +30,8 @@ public enum ReportPipeline {
     /// that peak memory does not grow with the export's length through freed heap blocks.
     /// - Throws: `ExportReadError` for input that cannot be read (nothing is analysed then),
     ///   `AnalysisError` for invalid options, `ScratchFileError` when the temporary file cannot
-    ///   be made or written.
+    ///   be made or written, `ReportPipelineError.emptyWindow` when the export has data but none
+    ///   in the window the options ask for.
     public static func run(
         _ input: ExportInput, options: AnalysisOptions, environmentTimeZone: String?,
         readerOptions: ReaderOptions = ReaderOptions(), threads: Int = 1, scratch: (any ScratchSpace)? = nil,
@@ -58,6 +59,9 @@ public enum ReportPipeline {
         let result = try analyzer.finish(
             exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
             environmentTimeZone: environmentTimeZone, rejectedRecordStarts: summary.rejectedRecordStarts)
+        // A cron job's report of a window without data must not replace the last good report with
+        // empty files: refuse it before anything is written.
+        if let empty = result.emptyWindow { throw ReportPipelineError.emptyWindow(empty) }
         var context = ReportContext(
             inputFileName: displayName(summary.inputName), exportDate: summary.exportDate,
             exportVersion: summary.exportVersion.map { String($0) },
@@ -78,5 +82,17 @@ public enum ReportPipeline {
         let fileEnd = inputName.range(of: ".zip:")?.upperBound ?? inputName.endIndex
         guard let slash = inputName[..<fileEnd].lastIndex(of: "/") else { return inputName }
         return String(inputName[inputName.index(after: slash)...])
+    }
+}
+
+/// Why the pipeline reports nothing for an export it could read.
+public enum ReportPipelineError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The export has data, but none in the window of `--from`/`--to` or `--week last`.
+    case emptyWindow(EmptyWindow)
+
+    public var description: String {
+        switch self {
+        case .emptyWindow(let window): return window.description
+        }
     }
 }

@@ -35,6 +35,8 @@ public enum ReportFile: String, CaseIterable, Hashable, Sendable {
     case workouts = "workouts.csv"
     case report = "report.md"
     case schema = "schema.sql"
+    case loadSQLite = "load-sqlite.sql"
+    case loadDuckDB = "load-duckdb.sql"
     case json = "report.json"
 
     /// The file's name in the output directory.
@@ -78,6 +80,8 @@ public struct ReportWriter: Sendable {
         case .workouts: return workoutsCSV(result, routes: context.routes)
         case .report: return markdownReport(result, context: context)
         case .schema: return schemaSQL()
+        case .loadSQLite: return loadSQLite()
+        case .loadDuckDB: return loadDuckDB()
         case .json: return reportJSON(result, context: context)
         }
     }

@@ -159,7 +159,8 @@ struct ReportFilesTests {
         #expect(
             files(in: out)
                 == charts + [
-                    "daily.csv", "monthly.csv", "report.json", "report.md", "schema.sql", "sleep.csv", "sources.csv",
+                    "daily.csv", "load-duckdb.sql", "load-sqlite.sql", "monthly.csv", "report.json", "report.md",
+                    "schema.sql", "sleep.csv", "sources.csv",
                     "stand_hours.csv", "weekly.csv", "workouts.csv",
                 ])
         for name in files(in: out) {

@@ -1,4 +1,5 @@
 import Foundation
+import HealthArchive
 import HealthReports
 import Testing
 
@@ -62,5 +63,49 @@ struct ResultTablesTests {
                 }
             }
         }
+    }
+
+    /// `daily_results` as `date|steps|stand_hours` lines, by date.
+    static func storedDays(_ db: String) throws -> [String] {
+        let r = try runTool(
+            "sqlite3", ["-readonly", db, "SELECT date, steps, stand_hours FROM daily_results ORDER BY date"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test func aReportOfOneWeekReplacesOnlyThatWeeksStoredResults() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 2025-06-02 is a Monday: 21 days are the ISO weeks 2025-W23, W24 and W25.
+        let export = try ArchiveCLITests.export(dir, "a.xml", firstDay: "2025-06-02", days: 21)
+        let db = dir.appendingPathComponent("h.sqlite").path
+        #expect(try run(["import", export.path, "--db", db, "--quiet"]).status == 0)
+        #expect(
+            try run(["report", "--db", db, "--out", dir.appendingPathComponent("all").path, "--quiet"]).status == 0)
+        let all = try Self.storedDays(db)
+        #expect(all.count == 21)
+        #expect(try Archive(path: db).rowCounts()["weekly_results"] == 3)
+
+        // The cron job's weekly run: one week. The other 14 days and 2 weeks stay as stored.
+        let week = dir.appendingPathComponent("week")
+        let r = try run([
+            "report", "--db", db, "--out", week.path, "--from", "2025-06-09", "--to", "2025-06-15", "--quiet",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Self.storedDays(db) == all)
+        #expect(try Archive(path: db).rowCounts()["weekly_results"] == 3)
+        let weeks = try runTool("sqlite3", ["-readonly", db, "SELECT week, days FROM weekly_results ORDER BY week"])
+        #expect(weeks.stdout == "2025-W23|7\n2025-W24|7\n2025-W25|7\n")
+
+        // A table an earlier version wrote (untyped, all days) is made anew with the typed columns.
+        #expect(
+            try runTool("sqlite3", [db, "DROP TABLE daily_results; CREATE TABLE daily_results (\"date\", \"steps\")"])
+                .status == 0)
+        #expect(
+            try run(["report", "--db", db, "--out", week.path, "--from", "2025-06-09", "--to", "2025-06-15", "--quiet"])
+                .status == 0)
+        let stored = try Self.storedDays(db)
+        #expect(stored.count == 7)
+        #expect(stored == Array(all[7..<14]))
     }
 }

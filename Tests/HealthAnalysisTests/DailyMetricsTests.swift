@@ -98,46 +98,6 @@ struct DailyMetricsTests {
         #expect(r.day("2025-02-05")?.steps == 0)  // a zero-valued sample is data
     }
 
-    @Test func heartRateMeanIsTimeWeightedSoADenseWorkoutHourDoesNotDominate() throws {
-        // The example: 60 bpm every 10 minutes all day, and one workout hour (12:00–13:00)
-        // of 150 bpm every 5 s. 60-samples 00:00…11:50 (72) and 13:00…23:50 (66) weigh 600 s each
-        // (the last one the cap) = 82 800 s = 23 h; the 720 workout samples weigh 5 s each = 1 h.
-        // Mean = (82 800 × 60 + 3 600 × 150) / 86 400 = 63.75 bpm; the plain mean of the 858
-        // samples would be (138 × 60 + 720 × 150) / 858 = 135.5.
-        let t0 = utc.t("2025-02-03 00:00")
-        var records: [Record] = []
-        for k in 0..<144 where k < 72 || k >= 78 {
-            let t = t0 + Int64(k) * 600
-            records.append(sample(.watch, t, t, 60, type: T.heartRate))
-        }
-        for k in 0..<720 {
-            let t = t0 + 12 * 3600 + Int64(k) * 5
-            records.append(sample(.watch, t, t, 150, type: T.heartRate))
-        }
-        let r = try analyze(records, options: options)
-        let d = try #require(r.day("2025-02-03"))
-        #expect(close(d.heartRateAvgBpm, 63.75))
-        #expect(d.heartRateMinBpm == 60 && d.heartRateMaxBpm == 150)
-    }
-
-    @Test func heartRateStatisticsCoverAllSources() throws {
-        // Watch 60 (08:00), 80 (08:05), 100 (10:00) and a chest strap app 70 (08:01), min 60, max 100.
-        // Time-weighted mean (reference §5.6), each sample weighing the time to the next one, capped
-        // at 600 s, the last one the cap: 60 × 60 s, 70 × 240 s, 80 × 600 s (not 6 900), 100 × 600 s
-        // → (3 600 + 16 800 + 48 000 + 60 000) / 1 500 = 85.6 (the plain mean would be 77.5).
-        let t = utc.t("2025-02-03 08:00")
-        let r = try analyze(
-            [
-                sample(.watch, t, t, 60, type: T.heartRate), sample(.watch, t + 300, t + 300, 80, type: T.heartRate),
-                sample(.watch, t + 7200, t + 7200, 100, type: T.heartRate),
-                sample(.app, t + 60, t + 60, 70, type: T.heartRate),
-            ], options: options)
-        let d = try #require(r.day("2025-02-03"))
-        #expect(close(d.heartRateAvgBpm, 85.6))
-        #expect(d.heartRateMinBpm == 60)
-        #expect(d.heartRateMaxBpm == 100)
-    }
-
     @Test func restingHeartRateIsTheTopSourcesLatestValueOfTheDay() throws {
         // Watch 55 at 07:00 and 58 at 09:00; an app 50 at 10:00 (lower priority) → 58.
         let r = try analyze(
@@ -220,70 +180,6 @@ struct DailyMetricsTests {
             ], options: o)
         // --no-dedup keeps overlapping sessions of different sources; the exact copy still goes.
         #expect(plain.day("2025-02-03")?.workouts == 2)
-    }
-
-    @Test func noDedupGivesPlainSums() throws {
-        // Case A without de-duplication: 1000 + 600 = 1600; counted = raw.
-        var o = options
-        o.deduplicate = false
-        let r = try analyze(
-            [
-                sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 1000),
-                sample(.phone, utc, "2025-03-10 10:05", "2025-03-10 10:15", 600),
-            ], options: o)
-        #expect(close(r.day("2025-03-10")?.steps, 1600))
-        #expect(!r.deduplicated)
-        #expect(r.sources.allSatisfy { $0.rawTotal == $0.countedTotal })
-    }
-
-    @Test func exactDuplicatesAreRemovedUnlessDisabled() throws {
-        // The same Watch sample twice: 500 once; with removal off, a source overlapping
-        // itself is summed → 1 000.
-        let records = [
-            sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 500),
-            sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 500),
-        ]
-        #expect(close(try analyze(records, options: options).day("2025-03-10")?.steps, 500))
-        var o = options
-        o.removeExactDuplicates = false
-        #expect(close(try analyze(records, options: o).day("2025-03-10")?.steps, 1000))
-    }
-
-    @Test func negativeAndBackwardsSamplesAreDroppedAndCounted() throws {
-        var negative = sample(.app, utc, "2025-03-10 11:00", "2025-03-10 11:10", -200)
-        negative.line = 41
-        let r = try analyze(
-            [
-                sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 500),
-                negative,
-                sample(.app, utc, "2025-03-10 12:10", "2025-03-10 12:00", 300),
-            ], options: options)
-        #expect(close(r.day("2025-03-10")?.steps, 500))
-        #expect(r.notes.contains("Dropped 1 sample(s) with a negative value (first at line 41)."))
-        #expect(r.notes.contains("Dropped 1 sample(s) that end before they start."))  // built by hand: no line
-    }
-
-    @Test func otherCumulativeTypesAppearInTheSourceContributions() throws {
-        // DistanceCycling from the Watch and an app, overlapping: 10:00–10:30 Watch 9 km,
-        // 10:15–10:45 app 6 km → Watch 9 + app's 10:30–10:45 half = 3 → counted 12.
-        let r = try analyze(
-            [
-                sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:30", 9, type: T.cycling),
-                sample(.app, utc, "2025-03-10 10:15", "2025-03-10 10:45", 6, type: T.cycling),
-            ], options: options)
-        let app = try #require(r.contribution(T.cycling, "Pedometer++"))
-        #expect(close(app.countedTotal, 3))
-        #expect(close(app.rawTotal, 6))
-        #expect(app.unit == .kilometre)
-        #expect(close(r.contribution(T.cycling, TestSource.watch.name)?.countedTotal, 9))
-    }
-
-    @Test func sampleInAnUnexpectedUnitIsDropped() throws {
-        var bad = sample(.watch, utc, "2025-03-10 10:00", "2025-03-10 10:10", 5)
-        bad.value = .quantity(Quantity(value: 5, unit: .kilometre, originalValue: 5, originalUnit: "km"))
-        let r = try analyze([bad, sample(.watch, utc, "2025-03-10 11:00", "2025-03-10 11:10", 7)], options: options)
-        #expect(r.day("2025-03-10")?.steps == 7)
-        #expect(r.notes.contains { $0.contains("unit") })
     }
 
     @Test func symbolTablesAndNamesGiveTheSameResult() throws {

@@ -188,7 +188,7 @@ struct TimeZoneChoiceTests {
             Self.records, options: AnalysisOptions(),
             timeZoneCounts: ["Europe/Paris": 7, "America/New_York": 7, "Asia/Tokyo": 2, "Mars/Olympus": 99],
             environmentTimeZone: "UTC")
-        #expect(r.timeZone == TimeZoneChoice(identifier: "America/New_York", reason: .mostFrequentHKTimeZone(count: 7)))
+        #expect(r.timeZone == TimeZoneChoice(identifier: "America/New_York", reason: .hkTimeZone(samples: 7)))
         #expect(r.notes.contains { $0.contains("Mars/Olympus") })
         #expect(r.days.map(\.date) == [day("2025-07-01")])  // 18:30 EDT
     }

@@ -69,7 +69,8 @@ struct RecordOrderTests {
         #expect(
             reference.keys.sorted()
                 == charts + [
-                    "daily.csv", "monthly.csv", "report.json", "report.md", "schema.sql", "sleep.csv", "sources.csv",
+                    "daily.csv", "load-duckdb.sql", "load-sqlite.sql", "monthly.csv", "report.json", "report.md",
+                    "schema.sql", "sleep.csv", "sources.csv",
                     "stand_hours.csv", "weekly.csv", "workouts.csv",
                 ])
         #expect(reference["daily.csv"]!.utf8.filter { $0 == 0x0A }.count == 13)  // header + 12 days

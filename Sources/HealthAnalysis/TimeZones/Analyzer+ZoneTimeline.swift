@@ -44,18 +44,6 @@ extension Analyzer {
         return out
     }
 
-    /// The single-zone summary of a period's reason (`AnalysisResult.timeZone`).
-    static func choiceReason(_ reason: TimeZonePeriodReason) -> TimeZoneReason {
-        switch reason {
-        case .option: return .option
-        case .hkTimeZone(let samples): return .mostFrequentHKTimeZone(count: samples)
-        case .activitySummaryAgreement(let candidates, let agreeing, let compared):
-            return .activitySummaryAgreement(candidates: candidates, agreeingDays: agreeing, comparedDays: compared)
-        case .environment: return .environment
-        case .exportOffset: return .exportOffset
-        }
-    }
-
     /// `UTC+01:00`, `UTC-04:30`.
     static func offsetLabel(_ seconds: Int64) -> String {
         let a = abs(seconds)

@@ -29,6 +29,13 @@ extension ReportWriter {
             .number("sleep_min_per_night", decimals: 1) { $0.sleepMinutesPerNight },
             .number("body_mass_kg", decimals: 2) { $0.bodyMassKg },
             .text("workouts_by_activity") { activityList($0.workoutsByActivity) },
+            // Appended: the day means of the vitals, over the days with a value.
+            .number("vo2_max_ml_min_kg", decimals: 2) { $0.vo2MaxMlPerMinKg },
+            .number("blood_oxygen_pct", decimals: 1) { $0.oxygenSaturationPercent },
+            .number("respiratory_rate_per_min", decimals: 1) { $0.respiratoryRateBreathsPerMin },
+            .number("wrist_temperature_c", decimals: 2) { $0.wristTemperatureC },
+            .number("blood_pressure_systolic_mmhg", decimals: 0) { $0.bloodPressureSystolicMmHg },
+            .number("blood_pressure_diastolic_mmhg", decimals: 0) { $0.bloodPressureDiastolicMmHg },
         ])
 
     /// The text of `monthly.csv`: one row per month of `result.months`, in order.

@@ -33,7 +33,7 @@ extension ReportWriter {
         let reason: String
         switch result.timeZone.reason {
         case .option: reason = "option --tz"
-        case .mostFrequentHKTimeZone: reason = "most frequent HKTimeZone"
+        case .hkTimeZone: reason = "most frequent HKTimeZone"
         case .activitySummaryAgreement: reason = "export-time offset candidates, ActivitySummary agreement"
         case .environment: reason = "environment TZ"
         case .exportOffset: reason = "export-time UTC offset"

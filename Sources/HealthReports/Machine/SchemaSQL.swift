@@ -9,8 +9,8 @@ extension ReportWriter {
     public func schemaSQL() -> String {
         var text = """
             -- Typed tables for the CSV files beside this file (written by health-analyzer).
-            -- DuckDB:  .read schema.sql   then   COPY daily FROM 'daily.csv' (HEADER);   (one per table)
-            -- SQLite:  .read schema.sql   then   .import --csv --skip 1 daily.csv daily
+            -- To load the CSV files with every empty cell NULL, run load-sqlite.sql or load-duckdb.sql
+            -- in this folder: sqlite3 health.db < load-sqlite.sql, duckdb health.duckdb < load-duckdb.sql.
             -- An empty cell is no data (NULL), never 0. Times are local with their UTC offset (ISO 8601).
 
             """

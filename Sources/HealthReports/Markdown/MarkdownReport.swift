@@ -86,11 +86,11 @@ struct MarkdownReport {
         return number(part / whole * 100, 0) + "%"
     }
 
-    static func describe(_ reason: TimeZoneReason) -> String {
+    static func describe(_ reason: TimeZonePeriodReason) -> String {
         switch reason {
         case .option:
             return "given with `--tz`"
-        case .mostFrequentHKTimeZone(let count):
+        case .hkTimeZone(let count):
             let samples = DecimalFormat(decimals: 0, groupingSeparator: ",").string(Double(count)) ?? "\(count)"
             return "the most frequent `HKTimeZone` in the export (on \(samples) \(count == 1 ? "sample" : "samples"))"
         case .activitySummaryAgreement(let candidates, let agreeing, let compared):

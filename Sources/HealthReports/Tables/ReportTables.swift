@@ -25,7 +25,7 @@ extension ReportWriter {
         case .sources: return Self.sourcesTable.cells(result.sources)
         case .sleep: return Self.sleepTable.cells(result.sleep)
         case .workouts: return Self.workoutsTable.cells(Self.workoutCSVRows(result, routes: context.routes))
-        case .report, .schema, .json: return nil
+        case .report, .schema, .loadSQLite, .loadDuckDB, .json: return nil
         }
     }
 }

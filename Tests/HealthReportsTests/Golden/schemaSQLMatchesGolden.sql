@@ -1,6 +1,6 @@
 -- Typed tables for the CSV files beside this file (written by health-analyzer).
--- DuckDB:  .read schema.sql   then   COPY daily FROM 'daily.csv' (HEADER);   (one per table)
--- SQLite:  .read schema.sql   then   .import --csv --skip 1 daily.csv daily
+-- To load the CSV files with every empty cell NULL, run load-sqlite.sql or load-duckdb.sql
+-- in this folder: sqlite3 health.db < load-sqlite.sql, duckdb health.duckdb < load-duckdb.sql.
 -- An empty cell is no data (NULL), never 0. Times are local with their UTC offset (ISO 8601).
 
 -- daily.csv
@@ -97,7 +97,13 @@ CREATE TABLE monthly (
     "hrv_sdnn_avg_ms" DOUBLE,
     "sleep_min_per_night" DOUBLE,
     "body_mass_kg" DOUBLE,
-    "workouts_by_activity" VARCHAR
+    "workouts_by_activity" VARCHAR,
+    "vo2_max_ml_min_kg" DOUBLE,
+    "blood_oxygen_pct" DOUBLE,
+    "respiratory_rate_per_min" DOUBLE,
+    "wrist_temperature_c" DOUBLE,
+    "blood_pressure_systolic_mmhg" DOUBLE,
+    "blood_pressure_diastolic_mmhg" DOUBLE
 );
 
 -- stand_hours.csv

@@ -166,7 +166,7 @@ func makeSampleResult() -> AnalysisResult {
         ])
 
     return AnalysisResult(
-        timeZone: TimeZoneChoice(identifier: "Europe/Berlin", reason: .mostFrequentHKTimeZone(count: 10_234)),
+        timeZone: TimeZoneChoice(identifier: "Europe/Berlin", reason: .hkTimeZone(samples: 10_234)),
         weekStart: .iso8601,
         deduplicated: true,
         sourceOrder: [

@@ -20,12 +20,25 @@ extension MarkdownReport {
             ("Exercise (min)", 0, 0, { $0.exerciseMinutes }),
             ("Stand hours", 1, 0, { $0.standHours.map(Double.init) }),
             ("Resting heart rate (bpm)", 1, 1, { $0.restingHeartRateBpm }),
+            // The body and vital measures, listed only when the export has them.
+            ("HRV, SDNN (ms)", 1, 1, { $0.hrvSdnnMs }),
+            ("Body mass (kg)", 2, 2, { $0.bodyMassKg }),
+            ("Blood pressure, systolic (mmHg)", 0, 0, { $0.bloodPressureSystolicMmHg }),
+            ("Blood pressure, diastolic (mmHg)", 0, 0, { $0.bloodPressureDiastolicMmHg }),
+            ("VO2 max (mL/min·kg)", 1, 1, { $0.vo2MaxMlPerMinKg }),
+            ("Blood oxygen (%)", 1, 1, { $0.oxygenSaturationPercent }),
+            ("Respiratory rate (breaths/min)", 1, 1, { $0.respiratoryRateBreathsPerMin }),
+            ("Wrist temperature (°C)", 2, 2, { $0.wristTemperatureC }),
         ]
+        // A measure without any day of data gets no row of zeros: it is named below the table.
         var rows: [[String]] = []
-        for metric in metrics {
+        var missing: [String] = []
+        for (k, metric) in metrics.enumerated() {
             let values = result.days.compactMap(metric.value).filter(\.isFinite)
             if values.isEmpty {
-                rows.append([metric.name, "0", none, none, none])
+                // The activity measures (the first eight) are named when missing; the body and
+                // vital measures are simply not listed.
+                if k < 8 { missing.append(metric.name) }
             } else {
                 let mean = values.reduce(0, +) / Double(values.count)
                 rows.append([
@@ -34,9 +47,15 @@ extension MarkdownReport {
                 ])
             }
         }
+        if rows.isEmpty {
+            text += "No measure has a day with data in this period.\n\n"
+            return
+        }
         text += Markdown.table(
             ["Metric", "Days with data", "Mean per day", "Lowest day", "Highest day"],
             [.left, .right, .right, .right, .right], rows)
-        text += "\nMeans are over the days with data for each metric; days without data are not zeros.\n\n"
+        text += "\nMeans are over the days with data for each metric; days without data are not zeros.\n"
+        if !missing.isEmpty { text += "No day has data for: " + missing.joined(separator: ", ") + ".\n" }
+        text += "\n"
     }
 }

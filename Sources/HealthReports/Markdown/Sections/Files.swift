@@ -14,6 +14,9 @@ extension MarkdownReport {
         text += "- [sleep.csv](sleep.csv): one row per night (by wake-up date) and per day with naps\n"
         text += "- [workouts.csv](workouts.csv): one row per workout, duplicates marked\n"
         text += "- [schema.sql](schema.sql): typed tables for the CSV files (DuckDB, SQLite)\n"
+        text +=
+            "- [load-sqlite.sql](load-sqlite.sql), [load-duckdb.sql](load-duckdb.sql): load the CSV files into typed "
+            + "tables, empty cells as NULL (`sqlite3 health.db < load-sqlite.sql`)\n"
         text += "- [report.json](report.json): how the report was made (tool, input, zone, source order, period)\n"
         let charts = self.charts
         if !charts.isEmpty {

@@ -15,7 +15,11 @@ extension MarkdownReport {
             let m = Int(minutes.rounded())
             return "\(m / 60):\(m % 60 < 10 ? "0" : "")\(m % 60)"
         }
-        let rows = result.months.map { m in
+        var header = [
+            "Month", "Steps/day", "Move kcal/day", "Exercise min/day", "Rings M/E/S", "Workouts", "Sleep/night",
+            "Resting HR",
+        ]
+        var rows = result.months.map { m in
             [
                 m.month + (m.partial ? " (partial: \(m.days) days)" : ""), number(m.stepsPerDay, 0),
                 number(m.moveKcalPerDay, 0), number(m.exerciseMinutesPerDay, 0),
@@ -23,14 +27,28 @@ extension MarkdownReport {
                 grouped(m.workouts), hours(m.sleepMinutesPerNight), number(m.restingHeartRateAvgBpm, 1),
             ]
         }
+        // The body and vital measures, as columns only when some month has them.
+        let vitals: [(name: String, decimals: Int, value: (MonthlyMetrics) -> Double?)] = [
+            ("HRV ms", 1, { $0.hrvSdnnAvgMs }), ("Body mass kg", 1, { $0.bodyMassKg }),
+            ("VO2 max", 1, { $0.vo2MaxMlPerMinKg }), ("SpO2 %", 1, { $0.oxygenSaturationPercent }),
+            ("Resp./min", 1, { $0.respiratoryRateBreathsPerMin }), ("Wrist °C", 2, { $0.wristTemperatureC }),
+        ]
+        for vital in vitals where result.months.contains(where: { vital.value($0) != nil }) {
+            header.append(vital.name)
+            for (k, m) in result.months.enumerated() { rows[k].append(number(vital.value(m), vital.decimals)) }
+        }
+        if result.months.contains(where: { $0.bloodPressureSystolicMmHg != nil }) {
+            header.append("BP mmHg")
+            for (k, m) in result.months.enumerated() {
+                rows[k].append(
+                    m.bloodPressureSystolicMmHg.map { number($0, 0) + "/" + number(m.bloodPressureDiastolicMmHg, 0) }
+                        ?? none)
+            }
+        }
         text += Markdown.table(
-            [
-                "Month", "Steps/day", "Move kcal/day", "Exercise min/day", "Rings M/E/S", "Workouts", "Sleep/night",
-                "Resting HR",
-            ],
-            [.left, .right, .right, .right, .right, .right, .right, .right], rows)
+            header, [.left] + Array(repeating: .right, count: header.count - 1), rows)
         text +=
             "\nPer-day values are means over the days with data; sleep (hours:minutes) is the mean per night "
-            + "(by wake-up date); rings are the days the Move, Exercise and Stand rings were closed; resting HR in bpm. All columns are in [monthly.csv](monthly.csv).\n\n"
+            + "(by wake-up date); rings are the days the Move, Exercise and Stand rings were closed; resting HR in bpm; body and vital measures are means of the days' values. All columns are in [monthly.csv](monthly.csv).\n\n"
     }
 }

@@ -170,21 +170,36 @@ struct DailyColumns {
             }
             let moveGoal = s.isMoveTimeMode ? m.moveGoalMinutes : m.moveGoalKcal
             rings.hasGoals = moveGoal != nil || m.exerciseGoalMinutes != nil || m.standGoalHours != nil
-            rings.move = Self.closes(s.isMoveTimeMode ? m.moveMinutes : m.moveKcal, goal: moveGoal)
-            rings.exercise = Self.closes(m.exerciseMinutes, goal: m.exerciseGoalMinutes)
-            rings.stand = Self.closes(m.standHours.map(Double.init), goal: m.standGoalHours)
-            // Without any record-derived ring value (no Watch data that day) there is nothing to
-            // close: the count stays empty rather than a misleading 0.
             let anyRingValue =
                 m.moveKcal != nil || m.moveMinutes != nil || m.exerciseMinutes != nil || m.standHours != nil
-            if rings.hasGoals && anyRingValue { m.ringsClosed = rings.count }
+            if anyRingValue {
+                rings.move = Self.closes(s.isMoveTimeMode ? m.moveMinutes : m.moveKcal, goal: moveGoal)
+                rings.exercise = Self.closes(m.exerciseMinutes, goal: m.exerciseGoalMinutes)
+                rings.stand = Self.closes(m.standHours.map(Double.init), goal: m.standGoalHours)
+            } else {
+                // A day with its ActivitySummary but no ring records (an export whose Watch
+                // samples are gone, or a summary-only export): the rings are the summary's own
+                // values against its goals, as the Activity app showed them.
+                rings.move = Self.closes(
+                    s.isMoveTimeMode ? s.appleMoveTimeMinutes : s.activeEnergyBurnedKcal, goal: moveGoal)
+                rings.exercise = Self.closes(s.appleExerciseTimeMinutes, goal: m.exerciseGoalMinutes)
+                rings.stand = Self.closes(s.appleStandHours, goal: m.standGoalHours)
+            }
+            // Without any ring value, from records or from the summary, there is nothing to close:
+            // the count stays empty rather than a misleading 0.
+            let anySummaryValue =
+                s.activeEnergyBurnedKcal != nil || s.appleMoveTimeMinutes != nil
+                || s.appleExerciseTimeMinutes != nil || s.appleStandHours != nil
+            if rings.hasGoals && (anyRingValue || anySummaryValue) { m.ringsClosed = rings.count }
         }
         let hasData =
             m.steps != nil || m.distanceKm != nil || m.flightsClimbed != nil || m.activeEnergyKcal != nil
             || m.basalEnergyKcal != nil || m.moveKcal != nil || m.moveMinutes != nil || m.exerciseMinutes != nil
             || m.standHours != nil || m.restingHeartRateBpm != nil || m.heartRateAvgBpm != nil || m.workouts > 0
             || m.walkingHeartRateAvgBpm != nil || m.vo2MaxMlPerMinKg != nil || m.bodyMassKg != nil
-            || summary != nil
+            || m.hrvSdnnMs != nil || m.respiratoryRateBreathsPerMin != nil || m.oxygenSaturationPercent != nil
+            || m.wristTemperatureC != nil || m.bloodPressureSystolicMmHg != nil || m.bloodPressureDiastolicMmHg != nil
+            || m.sleepMinutes != nil || summary != nil
         return (m, rings, hasData)
     }
 

@@ -1,33 +1,5 @@
 import HealthExport
 
-/// Where a ring's record-derived value comes from (reference §4.1).
-public enum RingSourceModel: String, Hashable, Sendable {
-    /// Apple Watch samples (active energy, exercise minutes, stand hours): the Watch's rings.
-    case appleWatch = "Apple Watch"
-    /// iPhone active energy: the Move ring the Fitness app estimates on the phone for iPhone-only
-    /// users (iOS 16+), used on days without Watch energy.
-    case iPhone = "iPhone"
-}
-
-/// One ring and source model: on how many reported days it gave the ring's value, and how many
-/// of those days agree with the ActivitySummary (`compared` have both).
-public struct RingSourceUse: Hashable, Sendable {
-    /// `Move`, `Exercise`, `Stand`.
-    public var ring: String
-    public var model: RingSourceModel
-    public var days: Int
-    public var compared: Int
-    public var agreeing: Int
-
-    public init(ring: String, model: RingSourceModel, days: Int, compared: Int, agreeing: Int) {
-        self.ring = ring
-        self.model = model
-        self.days = days
-        self.compared = compared
-        self.agreeing = agreeing
-    }
-}
-
 extension Analyzer {
     /// Per ring and source model, the days and their agreement with the ActivitySummary (the
     /// cross-check's tolerances, reference §4.3).

@@ -80,7 +80,7 @@ extension Analyzer {
         let current = timeline.periods[timeline.periods.count - 1]
 
         var result = AnalysisResult(
-            timeZone: TimeZoneChoice(identifier: current.identifier, reason: Self.choiceReason(current.reason)),
+            timeZone: TimeZoneChoice(identifier: current.identifier, reason: current.reason),
             weekStart: options.weekStart, deduplicated: options.deduplicate, sourceOrder: priority.rankedSources,
             exportDate: exportDate)
         // Without reported days (no data, an empty window), the periods carry no dates.
@@ -115,6 +115,9 @@ extension Analyzer {
         let completeFirst = windowFirst
         let completeLast = min((exportDay.map { $0 - 1 }) ?? lastDay, options.to?.daysSince1970 ?? .max)
         guard windowFirst <= windowLast else {
+            result.emptyWindow = EmptyWindow(
+                from: options.from, to: options.to, lastCompleteWeek: false,
+                dataFirstDay: CivilDate(daysSince1970: firstDay), dataLastDay: CivilDate(daysSince1970: lastDay))
             notes.append(
                 "WARNING: no data between \(options.from.map(\.description) ?? "the start") and "
                     + "\(options.to.map(\.description) ?? "the end"): the export has data from "
@@ -128,6 +131,9 @@ extension Analyzer {
             var start = options.weekStart.startOfWeek(containing: CivilDate(daysSince1970: completeLast)).daysSince1970
             if start + 6 > completeLast { start -= 7 }
             guard start >= completeFirst else {
+                result.emptyWindow = EmptyWindow(
+                    from: options.from, to: options.to, lastCompleteWeek: true,
+                    dataFirstDay: CivilDate(daysSince1970: firstDay), dataLastDay: CivilDate(daysSince1970: lastDay))
                 notes.append(
                     "WARNING: --week last: no complete week with data (the export has data from "
                         + "\(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay))).")
@@ -263,46 +269,7 @@ extension Analyzer {
         }
     }
 
-    // MARK: Cross-check and streak
-
-    /// Compares record-derived ring values with the day's ActivitySummary (reference §4.3):
-    /// exercise and move minutes ±1 min, stand hours exact, energy ±max(1 kcal, 1 %).
-    /// A day with a summary but no ring records at all (no Watch energy, exercise, move time or
-    /// stand record) is counted apart in `daysWithoutRingRecords`, not compared; otherwise a
-    /// missing record value compares as 0.
-    static func crossCheck(_ rows: [DailyMetrics], summaries: [CivilDate: ActivitySummary]) -> SummaryCrossCheck {
-        var check = SummaryCrossCheck()
-        for row in rows {
-            guard let s = summaries[row.date] else { continue }
-            if row.moveKcal == nil && row.moveMinutes == nil && row.exerciseMinutes == nil && row.standHours == nil {
-                check.daysWithoutRingRecords += 1
-                continue
-            }
-            var compared = false
-            var agrees = true
-            func compare(_ metric: String, _ record: Double?, _ summary: Double?, tolerance: (Double) -> Double) {
-                guard let summary else { return }
-                compared = true
-                if abs((record ?? 0) - summary) > tolerance(summary) + 1e-9 {
-                    agrees = false
-                    check.disagreements.append(
-                        SummaryDisagreement(date: row.date, metric: metric, recordValue: record, summaryValue: summary))
-                }
-            }
-            if s.isMoveTimeMode {
-                compare("move_min", row.moveMinutes, s.appleMoveTimeMinutes) { _ in 1 }
-            } else {
-                compare("move_kcal", row.moveKcal, s.activeEnergyBurnedKcal) { max(1, abs($0) * 0.01) }
-            }
-            compare("exercise_min", row.exerciseMinutes, s.appleExerciseTimeMinutes) { _ in 1 }
-            compare("stand_hours", row.standHours.map(Double.init), s.appleStandHours) { _ in 0 }
-            if compared {
-                check.daysCompared += 1
-                if agrees { check.daysAgreeing += 1 }
-            }
-        }
-        return check
-    }
+    // MARK: Streak
 
     /// The longest run of consecutive days with all three rings closed; a day missing from `rows`
     /// (a left-out run without data, `KeptDays`) ends a run.

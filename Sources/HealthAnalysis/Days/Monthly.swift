@@ -1,47 +1,5 @@
 import HealthExport
 
-/// One calendar month of the report window: the same measures as a week (reference §6.2),
-/// over local days.
-public struct MonthlyMetrics: Hashable, Sendable {
-    /// `2025-10`.
-    public var month: String
-    /// Days of the month in the report window with any data.
-    public var days: Int
-    /// True when the window does not cover the whole month.
-    public var partial: Bool
-    public var steps: Double?
-    public var stepsPerDay: Double?
-    public var distanceKm: Double?
-    public var activeEnergyKcalPerDay: Double?
-    public var moveKcalPerDay: Double?
-    public var exerciseMinutesPerDay: Double?
-    public var standHoursPerDay: Double?
-    public var moveRingClosedDays: Int
-    public var exerciseRingClosedDays: Int
-    public var standRingClosedDays: Int
-    public var allRingsClosedDays: Int
-    public var workouts: Int
-    public var workoutMinutes: Double
-    public var workoutsByActivity: [String: Int]
-    public var restingHeartRateAvgBpm: Double?
-    public var hrvSdnnAvgMs: Double?
-    public var sleepMinutesPerNight: Double?
-    public var bodyMassKg: Double?
-
-    public init(month: String) {
-        self.month = month
-        self.days = 0
-        self.partial = false
-        self.moveRingClosedDays = 0
-        self.exerciseRingClosedDays = 0
-        self.standRingClosedDays = 0
-        self.allRingsClosedDays = 0
-        self.workouts = 0
-        self.workoutMinutes = 0
-        self.workoutsByActivity = [:]
-    }
-}
-
 /// Calendar months from the reported local-day rows: totals sum the days, per-day values are
 /// means over the days with a value for that measure, and a month not fully inside the rows is
 /// partial (reference §6.3, as for weeks).
@@ -88,6 +46,12 @@ struct MonthlyBuilder {
             sums[k].add("hrv", d.hrvSdnnMs)
             sums[k].add("sleep", d.sleepMinutes)
             sums[k].add("mass", d.bodyMassKg)
+            sums[k].add("vo2", d.vo2MaxMlPerMinKg)
+            sums[k].add("oxygen", d.oxygenSaturationPercent)
+            sums[k].add("respiratory", d.respiratoryRateBreathsPerMin)
+            sums[k].add("wrist", d.wristTemperatureC)
+            sums[k].add("systolic", d.bloodPressureSystolicMmHg)
+            sums[k].add("diastolic", d.bloodPressureDiastolicMmHg)
             let r = rings[i]
             if r.move { months[k].moveRingClosedDays += 1 }
             if r.exercise { months[k].exerciseRingClosedDays += 1 }
@@ -115,6 +79,12 @@ struct MonthlyBuilder {
             months[k].hrvSdnnAvgMs = s.mean("hrv")
             months[k].sleepMinutesPerNight = s.mean("sleep")
             months[k].bodyMassKg = s.mean("mass")
+            months[k].vo2MaxMlPerMinKg = s.mean("vo2")
+            months[k].oxygenSaturationPercent = s.mean("oxygen")
+            months[k].respiratoryRateBreathsPerMin = s.mean("respiratory")
+            months[k].wristTemperatureC = s.mean("wrist")
+            months[k].bloodPressureSystolicMmHg = s.mean("systolic")
+            months[k].bloodPressureDiastolicMmHg = s.mean("diastolic")
         }
         // Partial: the rows do not start on the 1st or do not reach the month's last day.
         if first.day != 1 { months[0].partial = true }

@@ -34,7 +34,7 @@ func makeZip(_ entries: [(name: String, bytes: [UInt8])], zip64: Bool = false) t
 }
 
 @Suite("Reading export.zip in place")
-struct ArchiveTests {
+struct ZipTests {
     let xml: [UInt8]
     let expected: ReadResult
 
@@ -88,7 +88,7 @@ struct ArchiveTests {
         #expect(try readAll(.path(zip)).dump == expected.dump)
     }
 
-    @Test func readsZip64Archives() throws {
+    @Test func readsZip64Zips() throws {
         // libarchive writes zip64 extra fields and the zip64 end-of-central-directory record
         // when asked; the reader must take sizes from there.
         let zip = try makeZip([("apple_health_export/export.xml", xml)], zip64: true)
@@ -112,7 +112,7 @@ struct ArchiveTests {
         }
     }
 
-    @Test func aTruncatedZipFailsWithAnArchiveError() throws {
+    @Test func aTruncatedZipFailsWithAZipError() throws {
         let zip = try makeZip([("apple_health_export/export.xml", xml)])
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: zip)))
         bytes.removeLast(bytes.count / 2)
@@ -121,7 +121,7 @@ struct ArchiveTests {
             _ = try readAll(.path(cut))
             Issue.record("a truncated zip must not read as complete")
         } catch let e as ExportReadError {
-            guard case .archive(let path, let message) = e else {
+            guard case .zip(let path, let message) = e else {
                 Issue.record("expected an archive error, got \(e)")
                 return
             }
@@ -142,13 +142,13 @@ struct ArchiveTests {
     }
 }
 
-/// Opt-in (about a minute and 240 MB of disk): `HEALTH_ANALYZER_LARGE_TESTS=1 swift test --filter LargeArchiveTests`.
+/// Opt-in (about a minute and 240 MB of disk): `HEALTH_ANALYZER_LARGE_TESTS=1 swift test --filter LargeZipTests`.
 @Suite(
-    "Archives over 4 GiB",
+    "Zips over 4 GiB",
     .enabled(
         if: ProcessInfo.processInfo.environment["HEALTH_ANALYZER_LARGE_TESTS"] == "1",
         "set HEALTH_ANALYZER_LARGE_TESTS=1 to run the 4.4 GB zip64 test"))
-struct LargeArchiveTests {
+struct LargeZipTests {
     /// 5 400 generated days are 4.44 GB of XML: the entry's sizes need zip64 fields. The zip is
     /// written streaming (size unknown up front, so a data descriptor follows the data).
     @Test func readsAnEntryLargerThan4GiB() throws {

@@ -1,0 +1,30 @@
+/// A batch of parsed elements, handed to the consumer every `ReaderOptions.batchSize` elements
+/// (earlier once its records hold 8192 `InstantaneousBeatsPerMinute`, so that a run of HRV
+/// records stays small) and once at the end. Order is document order within each array.
+public struct ExportBatch: Sendable {
+    /// Records, in document order. Records nested in a correlation are included, marked
+    /// `isNestedInCorrelation` (and also carried in their `Correlation`).
+    public var records: [Record] = []
+    public var correlations: [Correlation] = []
+    public var workouts: [Workout] = []
+    public var activitySummaries: [ActivitySummary] = []
+    public var clinicalRecords: [ClinicalRecord] = []
+    public var audiograms: [Audiogram] = []
+
+    public init() {}
+
+    /// Number of elements in the batch.
+    public var count: Int {
+        records.count + correlations.count + workouts.count + activitySummaries.count
+            + clinicalRecords.count + audiograms.count
+    }
+
+    mutating func removeAll() {
+        records.removeAll(keepingCapacity: true)
+        correlations.removeAll(keepingCapacity: true)
+        workouts.removeAll(keepingCapacity: true)
+        activitySummaries.removeAll(keepingCapacity: true)
+        clinicalRecords.removeAll(keepingCapacity: true)
+        audiograms.removeAll(keepingCapacity: true)
+    }
+}
