@@ -1,5 +1,6 @@
 import Foundation
 import HealthReports
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,31 +12,11 @@ import Testing
 /// the cohort step, the cohort tables through their loaders, and Parquet from them.
 @Suite("Batch output in DuckDB and SQLite")
 struct BatchDuckDBTests {
-    /// `.build/venv-duckdb`: made once (into a temporary name, then renamed, so that test
-    /// processes running at once never see half of one) and reused by later runs. Nil when it
-    /// cannot be made (no `python3 -m venv`, PyPI unreachable); the caller fails under CI=true.
+    /// The tests' Python with DuckDB (`TestSupport.PythonPackages`, shared with LoaderTests);
+    /// nil with the reason when it cannot be had (no `python3 -m venv`, PyPI unreachable): the
+    /// caller fails under CI=true.
     static func duckDBPython() -> (python: String?, problem: String) {
-        let venv = packageRoot.appendingPathComponent(".build/venv-duckdb")
-        let python = venv.appendingPathComponent("bin/python").path
-        if (try? runTool(python, ["-c", "import duckdb"]))?.status == 0 { return (python, "") }
-        let staging = packageRoot.appendingPathComponent(".build/venv-duckdb.tmp-\(getpid())")
-        try? FileManager.default.removeItem(at: staging)
-        defer { try? FileManager.default.removeItem(at: staging) }
-        guard let made = try? runTool("python3", ["-m", "venv", staging.path]), made.status == 0 else {
-            return (nil, "python3 -m venv failed (Debian: apt-get install python3-venv; scripts/setup does)")
-        }
-        let stagedPython = staging.appendingPathComponent("bin/python").path
-        let pip = try? runTool(
-            stagedPython,
-            ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--timeout", "60", "duckdb"])
-        guard pip?.status == 0 else {
-            return (nil, "pip install duckdb failed (is PyPI reachable?): \(pip?.stderr.suffix(400) ?? "")")
-        }
-        try? FileManager.default.removeItem(at: venv)
-        if rename(staging.path, venv.path) != 0, (try? runTool(python, ["-c", "import duckdb"]))?.status != 0 {
-            return (nil, "could not move the venv into \(venv.path)")
-        }
-        return (python, "")
+        do { return (try PythonPackages.python(with: "duckdb").path, "") } catch { return (nil, "\(error)") }
     }
 
     /// The sums of `column` per person from each person's own CSV file (`file` in
