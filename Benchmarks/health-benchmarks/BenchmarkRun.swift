@@ -10,6 +10,10 @@ import CBareSAX
 struct BenchmarkRun {
     var options: BenchmarkOptions
     var input: InputSource
+    /// The 1-minute load average when this program started, before it generated, deflated or
+    /// ran anything: read later, the load average would count this program's own earlier runs
+    /// (a second input would always look busy after the first).
+    var loadAtStart: Double?
 
     /// The pairs this run measures (the zip ones only with --zip).
     var pairs: [PhasePair] { PhasePair.standard(zip: options.zip) }
@@ -48,7 +52,7 @@ struct BenchmarkRun {
             report.zipBytes = fileSize(zipPath!)
         }
 
-        let loadBefore = loadAverage()  // before the warm-up, whose I/O wait would count
+        let loadBefore = loadAtStart
         if options.warmup {
             report.warmupSeconds = try warmUp(path)
             if let zipPath { _ = try warmUp(zipPath) }

@@ -11,7 +11,8 @@
 /// thresholds below the benchmark prints its figures but judges no target.
 ///
 /// Thresholds (documented in the README's benchmark section):
-/// - the 1-minute load average before the runs above `maxLoadPerCore` x cores;
+/// - the 1-minute load average when the benchmark started (before any work of its own) above
+///   `maxLoadPerCore` x cores;
 /// - CPU time used by other processes during the runs (the machine's busy time in `/proc/stat`
 ///   minus this program's and its children's user + system time) above `maxOthersShare` of
 ///   the machine's CPU time (wall time x cores);
@@ -43,8 +44,9 @@ struct MachineLoad {
     }
 
     var cores: Int
-    /// The 1-minute load average before the first run (before the warm-up, whose I/O wait
-    /// would count) and after the last.
+    /// The 1-minute load average when the benchmark started (before it generated, deflated,
+    /// warmed up or ran anything of its own, which the load average would count) and after the
+    /// last run of this input.
     var loadBefore: Double?
     var loadAfter: Double?
     var wallSeconds: Double
@@ -77,7 +79,7 @@ struct MachineLoad {
         var out: [String] = []
         let maxLoad = MachineLoad.maxLoadPerCore * Double(cores)
         if let load = loadBefore, load > maxLoad {
-            out.append("load average \(fixed(load, 2)) before the runs > \(fixed(maxLoad, 2)) (\(cores) cores)")
+            out.append("load average \(fixed(load, 2)) when the benchmark started > \(fixed(maxLoad, 2)) (\(cores) cores)")
         }
         if othersShare > MachineLoad.maxOthersShare {
             out.append(
@@ -96,7 +98,7 @@ struct MachineLoad {
 
     /// One line for the report.
     var summary: String {
-        "load \(loadBefore.map { fixed($0, 2) } ?? "?") before, \(loadAfter.map { fixed($0, 2) } ?? "?") after;"
+        "load \(loadBefore.map { fixed($0, 2) } ?? "?") at start, \(loadAfter.map { fixed($0, 2) } ?? "?") after;"
             + " during \(fixed(wallSeconds, 1)) s on \(cores) cores: ours \(fixed(ourSeconds, 1)) CPU s,"
             + " others \(fixed(othersSeconds, 1)) CPU s (\(fixed(othersShare * 100, 1)) %),"
             + " stolen \(fixed(max(0, stealSeconds), 1)) s (\(fixed(stealShare * 100, 1)) %)"

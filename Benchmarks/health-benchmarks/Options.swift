@@ -69,8 +69,8 @@ let helpText = """
     /proc/self/status): its ru_maxrss is also recorded (--json) but on Linux it starts at the
     parent's peak, which a spawned child inherits across exec.
 
-    Busy machine: before judging, the benchmark reads the 1-minute load average before the runs
-    (/proc/loadavg), the CPU time stolen during them (steal in /proc/stat) and the CPU time other
+    Busy machine: before judging, the benchmark reads the 1-minute load average when it starts,
+    before any work of its own (/proc/loadavg), the CPU time stolen during them (steal in /proc/stat) and the CPU time other
     processes used (the machine's busy time in /proc/stat minus this program's and its children's
     rusage). With a load above 0.25 x cores, others above 10 % or steal above 2 % of the
     machine's CPU time, every target reads "not judged (machine busy)" (with fewer than 5 rounds,

@@ -32,8 +32,9 @@ func main(_ arguments: [String]) -> Int32 {
             // The children read the thread count from their environment (see `benchmarkThreads`).
             setenv("HEALTH_BENCHMARKS_THREADS", String(options.threads), 1)
             var reports: [Report] = []
+            let loadAtStart = loadAverage()
             for input in options.inputs {
-                let report = try BenchmarkRun(options: options, input: input).run()
+                let report = try BenchmarkRun(options: options, input: input, loadAtStart: loadAtStart).run()
                 if !options.json { print(report.renderText() + "\n") }
                 reports.append(report)
             }
