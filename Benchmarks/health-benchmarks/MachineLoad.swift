@@ -79,7 +79,8 @@ struct MachineLoad {
         var out: [String] = []
         let maxLoad = MachineLoad.maxLoadPerCore * Double(cores)
         if let load = loadBefore, load > maxLoad {
-            out.append("load average \(fixed(load, 2)) when the benchmark started > \(fixed(maxLoad, 2)) (\(cores) cores)")
+            out.append(
+                "load average \(fixed(load, 2)) when the benchmark started > \(fixed(maxLoad, 2)) (\(cores) cores)")
         }
         if othersShare > MachineLoad.maxOthersShare {
             out.append(
