@@ -101,7 +101,9 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
     case notXML(input: String, line: Int, column: Int, message: String)
     /// Well-formed XML (or a zip) that is not an Apple Health export.
     case notHealthExport(input: String, reason: String)
-    /// libarchive could not read the zip.
+    /// libarchive could not read the zip; `message` is its text (and the entry being read). A
+    /// zip cut short ("Truncated ZIP file data") is described with the advice to export again,
+    /// as a cut-short XML file is (docs/export-format.md).
     case zip(path: String, message: String)
     /// The consumer stopped the read by throwing; the consumer's error is described.
     case consumerFailed(input: String, message: String)
@@ -133,7 +135,16 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
         case .notHealthExport(let input, let reason):
             return "\(input): not an Apple Health export: \(reason)"
         case .zip(let path, let message):
-            return "\(path): cannot read the zip archive: \(message)"
+            var text = Self.oneLine(message)
+            guard Self.meansZipCutShort(text) else { return "\(path): cannot read the zip archive: \(text)" }
+            // The entry readers (ChunkSources.swift) end their text with this; the advice says it.
+            let suffix = "; the archive is damaged or truncated"
+            if text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+            // When libarchive gave no text, `archiveErrorText`'s fallback says only what the
+            // advice says.
+            let said = text == String(suffix.dropFirst(2)) ? "" : ": \(text)"
+            return "\(path): cannot read the zip archive\(said). "
+                + Self.exportAgainAdvice("zip is incomplete or damaged")
         case .consumerFailed(let input, let message):
             return "\(input): \(Self.oneLine(message))"
         }
@@ -142,9 +153,26 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
     private static func truncatedText(_ input: String, _ line: Int, _ column: Int, _ text: String, _ elementsRead: Int)
         -> String
     {
-        "\(input): line \(line), column \(column): the export is truncated: it ends before </HealthData>"
-            + " (libxml2: \(text); stopped after \(elementsRead) elements). The file is incomplete: export"
-            + " again from the Health app (profile picture, Export All Health Data) and copy the whole file"
+        // Between two records the pre-filtered stream ends without the root's end tag, and
+        // libxml2 calls that "Extra content at the end of the document", which is not what
+        // happened: its text is quoted only where it says something true about the cut.
+        let libxml2 = text.hasPrefix("Extra content at the end of the document") ? "" : "libxml2: \(text); "
+        return "\(input): line \(line), column \(column): the export is truncated: it ends before </HealthData>"
+            + " (\(libxml2)stopped after \(elementsRead) elements). \(exportAgainAdvice("file is incomplete"))"
+    }
+
+    /// What to do about an export cut short: `what` is "file is incomplete" (an XML file that
+    /// ends early) or "zip is incomplete or damaged" (libarchive cannot tell the two apart).
+    static func exportAgainAdvice(_ what: String) -> String {
+        "The \(what): export again from the Health app (profile picture, Export All Health"
+            + " Data) and copy the whole file"
+    }
+
+    /// libarchive's words for a zip that stops early or whose records do not add up: a cut
+    /// download or copy, which exporting again fixes.
+    static func meansZipCutShort(_ message: String) -> Bool {
+        let lower = message.lowercased()
+        return lower.contains("truncated") || lower.contains("premature end")
     }
 
     /// libxml2's messages end with a newline and can hold more: one line, spaces collapsed.
