@@ -491,7 +491,7 @@ func fields(_ line: Substring) -> [String] {
 /// The text files every report writes; charts (`chart_*.svg`) only when they have data.
 let reportFiles: Set<String> = [
     "daily.csv", "weekly.csv", "monthly.csv", "stand_hours.csv", "sources.csv", "sleep.csv", "workouts.csv",
-    "report.md", "schema.sql", "report.json",
+    "report.md", "schema.sql", "load-sqlite.sql", "load-duckdb.sql", "report.json",
 ]
 let badNumbers: Set<String> = ["nan", "-nan", "inf", "-inf", "infinity", "-infinity", "+inf"]
 
