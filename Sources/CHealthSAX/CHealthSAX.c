@@ -7,6 +7,7 @@
 #include <libxml/parserInternals.h>
 #include <libxml/dict.h>
 #include <libxml/xmlerror.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -394,6 +395,29 @@ static void on_error(void *ctx, xmlErrorPtr error) {
     if (strstr(m, "Huge input lookup") || strstr(m, "length too long") || strstr(m, "huge text"))
         m = "a single tag or value is longer than 10,000,000 bytes (libxml2's limit, "
             "XML_MAX_TEXT_LENGTH); no Apple Health export holds one, so the file is damaged or not an export";
+    /* A byte that is not UTF-8 in element content: libxml2 2.9.14 reports it only when its push
+       buffer holds at least 4 bytes from there ("Input is not proper UTF-8, indicate encoding !"
+       and the 4 bytes); with fewer it takes the byte for a character cut by the chunk's end,
+       makes no progress and halts with "detected an error in element content". Which words came
+       would follow where chunks end (the rewriter holds back unfinished start tags, so it moves
+       them; found by glue_rewrite_differential), and the quoted bytes too. Both become one
+       message naming the byte where the bad sequence starts, at the same line and column. */
+    char utf8_message[160];
+    const xmlChar *at = p->ctxt && p->ctxt->input ? p->ctxt->input->cur : NULL;
+    const char *quoted = strstr(m, "Bytes: 0x");
+    unsigned bad = 0;
+    if (strncmp(m, "Input is not proper UTF-8", 25) == 0 && quoted)
+        bad = (unsigned)strtoul(quoted + 9, NULL, 16);
+    else if (error->code == XML_ERR_INTERNAL_ERROR && strstr(m, "detected an error in element content") && at &&
+             at < p->ctxt->input->end && *at >= 0x80)
+        bad = *at;
+    if (bad >= 0x80 && bad <= 0xFF) {
+        snprintf(utf8_message, sizeof utf8_message,
+                 "Input is not proper UTF-8: the bytes from 0x%02X on are not a UTF-8 character "
+                 "(Apple Health exports are UTF-8, so the file is damaged)",
+                 bad);
+        m = utf8_message;
+    }
     size_t n = strlen(m);
     while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' ')) n--;
     if (n >= sizeof p->error_message) n = sizeof p->error_message - 1;
