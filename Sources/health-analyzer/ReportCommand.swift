@@ -103,7 +103,7 @@ enum ReportCommand {
         if let warning = ReportWriter.routeWarning(result, routes: context.routes) { printError("warning: " + warning) }
         // Warnings of the analysis (zone fallbacks, rings that disagree with the ActivitySummary)
         // also go to standard error, so that a cron job's mail shows them.
-        for note in result.notes where note.hasPrefix("WARNING: ") { printError("warning: " + note.dropFirst(9)) }
+        for note in result.notes where note.severity == .warning { printError("warning: " + note.text) }
         // The archive's tables first: a failure there (a full disk) exits 1 with --out as it was,
         // and nothing can fail for them once --out is replaced.
         if let db, let warning = try ArchiveCommands.storeResults(run, db: db, stamp: stamp) {

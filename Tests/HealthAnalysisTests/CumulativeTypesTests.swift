@@ -48,8 +48,8 @@ struct CumulativeTypesTests {
                 sample(.app, utc, "2025-03-10 12:10", "2025-03-10 12:00", 300),
             ], options: options)
         #expect(close(r.day("2025-03-10")?.steps, 500))
-        #expect(r.notes.contains("Dropped 1 sample(s) with a negative value (first at line 41)."))
-        #expect(r.notes.contains("Dropped 1 sample(s) that end before they start."))  // built by hand: no line
+        #expect(r.noteTexts.contains("Dropped 1 sample(s) with a negative value (first at line 41)."))
+        #expect(r.noteTexts.contains("Dropped 1 sample(s) that end before they start."))  // built by hand: no line
     }
 
     @Test func otherCumulativeTypesAppearInTheSourceContributions() throws {
@@ -72,6 +72,6 @@ struct CumulativeTypesTests {
         bad.value = .quantity(Quantity(value: 5, unit: .kilometre, originalValue: 5, originalUnit: "km"))
         let r = try analyze([bad, sample(.watch, utc, "2025-03-10 11:00", "2025-03-10 11:10", 7)], options: options)
         #expect(r.day("2025-03-10")?.steps == 7)
-        #expect(r.notes.contains { $0.contains("unit") })
+        #expect(r.noteTexts.contains { $0.contains("unit") })
     }
 }

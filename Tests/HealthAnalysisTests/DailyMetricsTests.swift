@@ -214,13 +214,15 @@ struct CrossCheckTests {
 
     @Test(arguments: [
         // summary (energy, exercise, stand) → disagreeing metrics
-        (504.9, 31.0, 10.0, [String]()),  // energy within 1 % (5 kcal), exercise within 1 min
-        (506.0, 30.0, 10.0, ["move_kcal"]),  // 6 kcal > 1 % of 506 (5.06)
-        (500.0, 32.0, 10.0, ["exercise_min"]),
-        (500.0, 30.0, 11.0, ["stand_hours"]),  // stand must be exact
-        (80.5, 30.0, 10.0, ["move_kcal"]),
+        (504.9, 31.0, 10.0, [SummaryDisagreement.Metric]()),  // energy within 1 % (5 kcal), exercise within 1 min
+        (506.0, 30.0, 10.0, [.moveKcal]),  // 6 kcal > 1 % of 506 (5.06)
+        (500.0, 32.0, 10.0, [.exerciseMinutes]),
+        (500.0, 30.0, 11.0, [.standHours]),  // stand must be exact
+        (80.5, 30.0, 10.0, [.moveKcal]),
     ])
-    func disagreementsBeyondTheTolerancesAreListed(energy: Double, exercise: Double, stand: Double, metrics: [String])
+    func disagreementsBeyondTheTolerancesAreListed(
+        energy: Double, exercise: Double, stand: Double, metrics: [SummaryDisagreement.Metric]
+    )
         throws
     {
         let r = try analyze(

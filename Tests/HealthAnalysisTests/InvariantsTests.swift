@@ -28,7 +28,7 @@ struct InvariantsTests {
         let r = try analyze(Self.mixed, options: options)
         #expect(close(r.day("2025-05-05")?.steps, 2850))
         #expect(r.days.count == 1)
-        #expect(r.notes.contains { $0.contains("Removed 1 exact duplicate") })
+        #expect(r.noteTexts.contains { $0.contains("Removed 1 exact duplicate") })
     }
 
     @Test func resultIsIdenticalForEveryPermutationOfTheInput() throws {

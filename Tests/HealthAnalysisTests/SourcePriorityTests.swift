@@ -76,7 +76,7 @@ struct SourcePriorityTests {
         o.sourceOrder = ["Pedometer++", " \(TestSource.phone.name)", "Fitbit"]
         let r = try analyze(records, options: o)
         #expect(r.sourceOrder.map(\.name) == ["Pedometer++", TestSource.phone.name, "Health", TestSource.watch.name])
-        #expect(r.notes.contains { $0.contains("\"Fitbit\"") })
+        #expect(r.noteTexts.contains { $0.contains("\"Fitbit\"") })
         // All four cover 10:00–10:10; the app ranks first now: 10.
         #expect(close(r.day("2025-02-03")?.steps, 10))
         #expect(close(r.contribution(T.steps, "Pedometer++")?.countedTotal, 10))

@@ -59,7 +59,7 @@ struct SparseDaysTests {
     @Test func runsPastTheTwentiethShareOneNote() {
         let kept = KeptDays(range: 0...880, anchors: Array(stride(from: 0, through: 880, by: 40)))
         #expect(kept.gaps.count == 22 && kept.days.count == 23)
-        let notes = kept.gapNotes(report: 0...880)
+        let notes = kept.gapNotes(report: 0...880).map(\.text)
         #expect(notes.count == 21)
         #expect(notes[0].hasPrefix("No data from 1970-01-02 to 1970-02-09 (39 days): "))
         #expect(
@@ -94,7 +94,7 @@ struct SparseDaysTests {
         #expect(r.weeks.map(\.week) == ["1900-W01", "2025-W22"])
         #expect(r.weeks.map(\.days) == [1, 1])
         #expect(r.months.map(\.month) == ["1900-01", "2025-06"])
-        let gapNotes = r.notes.filter { $0.hasPrefix("No data from") }
+        let gapNotes = r.noteTexts.filter { $0.hasPrefix("No data from") }
         #expect(
             gapNotes == [
                 "No data from 1900-01-02 to 2025-05-31 (45806 days): runs of more than 31 days without data are "
@@ -109,10 +109,10 @@ struct SparseDaysTests {
         #expect(listed.days.count == 33)
         #expect(listed.days.first?.date == day("2025-01-01") && listed.days.last?.date == day("2025-02-02"))
         #expect(listed.days[1...31].allSatisfy { $0.steps == nil })
-        #expect(!listed.notes.contains { $0.hasPrefix("No data from") })
+        #expect(!listed.noteTexts.contains { $0.hasPrefix("No data from") })
         let leftOut = try analyze([steps("2025-01-01"), steps("2025-02-03")], options: options)
         #expect(dates(leftOut) == ["2025-01-01", "2025-02-03"])
-        #expect(leftOut.notes.contains { $0.hasPrefix("No data from 2025-01-02 to 2025-02-02 (32 days): ") })
+        #expect(leftOut.noteTexts.contains { $0.hasPrefix("No data from 2025-01-02 to 2025-02-02 (32 days): ") })
     }
 
     /// A day with only a sleep or only an HRV value is a day with data: it is listed, and it
@@ -126,7 +126,7 @@ struct SparseDaysTests {
         let r = try analyze([steps("2025-01-01"), night, steps("2025-02-20")], options: options)
         #expect(r.days.count == 51)
         #expect(r.day("2025-01-25")?.sleepMinutes == 420)
-        #expect(!r.notes.contains { $0.hasPrefix("No data from") })
+        #expect(!r.noteTexts.contains { $0.hasPrefix("No data from") })
     }
 
     /// ISO weeks around a left-out run. 1,000 steps a day on 2025-W02 (Mon Jan 6 … Sun Jan 12),
@@ -157,7 +157,7 @@ struct SparseDaysTests {
         #expect(r.weeks[3].stepsChangePercent == 0)
         #expect(r.weeks[3].stepsPerDayRolling4Weeks == nil)
         #expect(r.weeks[4].stepsPerDayRolling4Weeks == 1000)
-        #expect(r.notes.contains { $0.hasPrefix("No data from 2025-01-18 to 2025-02-18 (32 days): ") })
+        #expect(r.noteTexts.contains { $0.hasPrefix("No data from 2025-01-18 to 2025-02-18 (32 days): ") })
         // Sunday weeks: Jan 13 … 17 is in the week of Jan 12, Feb 19 in the week of Feb 16;
         // the weeks of Jan 19, 26, Feb 2 and 9 lie inside the run.
         var sunday = options
@@ -189,7 +189,7 @@ struct SparseDaysTests {
         let r = try analyze([steps("2025-01-01")], options: last, exportDate: utc.ts("2025-06-10 12:00"))
         #expect(dates(r) == (2...8).map { "2025-06-0\($0)" })
         #expect(r.weeks.map(\.week) == ["2025-W23"])
-        #expect(!r.notes.contains { $0.hasPrefix("No data from") })
+        #expect(!r.noteTexts.contains { $0.hasPrefix("No data from") })
     }
 
     /// A streak of all rings closed ends at a left-out run: two closed days 40 days apart are
@@ -226,7 +226,7 @@ struct SparseDaysTests {
         #expect(close(r.day("2025-01-15")?.steps, 100))
         #expect(close(r.day("2025-02-01")?.steps, 100 * 10 / 24.0))
         #expect(r.days.allSatisfy { $0.distanceKm == nil })
-        #expect(r.notes.contains("Dropped 1 cumulative sample(s) longer than 31 days (first at line 9)."))
+        #expect(r.noteTexts.contains("Dropped 1 cumulative sample(s) longer than 31 days (first at line 9)."))
     }
 
     /// A change of zone whose candidate first days span 94 years: the candidates are scored run

@@ -189,7 +189,7 @@ struct TimeZoneChoiceTests {
             timeZoneCounts: ["Europe/Paris": 7, "America/New_York": 7, "Asia/Tokyo": 2, "Mars/Olympus": 99],
             environmentTimeZone: "UTC")
         #expect(r.timeZone == TimeZoneChoice(identifier: "America/New_York", reason: .hkTimeZone(samples: 7)))
-        #expect(r.notes.contains { $0.contains("Mars/Olympus") })
+        #expect(r.noteTexts.contains { $0.contains("Mars/Olympus") })
         #expect(r.days.map(\.date) == [day("2025-07-01")])  // 18:30 EDT
     }
 
@@ -209,7 +209,7 @@ struct TimeZoneChoiceTests {
             secondsSince1970: Clock(zone: "UTC").t("2025-07-05 12:00"), printedOffsetSeconds: -14_400)
         let r = try analyze(january, options: AnalysisOptions(), exportDate: exportDate)
         #expect(r.timeZone == TimeZoneChoice(identifier: "UTC-04:00", reason: .exportOffset))
-        #expect(r.notes.contains { $0.hasPrefix("WARNING") && $0.contains("UTC-04:00") })
+        #expect(r.warningTexts.contains { $0.contains("UTC-04:00") })
         #expect(r.days.map(\.date) == [day("2025-01-15")])
     }
 
@@ -237,6 +237,6 @@ struct StorageTests {
     @Test func emptyInputGivesAnEmptyResultWithANote() throws {
         let r = try analyze([], options: AnalysisOptions(timeZoneIdentifier: "UTC"))
         #expect(r.days.isEmpty && r.weeks.isEmpty)
-        #expect(r.notes.contains { $0.hasPrefix("No activity data") })
+        #expect(r.noteTexts.contains { $0.hasPrefix("No activity data") })
     }
 }

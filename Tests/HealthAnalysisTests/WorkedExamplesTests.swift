@@ -97,7 +97,7 @@ struct WorkedExamplesTests {
         let r = try analyze(records, options: options)
         #expect(close(r.day("2025-03-10")?.steps, 13_000))
         #expect(close(r.contribution(T.steps, TestSource.app.name)?.countedTotal, 7000))
-        let note = try #require(r.notes.first { $0.contains("Pedometer++") })
+        let note = try #require(r.noteTexts.first { $0.contains("Pedometer++") })
         #expect(note.contains("54 %"))
         #expect(note.contains("2025-03-10"))
     }

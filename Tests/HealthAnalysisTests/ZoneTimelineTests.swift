@@ -141,7 +141,7 @@ struct ZoneTimelineTests {
         b.evidence.add("Asia/Tokyo", at: Clock(zone: "Europe/Berlin").t("2024-03-05 13:00"))
         let timeline = b.build()
         #expect(timeline.periods.map(\.identifier) == ["Europe/Berlin"])
-        #expect(timeline.notes.contains { $0.contains("Ignored 1 HKTimeZone sample(s) naming Asia/Tokyo") })
+        #expect(timeline.notes.contains { $0.text.contains("Ignored 1 HKTimeZone sample(s) naming Asia/Tokyo") })
     }
 }
 
@@ -161,7 +161,7 @@ struct SummaryOnlyDaysTests {
         #expect(r.crossCheck.daysCompared == 1 && r.crossCheck.daysAgreeing == 1)
         #expect(r.crossCheck.daysWithoutRingRecords == 1)
         #expect(r.crossCheck.disagreements.isEmpty)
-        #expect(!r.notes.contains { $0.hasPrefix("WARNING") })
+        #expect(r.warningTexts.isEmpty)
     }
 }
 
@@ -190,7 +190,7 @@ struct SmallOutputTests {
             options: AnalysisOptions(timeZoneIdentifier: "UTC", from: CivilDate("2025-08-01")!))
         #expect(r.days.isEmpty)
         #expect(
-            r.notes.contains(
-                "WARNING: no data between 2025-08-01 and the end: the export has data from 2025-07-01 to 2025-07-01."))
+            r.warningTexts.contains(
+                "no data between 2025-08-01 and the end: the export has data from 2025-07-01 to 2025-07-01."))
     }
 }

@@ -165,7 +165,7 @@ struct MarkdownReportTests {
     @Test func cutsALongDisagreementTableShort() {
         var result = makeSampleResult()
         result.crossCheck.disagreements = (1...9).map {
-            SummaryDisagreement(date: date("2025-01-0\($0)"), metric: "stand_hours", recordValue: 1, summaryValue: 2)
+            SummaryDisagreement(date: date("2025-01-0\($0)"), metric: .standHours, recordValue: 1, summaryValue: 2)
         }
         let text = report(result, options: ReportOptions(maxDisagreementRows: 4))
         let rows = tableRows(after: "## ActivitySummary cross-check", in: text)
@@ -176,7 +176,7 @@ struct MarkdownReportTests {
 
     @Test func listsNotesAndReaderDiagnosticsAsPlainText() {
         var result = makeSampleResult()
-        result.notes = ["filler <script> & *stars*"]
+        result.notes = [.info("filler <script> & *stars*")]
         let text = report(result)
         #expect(text.contains("## Notes\n\n- filler \\<script\\> &amp; \\*stars\\*\n"))
         #expect(

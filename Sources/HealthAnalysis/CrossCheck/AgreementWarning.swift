@@ -5,7 +5,7 @@ extension Analyzer {
     /// Share of compared days above which a disagreement with `ActivitySummary` is a warning.
     static let disagreementWarningShare = 0.05
 
-    /// A `WARNING:` note when the record-derived rings disagree with `ActivitySummary` on more
+    /// A warning when the record-derived rings disagree with `ActivitySummary` on more
     /// than 5 % of the days that have both (docs/rings.md §4, §5): how many, the worst days, and
     /// the likely cause. The cause is tested, where it can be: another zone (each zone the
     /// export names, as `--tz` would use it, and the timeline without `--tz`) scored on the same
@@ -14,7 +14,7 @@ extension Analyzer {
     func agreementWarning(
         _ check: SummaryCrossCheck, timeline: ZoneTimeline, priority: SourcePriority, covered: ClosedRange<Int64>,
         reportedDays: ClosedRange<Int>, lastDataDay: Int
-    ) -> String? {
+    ) -> AnalysisNote? {
         let compared = check.daysCompared
         let disagreeing = compared - check.daysAgreeing
         guard compared > 0, Double(disagreeing) > Self.disagreementWarningShare * Double(compared) else { return nil }
@@ -24,7 +24,7 @@ extension Analyzer {
             let r = d.recordValue ?? 0
             let s = d.summaryValue ?? 0
             let score = abs(r - s) / max(abs(s), 1)
-            let text = "\(d.metric) \(Self.short(d.recordValue)) vs \(Self.short(d.summaryValue))"
+            let text = "\(d.metric.rawValue) \(Self.short(d.recordValue)) vs \(Self.short(d.summaryValue))"
             worst[d.date, default: (0, [])].score = max(worst[d.date]?.score ?? 0, score)
             worst[d.date, default: (0, [])].text.append(text)
         }
@@ -33,7 +33,7 @@ extension Analyzer {
         .prefix(3).map { "\($0.key) (\($0.value.text.joined(separator: ", ")))" }
         let pct = Int((Double(check.daysAgreeing) / Double(compared) * 100).rounded(.down))
         var text =
-            "WARNING: the rings computed from the records disagree with the ActivitySummary on \(disagreeing) of "
+            "the rings computed from the records disagree with the ActivitySummary on \(disagreeing) of "
             + "\(compared) days (\(pct) % agree). Worst: \(top.joined(separator: "; ")). "
         text +=
             "Likely cause: "
@@ -44,7 +44,7 @@ extension Analyzer {
             text +=
                 " (\(check.daysWithoutRingRecords) day(s) with an ActivitySummary but no ring records are not counted.)"
         }
-        return text
+        return .warning(text)
     }
 
     private func likelyCause(
@@ -92,11 +92,11 @@ extension Analyzer {
             return "the export's last day is incomplete (the Watch had not synced all of it)."
         }
         let metrics = Set(check.disagreements.map(\.metric))
-        if metrics == ["move_kcal"] || metrics == ["move_min"] {
+        if metrics == [.moveKcal] || metrics == [.moveMinutes] {
             return "the Move ring alone: active energy from a second Apple Watch, or Watch samples edited or "
                 + "deleted after the day (check --source-order and sources.csv)."
         }
-        if metrics == ["stand_hours"] {
+        if metrics == [.standHours] {
             return "the Stand ring alone: stand hours from a second Apple Watch worn the same day, or deleted samples."
         }
         return "samples deleted or edited after the Watch computed its rings, or two Watches worn on the same days; "

@@ -16,7 +16,10 @@ extension Analyzer {
             }
             var compared = false
             var agrees = true
-            func compare(_ metric: String, _ record: Double?, _ summary: Double?, tolerance: (Double) -> Double) {
+            func compare(
+                _ metric: SummaryDisagreement.Metric, _ record: Double?, _ summary: Double?,
+                tolerance: (Double) -> Double
+            ) {
                 guard let summary else { return }
                 compared = true
                 if abs((record ?? 0) - summary) > tolerance(summary) + 1e-9 {
@@ -26,12 +29,12 @@ extension Analyzer {
                 }
             }
             if s.isMoveTimeMode {
-                compare("move_min", row.moveMinutes, s.appleMoveTimeMinutes) { _ in 1 }
+                compare(.moveMinutes, row.moveMinutes, s.appleMoveTimeMinutes) { _ in 1 }
             } else {
-                compare("move_kcal", row.moveKcal, s.activeEnergyBurnedKcal) { max(1, abs($0) * 0.01) }
+                compare(.moveKcal, row.moveKcal, s.activeEnergyBurnedKcal) { max(1, abs($0) * 0.01) }
             }
-            compare("exercise_min", row.exerciseMinutes, s.appleExerciseTimeMinutes) { _ in 1 }
-            compare("stand_hours", row.standHours.map(Double.init), s.appleStandHours) { _ in 0 }
+            compare(.exerciseMinutes, row.exerciseMinutes, s.appleExerciseTimeMinutes) { _ in 1 }
+            compare(.standHours, row.standHours.map(Double.init), s.appleStandHours) { _ in 0 }
             if compared {
                 check.daysCompared += 1
                 if agrees { check.daysAgreeing += 1 }

@@ -6,11 +6,14 @@ extension Analyzer {
     static func ringSources(_ rows: [DailyMetrics], check: SummaryCrossCheck, summaries: [CivilDate: ActivitySummary])
         -> [RingSourceUse]
     {
-        var disagreeing: [String: Set<CivilDate>] = [:]
+        var disagreeing: [SummaryDisagreement.Metric: Set<CivilDate>] = [:]
         for d in check.disagreements { disagreeing[d.metric, default: []].insert(d.date) }
         var uses: [RingSourceUse] = []
         // Counts in one pass per ring, without copying the rows (a row is about 500 bytes).
-        func add(_ ring: String, _ model: RingSourceModel, metric: String, _ counts: (DailyMetrics) -> Bool) {
+        func add(
+            _ ring: String, _ model: RingSourceModel, metric: SummaryDisagreement.Metric,
+            _ counts: (DailyMetrics) -> Bool
+        ) {
             let bad = disagreeing[metric] ?? []
             var days = 0
             var compared = 0
@@ -24,11 +27,11 @@ extension Analyzer {
             guard days > 0 else { return }
             uses.append(RingSourceUse(ring: ring, model: model, days: days, compared: compared, agreeing: agreeing))
         }
-        let moveMetric = rows.contains { $0.moveMinutes != nil } ? "move_min" : "move_kcal"
+        let moveMetric = rows.contains { $0.moveMinutes != nil } ? SummaryDisagreement.Metric.moveMinutes : .moveKcal
         add("Move", .appleWatch, metric: moveMetric) { $0.moveSource == .appleWatch || $0.moveMinutes != nil }
-        add("Move", .iPhone, metric: "move_kcal") { $0.moveSource == .iPhone && $0.moveMinutes == nil }
-        add("Exercise", .appleWatch, metric: "exercise_min") { $0.exerciseMinutes != nil }
-        add("Stand", .appleWatch, metric: "stand_hours") { $0.standHours != nil }
+        add("Move", .iPhone, metric: .moveKcal) { $0.moveSource == .iPhone && $0.moveMinutes == nil }
+        add("Exercise", .appleWatch, metric: .exerciseMinutes) { $0.exerciseMinutes != nil }
+        add("Stand", .appleWatch, metric: .standHours) { $0.standHours != nil }
         return uses
     }
 }

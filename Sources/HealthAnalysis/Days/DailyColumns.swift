@@ -17,6 +17,14 @@ struct RingsClosed: Sendable {
 /// data, not with the span of its dates (issue 10). `dataDays(in:)` names the days any column
 /// holds; the rows are then built for the days `KeptDays` keeps.
 struct DailyColumns {
+    /// One day as the columns give it: its row, the rings it closed, and whether it has any data.
+    struct Day {
+        var metrics: DailyMetrics
+        var rings: RingsClosed
+        /// True when any column holds the day or it has an ActivitySummary.
+        var hasData: Bool
+    }
+
     /// De-duplicated over all sources, by fixed cumulative slot (nil: the type has no samples).
     private var all: [SparseSums?]
     /// Apple Watch sources only, by fixed cumulative slot.
@@ -112,7 +120,7 @@ struct DailyColumns {
     private func value(_ column: SparseSums?, _ day: Int) -> Double? { column?[day] }
 
     /// The row of `day`, which rings it closed, and whether it has any data at all.
-    func metrics(day: Int, summary: ActivitySummary?) -> (DailyMetrics, RingsClosed, Bool) {
+    func day(_ day: Int, summary: ActivitySummary?) -> Day {
         var m = DailyMetrics(date: CivilDate(daysSince1970: day))
         m.steps = value(all[CumulativeSlot.steps], day)
         m.distanceKm = value(all[CumulativeSlot.distanceWalkingRunning], day)
@@ -201,7 +209,7 @@ struct DailyColumns {
             || m.hrvSdnnMs != nil || m.respiratoryRateBreathsPerMin != nil || m.oxygenSaturationPercent != nil
             || m.wristTemperatureC != nil || m.bloodPressureSystolicMmHg != nil || m.bloodPressureDiastolicMmHg != nil
             || m.sleepMinutes != nil || summary != nil
-        return (m, rings, hasData)
+        return Day(metrics: m, rings: rings, hasData: hasData)
     }
 
     /// value ≥ goal and goal > 0; a relative 1e-9 slack absorbs the rounding of prorated sums.

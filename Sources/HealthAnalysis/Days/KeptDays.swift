@@ -92,20 +92,22 @@ struct KeptDays {
 
     /// One note per left-out run inside `report`, with its first and last day and its length (the
     /// first `namedGaps` of them, then one note for the rest).
-    func gapNotes(report: ClosedRange<Int>) -> [String] {
+    func gapNotes(report: ClosedRange<Int>) -> [AnalysisNote] {
         let shown = gaps.filter { $0.overlaps(report) }
         var notes = shown.prefix(Self.namedGaps).map { gap in
-            "No data from \(CivilDate(daysSince1970: gap.lowerBound)) to "
-                + "\(CivilDate(daysSince1970: gap.upperBound)) (\(gap.count) days): runs of more than "
-                + "\(Self.maxEmptyRun) days without data are left out of daily.csv, weekly.csv, monthly.csv "
-                + "and the charts."
+            AnalysisNote.info(
+                "No data from \(CivilDate(daysSince1970: gap.lowerBound)) to "
+                    + "\(CivilDate(daysSince1970: gap.upperBound)) (\(gap.count) days): runs of more than "
+                    + "\(Self.maxEmptyRun) days without data are left out of daily.csv, weekly.csv, monthly.csv "
+                    + "and the charts.")
         }
         let rest = shown.dropFirst(Self.namedGaps)
         if let first = rest.first, let last = rest.last {
             notes.append(
-                "No data in \(rest.count) more runs of more than \(Self.maxEmptyRun) days between "
-                    + "\(CivilDate(daysSince1970: first.lowerBound)) and \(CivilDate(daysSince1970: last.upperBound)) "
-                    + "(\(rest.reduce(0) { $0 + $1.count }) days in all): they are left out too.")
+                .info(
+                    "No data in \(rest.count) more runs of more than \(Self.maxEmptyRun) days between "
+                        + "\(CivilDate(daysSince1970: first.lowerBound)) and \(CivilDate(daysSince1970: last.upperBound)) "
+                        + "(\(rest.reduce(0) { $0 + $1.count }) days in all): they are left out too."))
         }
         return notes
     }

@@ -162,7 +162,7 @@ final class CumulativeTypes: DomainAccumulator {
                 "\(TypeCatalog.shortName(types[$0].identifier)) \(exactDuplicates[$0])"
             }
             context.notes.append(
-                "Removed \(duplicates) exact duplicate sample(s) (\(perType.joined(separator: ", "))).")
+                .info("Removed \(duplicates) exact duplicate sample(s) (\(perType.joined(separator: ", ")))."))
         }
     }
 
@@ -225,7 +225,7 @@ final class CumulativeTypes: DomainAccumulator {
 
     static func fillerNotes(
         _ fillers: [(day: Int, position: Int, share: Double)], type: CumulativeType, priority: SourcePriority
-    ) -> [String] {
+    ) -> [AnalysisNote] {
         guard !fillers.isEmpty else { return [] }
         let name = TypeCatalog.shortName(type.identifier)
         var byPosition: [Int: [(day: Int, share: Double)]] = [:]
@@ -234,10 +234,12 @@ final class CumulativeTypes: DomainAccumulator {
             let days = byPosition[p]!
             let top = days.max { a, b in a.share != b.share ? a.share < b.share : a.day > b.day }!
             let pct = Int((top.share * 100).rounded())
-            return "\(name): the low-priority source \"\(priority.names[p])\" filled gaps for "
-                + "\(Int((MergeAccumulator.fillerShare * 100).rounded())) % or more of the day's total on \(days.count) day(s) "
-                + "(most: \(pct) % on \(CivilDate(daysSince1970: top.day))). A coarse source filling hours that "
-                + "better sources left empty can inflate totals; --source-order or --no-dedup show the alternatives."
+            return .info(
+                "\(name): the low-priority source \"\(priority.names[p])\" filled gaps for "
+                    + "\(Int((MergeAccumulator.fillerShare * 100).rounded())) % or more of the day's total on \(days.count) day(s) "
+                    + "(most: \(pct) % on \(CivilDate(daysSince1970: top.day))). A coarse source filling hours that "
+                    + "better sources left empty can inflate totals; --source-order or --no-dedup show the alternatives."
+            )
         }
     }
 }

@@ -6,7 +6,7 @@ extension Analyzer {
     /// their empty cells are rejected input, not "no data" (issue 10). `hasData` is per day of
     /// `kept`; a day that is not kept has no data.
     static func noteDaysOfRejectedRecords(
-        _ starts: [Int64], calendar: LocalCalendar, kept: KeptDays, hasData: [Bool], notes: inout [String]
+        _ starts: [Int64], calendar: LocalCalendar, kept: KeptDays, hasData: [Bool], notes: inout [AnalysisNote]
     ) {
         let days = Set(starts.map { calendar.dayNumber($0) }).filter { day in
             guard let i = kept.index(day) else { return true }
@@ -15,8 +15,9 @@ extension Analyzer {
         guard !days.isEmpty else { return }
         let shown = days.prefix(10).map { CivilDate(daysSince1970: $0).description }.joined(separator: ", ")
         notes.append(
-            "Every record of \(days.count) day(s) was rejected (see the diagnostics): \(shown)"
-                + (days.count > 10 ? ", …" : "") + ". Their empty cells mean rejected records, not \"no data\".")
+            .info(
+                "Every record of \(days.count) day(s) was rejected (see the diagnostics): \(shown)"
+                    + (days.count > 10 ? ", …" : "") + ". Their empty cells mean rejected records, not \"no data\"."))
     }
 
     /// Buckets everything consumed into local days of the chosen zone and computes the result.
@@ -29,6 +30,10 @@ extension Analyzer {
     /// scored by `ActivitySummary` agreement and HRV beat times; `environmentTimeZone` (the
     /// machine's `TZ`) only when the export cannot tell its candidates apart; else the fixed
     /// printed offset, with a warning in `notes`.
+    ///
+    /// The stages, in order: the zone timeline over `coveredInstants`, the `reportWindow`, the
+    /// domains' parts and finishes, the `dailyRows`, the rollups (`rollUp`: weeks, months), and
+    /// the cross-check against the ActivitySummary (`checkAgainstSummaries`).
     ///
     /// - Parameters:
     ///   - exportDate: the `ExportDate` value: "now" for partial days and weeks.
@@ -51,27 +56,13 @@ extension Analyzer {
     ) throws -> AnalysisResult {
         try options.validate()
         markFinished()
-        var notes: [String] = []
+        var notes: [AnalysisNote] = []
         let priority = SourcePriority(sources: context.sources.facts, preferred: options.sourceOrder)
         for name in priority.unmatchedNames {
-            notes.append("--source-order: no source is named \"\(name)\"; ignored.")
+            notes.append(.info("--source-order: no source is named \"\(name)\"; ignored."))
         }
 
-        // The zone table covers every instant we will look at, with margin for day ends.
-        let margin: Int64 = 3 * 86_400
-        let firstInstant = context.firstInstant
-        let lastInstant = context.lastInstant
-        var low = firstInstant
-        var high = lastInstant
-        if let e = exportDate?.secondsSince1970 {
-            low = min(low, e)
-            high = max(high, e)
-        }
-        if let first = rejectedRecordStarts.min(), let last = rejectedRecordStarts.max(), low <= high {
-            low = min(low, first)
-            high = max(high, last)
-        }
-        let covered = low <= high ? (low - margin)...(high + margin) : 0...margin
+        let covered = coveredInstants(exportDate: exportDate, rejectedRecordStarts: rejectedRecordStarts)
         let timeline = makeZoneTimeline(
             priority: priority, exportDate: exportDate, environmentTimeZone: environmentTimeZone, range: covered,
             timeZoneCounts: timeZoneCounts)
@@ -87,71 +78,15 @@ extension Analyzer {
         result.timeZonePeriods = timeline.periods.map {
             TimeZonePeriod(identifier: $0.identifier, reason: $0.reason, changeNote: $0.changeNote)
         }
-
-        // Days with data.
-        var firstDay = Int.max
-        var lastDay = Int.min
-        if firstInstant <= lastInstant {
-            firstDay = calendar.dayNumber(firstInstant)
-            lastDay = calendar.dayNumber(lastInstant)
-        }
-        for extent in domains.compactMap(\.calendarDayExtent) {
-            firstDay = min(firstDay, extent.lowerBound)
-            lastDay = max(lastDay, extent.upperBound)
-        }
-        guard firstDay <= lastDay else {
-            notes.append(
-                "No activity data found (no steps, energy, exercise, stand, heart-rate, workout or ActivitySummary records)."
-            )
-            appendDropNotes(&notes)
+        guard let window = reportWindow(calendar: calendar, exportDate: exportDate, result: &result, notes: &notes)
+        else {
             result.notes = notes
             return result
         }
-
-        // The window the options ask for, and the range of complete days for partial weeks.
-        let exportDay = exportDate.map { calendar.dayNumber($0.secondsSince1970) }
-        let windowFirst = max(firstDay, options.from?.daysSince1970 ?? .min)
-        let windowLast = min(lastDay, options.to?.daysSince1970 ?? .max)
-        let completeFirst = windowFirst
-        let completeLast = min((exportDay.map { $0 - 1 }) ?? lastDay, options.to?.daysSince1970 ?? .max)
-        guard windowFirst <= windowLast else {
-            result.emptyWindow = EmptyWindow(
-                from: options.from, to: options.to, lastCompleteWeek: false,
-                dataFirstDay: CivilDate(daysSince1970: firstDay), dataLastDay: CivilDate(daysSince1970: lastDay))
-            notes.append(
-                "WARNING: no data between \(options.from.map(\.description) ?? "the start") and "
-                    + "\(options.to.map(\.description) ?? "the end"): the export has data from "
-                    + "\(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay)).")
-            result.notes = notes
-            return result
-        }
-        var reportFirst = windowFirst
-        var reportLast = windowLast
-        if options.lastCompleteWeekOnly {
-            var start = options.weekStart.startOfWeek(containing: CivilDate(daysSince1970: completeLast)).daysSince1970
-            if start + 6 > completeLast { start -= 7 }
-            guard start >= completeFirst else {
-                result.emptyWindow = EmptyWindow(
-                    from: options.from, to: options.to, lastCompleteWeek: true,
-                    dataFirstDay: CivilDate(daysSince1970: firstDay), dataLastDay: CivilDate(daysSince1970: lastDay))
-                notes.append(
-                    "WARNING: --week last: no complete week with data (the export has data from "
-                        + "\(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay))).")
-                result.notes = notes
-                return result
-            }
-            reportFirst = start
-            reportLast = start + 6
-        }
-        // Days the computation covers: the window plus the reported week (which can reach past
-        // the last data day when the export was made a few days after it). Nothing is allocated
-        // per day of it: the columns hold the days with data only (issue 10).
-        let spanFirst = min(windowFirst, reportFirst, firstDay)
-        let spanLast = max(windowLast, reportLast, lastDay)
-        let report = reportFirst...reportLast
+        let report = window.report
 
         var finishing = FinishContext(
-            options: options, calendar: calendar, priority: priority, days: spanFirst...spanLast, report: report,
+            options: options, calendar: calendar, priority: priority, days: window.span, report: report,
             daily: DailyColumns(), result: result, notes: notes)
         finishing.threads = mergedAnalyzers
         // The domains' independent parts at once (the costliest first), then every finish in order.
@@ -165,58 +100,194 @@ extension Analyzer {
             try domain.finish(&finishing, prepared: Array(outcomes[next..<next + domainParts.count]))
             next += domainParts.count
         }
-        let daily = finishing.daily
         let summaries = finishing.summaries
         result = finishing.result
         notes = finishing.notes
         appendDropNotes(&notes)
 
-        // Daily rows over the window (weeks need the days before the reported range too), except
-        // runs of more than 31 days without data (`KeptDays`): only the days with data are
-        // computed first, the short runs between them are then filled with empty rows.
-        let rowsFirst = min(windowFirst, reportFirst)
-        let rowsLast = max(windowLast, reportLast)
-        let rowRange = rowsFirst...rowsLast
+        let rows = dailyRows(
+            finishing.daily, summaries: summaries, window: window, timeline: timeline, calendar: calendar,
+            rejectedRecordStarts: rejectedRecordStarts, notes: &notes)
+        let reported = rows.within(report)
+        rollUp(rows, reported: reported, window: window, into: &result)
+        result.timeZonePeriods = Self.reportedPeriods(timeline, report: report)
+        checkAgainstSummaries(
+            reported.metrics, summaries: summaries, timeline: timeline, priority: priority, covered: covered,
+            window: window, result: &result, notes: &notes)
+        result.notes = notes
+        return result
+    }
+
+    /// The days of `finish`, as local day numbers (days since 1970).
+    struct ReportWindow {
+        /// The first and last day with data.
+        var data: ClosedRange<Int>
+        /// The days `--from` and `--to` ask for, within `data`.
+        var window: ClosedRange<Int>
+        /// The days reported: `window`, or the one week of `--week last`.
+        var report: ClosedRange<Int>
+        /// The complete days, the export's own day and later being partial: from `completeFirst`
+        /// to `completeLast`, which is before `completeFirst` when there are none.
+        var completeFirst: Int
+        var completeLast: Int
+
+        /// The days with rows: the window and the reported week (which can reach past the last
+        /// data day when the export was made a few days after it). Weeks need the days before
+        /// the reported range too.
+        var rows: ClosedRange<Int> {
+            min(window.lowerBound, report.lowerBound)...max(window.upperBound, report.upperBound)
+        }
+
+        /// The days the computation covers: the rows and every day with data. Nothing is
+        /// allocated per day of it: the columns hold the days with data only (issue 10).
+        var span: ClosedRange<Int> { min(rows.lowerBound, data.lowerBound)...max(rows.upperBound, data.upperBound) }
+    }
+
+    /// The rows of `finish`, each with the rings it closed and whether it has any data.
+    struct DailyRows {
+        var metrics: [DailyMetrics] = []
+        var rings: [RingsClosed] = []
+        var hasData: [Bool] = []
+
+        /// The rows of the days in `days`, in the same order.
+        func within(_ days: ClosedRange<Int>) -> DailyRows {
+            let kept = metrics.indices.filter { days.contains(metrics[$0].date.daysSince1970) }
+            return DailyRows(
+                metrics: kept.map { metrics[$0] }, rings: kept.map { rings[$0] }, hasData: kept.map { hasData[$0] })
+        }
+    }
+
+    /// The instants the zone timeline covers: every instant `finish` looks at (the records, the
+    /// export instant, the rejected records' starts), with 3 days' margin for the day ends.
+    private func coveredInstants(exportDate: Timestamp?, rejectedRecordStarts: [Int64]) -> ClosedRange<Int64> {
+        let margin: Int64 = 3 * 86_400
+        var low = context.firstInstant
+        var high = context.lastInstant
+        if let e = exportDate?.secondsSince1970 {
+            low = min(low, e)
+            high = max(high, e)
+        }
+        if let first = rejectedRecordStarts.min(), let last = rejectedRecordStarts.max(), low <= high {
+            low = min(low, first)
+            high = max(high, last)
+        }
+        return low <= high ? (low - margin)...(high + margin) : 0...margin
+    }
+
+    /// The report window: the days with data, the window the options ask for, and the days
+    /// reported in it (the last complete week for `--week last`). Nil when nothing is reported:
+    /// the export has no data (a note says so, after the dropped samples' notes), or none in
+    /// the window (`result.emptyWindow` is set, and a warning says where the data is).
+    private func reportWindow(
+        calendar: LocalCalendar, exportDate: Timestamp?, result: inout AnalysisResult, notes: inout [AnalysisNote]
+    ) -> ReportWindow? {
+        var firstDay = Int.max
+        var lastDay = Int.min
+        if context.firstInstant <= context.lastInstant {
+            firstDay = calendar.dayNumber(context.firstInstant)
+            lastDay = calendar.dayNumber(context.lastInstant)
+        }
+        for extent in domains.compactMap(\.calendarDayExtent) {
+            firstDay = min(firstDay, extent.lowerBound)
+            lastDay = max(lastDay, extent.upperBound)
+        }
+        guard firstDay <= lastDay else {
+            notes.append(
+                .info(
+                    "No activity data found (no steps, energy, exercise, stand, heart-rate, workout or ActivitySummary records)."
+                ))
+            appendDropNotes(&notes)
+            return nil
+        }
+        let dataRange =
+            "the export has data from \(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay))"
+
+        // The window the options ask for, and the range of complete days for partial weeks.
+        let exportDay = exportDate.map { calendar.dayNumber($0.secondsSince1970) }
+        let windowFirst = max(firstDay, options.from?.daysSince1970 ?? .min)
+        let windowLast = min(lastDay, options.to?.daysSince1970 ?? .max)
+        let completeLast = min((exportDay.map { $0 - 1 }) ?? lastDay, options.to?.daysSince1970 ?? .max)
+        guard windowFirst <= windowLast else {
+            result.emptyWindow = EmptyWindow(
+                from: options.from, to: options.to, lastCompleteWeek: false,
+                dataFirstDay: CivilDate(daysSince1970: firstDay), dataLastDay: CivilDate(daysSince1970: lastDay))
+            notes.append(
+                .warning(
+                    "no data between \(options.from.map(\.description) ?? "the start") and "
+                        + "\(options.to.map(\.description) ?? "the end"): \(dataRange)."))
+            return nil
+        }
+        var report = windowFirst...windowLast
+        if options.lastCompleteWeekOnly {
+            var start = options.weekStart.startOfWeek(containing: CivilDate(daysSince1970: completeLast)).daysSince1970
+            if start + 6 > completeLast { start -= 7 }
+            guard start >= windowFirst else {
+                result.emptyWindow = EmptyWindow(
+                    from: options.from, to: options.to, lastCompleteWeek: true,
+                    dataFirstDay: CivilDate(daysSince1970: firstDay), dataLastDay: CivilDate(daysSince1970: lastDay))
+                notes.append(.warning("--week last: no complete week with data (\(dataRange))."))
+                return nil
+            }
+            report = start...(start + 6)
+        }
+        return ReportWindow(
+            data: firstDay...lastDay, window: windowFirst...windowLast, report: report, completeFirst: windowFirst,
+            completeLast: completeLast)
+    }
+
+    /// The daily rows: one per day of `window.rows`, in the zone in force that day, except runs of
+    /// more than 31 days without data (`KeptDays`): only the days with data are computed first,
+    /// the short runs between them are then filled with empty rows. Notes the left-out runs in
+    /// the report and the days whose every record was rejected.
+    private func dailyRows(
+        _ daily: DailyColumns, summaries: [CivilDate: ActivitySummary], window: ReportWindow, timeline: ZoneTimeline,
+        calendar: LocalCalendar, rejectedRecordStarts: [Int64], notes: inout [AnalysisNote]
+    ) -> DailyRows {
+        let rowRange = window.rows
         // The anchors' rows are not kept: they are computed again below (a row is about 500 bytes,
-        // a dictionary of them grew with the days; `metrics` is a pure function of the columns).
+        // a dictionary of them grew with the days; `day` is a pure function of the columns).
         var anchors: [Int] = []
         let summaryDays = summaries.keys.map(\.daysSince1970).filter { rowRange.contains($0) }
         for day in Set(daily.dataDays(in: rowRange) + summaryDays) {
-            let m = daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
-            if m.2 || m.0 != DailyMetrics(date: m.0.date) { anchors.append(day) }
+            let d = daily.day(day, summary: summaries[CivilDate(daysSince1970: day)])
+            if d.hasData || d.metrics != DailyMetrics(date: d.metrics.date) { anchors.append(day) }
         }
         // The one week of `--week last` is listed whatever it holds.
-        if options.lastCompleteWeekOnly { anchors.append(contentsOf: report) }
+        if options.lastCompleteWeekOnly { anchors.append(contentsOf: window.report) }
         let kept = KeptDays(range: rowRange, anchors: anchors)
-        var rows: [DailyMetrics] = []
-        var rings: [RingsClosed] = []
-        var hasData: [Bool] = []
-        rows.reserveCapacity(kept.days.count)
+        var rows = DailyRows()
+        rows.metrics.reserveCapacity(kept.days.count)
         for day in kept.days {
-            var (row, ring, data) = daily.metrics(day: day, summary: summaries[CivilDate(daysSince1970: day)])
-            row.timeZone = timeline.periods[timeline.periodIndex(day: day)].identifier
-            rows.append(row)
-            rings.append(ring)
-            hasData.append(data)
+            var d = daily.day(day, summary: summaries[CivilDate(daysSince1970: day)])
+            d.metrics.timeZone = timeline.periods[timeline.periodIndex(day: day)].identifier
+            rows.metrics.append(d.metrics)
+            rows.rings.append(d.rings)
+            rows.hasData.append(d.hasData)
         }
-        notes.append(contentsOf: kept.gapNotes(report: report))
+        notes.append(contentsOf: kept.gapNotes(report: window.report))
         Self.noteDaysOfRejectedRecords(
-            rejectedRecordStarts, calendar: calendar, kept: kept, hasData: hasData, notes: &notes)
-        let weeks = WeeklyBuilder(
-            weekStart: options.weekStart, seriesFirst: rowsFirst, rows: rows, rings: rings, hasData: hasData,
-            complete: completeFirst...max(completeFirst, completeLast), completeIsEmpty: completeLast < completeFirst
-        ).build()
+            rejectedRecordStarts, calendar: calendar, kept: kept, hasData: rows.hasData, notes: &notes)
+        return rows
+    }
 
-        let inReport = { (d: CivilDate) in report.contains(d.daysSince1970) }
-        let reportedRows = rows.filter { inReport($0.date) }
-        let reportedRings = zip(rows, rings).filter { inReport($0.0.date) }.map(\.1)
-        let reportedHasData = zip(rows, hasData).filter { inReport($0.0.date) }.map(\.1)
-        result.firstDay = CivilDate(daysSince1970: reportFirst)
-        result.lastDay = CivilDate(daysSince1970: reportLast)
-        result.days = reportedRows
+    /// The rollups: the reported days, the weeks that overlap them (each with its workouts by
+    /// activity), the calendar months, and the longest run of days with all rings closed. The
+    /// weeks are built from every row, the days before the reported ones included.
+    private func rollUp(
+        _ rows: DailyRows, reported: DailyRows, window: ReportWindow, into result: inout AnalysisResult
+    ) {
+        let weeks = WeeklyBuilder(
+            weekStart: options.weekStart, seriesFirst: window.rows.lowerBound, rows: rows.metrics, rings: rows.rings,
+            hasData: rows.hasData, complete: window.completeFirst...max(window.completeFirst, window.completeLast),
+            completeIsEmpty: window.completeLast < window.completeFirst
+        ).build()
+        let report = window.report
+        result.firstDay = CivilDate(daysSince1970: report.lowerBound)
+        result.lastDay = CivilDate(daysSince1970: report.upperBound)
+        result.days = reported.metrics
         result.weeks = weeks.filter { w in
             let s = w.weekStart.daysSince1970
-            return s + 6 >= reportFirst && s <= reportLast
+            return s + 6 >= report.lowerBound && s <= report.upperBound
         }
         // Workouts by activity, counted once, by the local day of their start.
         for w in result.workouts where !w.isDuplicate {
@@ -226,46 +297,56 @@ extension Analyzer {
             }
         }
         result.months = MonthlyBuilder(
-            rows: reportedRows, rings: reportedRings, hasData: reportedHasData, workouts: result.workouts
+            rows: reported.metrics, rings: reported.rings, hasData: reported.hasData, workouts: result.workouts
         ).build()
-        result.timeZonePeriods = Self.reportedPeriods(timeline, report: report)
-        result.crossCheck = Self.crossCheck(reportedRows, summaries: summaries)
-        result.ringSources = Self.ringSources(reportedRows, check: result.crossCheck, summaries: summaries)
+        result.longestAllRingsStreak = Self.longestStreak(reported.metrics, rings: reported.rings)
+    }
+
+    /// The cross-check against the ActivitySummary: the reported rows compared with the days'
+    /// summaries (docs/rings.md §4), which source each ring's days came from and how well they
+    /// agree, and a warning when the rings disagree on more than 5 % of the days compared.
+    private func checkAgainstSummaries(
+        _ reported: [DailyMetrics], summaries: [CivilDate: ActivitySummary], timeline: ZoneTimeline,
+        priority: SourcePriority, covered: ClosedRange<Int64>, window: ReportWindow, result: inout AnalysisResult,
+        notes: inout [AnalysisNote]
+    ) {
+        result.crossCheck = Self.crossCheck(reported, summaries: summaries)
+        result.ringSources = Self.ringSources(reported, check: result.crossCheck, summaries: summaries)
         if let warning = agreementWarning(
             result.crossCheck, timeline: timeline, priority: priority, covered: covered,
-            reportedDays: report, lastDataDay: lastDay)
+            reportedDays: window.report, lastDataDay: window.data.upperBound)
         {
             notes.append(warning)
         }
-        result.longestAllRingsStreak = Self.longestStreak(reportedRows, rings: reportedRings)
-        result.notes = notes
-        return result
     }
 
-    private func appendDropNotes(_ notes: inout [String]) {
+    private func appendDropNotes(_ notes: inout [AnalysisNote]) {
         let c = context.counters
         func at(_ line: Int) -> String { line > 0 ? " (first at line \(line))" : "" }
         if c.negativeValue > 0 {
-            notes.append("Dropped \(c.negativeValue) sample(s) with a negative value\(at(c.negativeValueLine)).")
+            notes.append(.info("Dropped \(c.negativeValue) sample(s) with a negative value\(at(c.negativeValueLine))."))
         }
         if c.endBeforeStart > 0 {
-            notes.append("Dropped \(c.endBeforeStart) sample(s) that end before they start\(at(c.endBeforeStartLine)).")
+            notes.append(
+                .info("Dropped \(c.endBeforeStart) sample(s) that end before they start\(at(c.endBeforeStartLine))."))
         }
         if c.unexpectedUnit > 0 {
             notes.append(
-                "Dropped \(c.unexpectedUnit) sample(s) without a value in the unit their type needs\(at(c.unexpectedUnitLine))."
-            )
+                .info(
+                    "Dropped \(c.unexpectedUnit) sample(s) without a value in the unit their type needs\(at(c.unexpectedUnitLine))."
+                ))
         }
-        if c.outOfRange > 0 { notes.append("Dropped \(c.outOfRange) sample(s) dated before 1970 or after 2106.") }
+        if c.outOfRange > 0 {
+            notes.append(.info("Dropped \(c.outOfRange) sample(s) dated before 1970 or after 2106."))
+        }
         if c.tooLong > 0 {
-            notes.append(
-                "Dropped \(c.tooLong) cumulative sample(s) longer than 31 days\(at(c.tooLongLine)).")
+            notes.append(.info("Dropped \(c.tooLong) cumulative sample(s) longer than 31 days\(at(c.tooLongLine))."))
         }
         if c.implausibleHeartRate > 0 {
-            notes.append("Dropped \(c.implausibleHeartRate) heart-rate sample(s) outside 0–1000 bpm.")
+            notes.append(.info("Dropped \(c.implausibleHeartRate) heart-rate sample(s) outside 0–1000 bpm."))
         }
         if c.tooManySources > 0 {
-            notes.append("Dropped \(c.tooManySources) sample(s) of sources beyond the first 65 536.")
+            notes.append(.info("Dropped \(c.tooManySources) sample(s) of sources beyond the first 65 536."))
         }
     }
 

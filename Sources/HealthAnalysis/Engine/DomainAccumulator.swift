@@ -182,7 +182,7 @@ struct FinishContext {
     var daily: DailyColumns
     var result: AnalysisResult
     /// Notes for the report, in the order the domains finish.
-    var notes: [String]
+    var notes: [AnalysisNote]
     /// The day's `ActivitySummary` by date (set by the summaries domain).
     var summaries: [CivilDate: ActivitySummary] = [:]
     /// Threads a domain may use for independent parts of its finish (the parser threads of the

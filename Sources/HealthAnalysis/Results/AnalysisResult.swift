@@ -35,7 +35,7 @@ public struct AnalysisResult: Sendable {
     public var crossCheck: SummaryCrossCheck
     public var longestAllRingsStreak: RingStreak
     /// Warnings and notes for the report (zone fallbacks, filler sources, dropped samples, …).
-    public var notes: [String]
+    public var notes: [AnalysisNote]
     /// Nights and naps in the report window, in time order (`Domains/Sleep.swift`).
     public var sleep: [SleepNight] = []
     /// Workouts in the report window, by start, duplicates included and marked (`Domains/Workouts.swift`).
@@ -54,7 +54,7 @@ public struct AnalysisResult: Sendable {
         standHours: [StandHour] = [],
         standHourProfile: [(hour: Int, stoodDays: Int, daysWithRecord: Int)] = [],
         sources: [SourceContribution] = [], crossCheck: SummaryCrossCheck = SummaryCrossCheck(),
-        longestAllRingsStreak: RingStreak = RingStreak(), notes: [String] = []
+        longestAllRingsStreak: RingStreak = RingStreak(), notes: [AnalysisNote] = []
     ) {
         self.timeZone = timeZone
         self.weekStart = weekStart

@@ -31,7 +31,7 @@ struct ZoneTimeline: Sendable {
 
     var periods: [Period]
     /// Notes for the report (ignored values, ambiguous candidates, …).
-    var notes: [String] = []
+    var notes: [AnalysisNote] = []
 
     /// The local days and hours of the timeline: each period's offsets from its start on.
     func calendar(covering range: ClosedRange<Int64>) -> LocalCalendar {
@@ -116,7 +116,7 @@ struct ZoneTimelineBuilder {
                 .init(identifier: id, timeZone: tz, fixedOffset: 0, start: .min, firstDay: nil, reason: .option)
             ])
         }
-        var notes: [String] = []
+        var notes: [AnalysisNote] = []
         var unknown: [String: Int] = [:]
         if evidence.isEmpty {
             // Counts alone: each zone as if seen once, the most frequent last (ties by name).
@@ -132,8 +132,10 @@ struct ZoneTimelineBuilder {
                 ])
                 if !unknown.isEmpty {
                     timeline.notes.append(
-                        "Ignored HKTimeZone values that are not IANA zones: "
-                            + unknown.keys.sorted().map { "\($0) (\(unknown[$0]!))" }.joined(separator: ", ") + ".")
+                        .info(
+                            "Ignored HKTimeZone values that are not IANA zones: "
+                                + unknown.keys.sorted().map { "\($0) (\(unknown[$0]!))" }.joined(separator: ", ") + ".")
+                    )
                 }
                 return timeline
             }
@@ -160,8 +162,9 @@ struct ZoneTimelineBuilder {
         }
         if !unknown.isEmpty {
             notes.append(
-                "Ignored HKTimeZone values that are not IANA zones: "
-                    + unknown.keys.sorted().map { "\($0) (\(unknown[$0]!))" }.joined(separator: ", ") + ".")
+                .info(
+                    "Ignored HKTimeZone values that are not IANA zones: "
+                        + unknown.keys.sorted().map { "\($0) (\(unknown[$0]!))" }.joined(separator: ", ") + "."))
         }
         // A stray value (at most 2 samples within a day) between two runs of one zone is taken
         // for noise (a sample synced from another device), not for a trip.
@@ -170,7 +173,9 @@ struct ZoneTimelineBuilder {
             let r = runs[k]
             if r.count <= 2 && r.last - r.first < 86_400 && runs[k - 1].id == runs[k + 1].id {
                 notes.append(
-                    "Ignored \(r.count) HKTimeZone sample(s) naming \(r.id) between samples naming \(runs[k - 1].id).")
+                    .info(
+                        "Ignored \(r.count) HKTimeZone sample(s) naming \(r.id) between samples naming \(runs[k - 1].id)."
+                    ))
                 runs[k - 1].last = runs[k + 1].last
                 runs[k - 1].count += runs[k + 1].count
                 runs.removeSubrange(k...(k + 1))
@@ -280,10 +285,11 @@ struct ZoneTimelineBuilder {
             Int64(last.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e)))) != printed
         {
             notes.append(
-                "The export was made at \(Analyzer.offsetLabel(printed)), but the last HKTimeZone, \(periods.last!.identifier), "
-                    + "has \(Analyzer.offsetLabel(Int64(last.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e)))))) then: "
-                    + "the phone was elsewhere at export time; days after the last sample naming a zone may be in another zone."
-            )
+                .info(
+                    "The export was made at \(Analyzer.offsetLabel(printed)), but the last HKTimeZone, \(periods.last!.identifier), "
+                        + "has \(Analyzer.offsetLabel(Int64(last.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e)))))) then: "
+                        + "the phone was elsewhere at export time; days after the last sample naming a zone may be in another zone."
+                ))
         }
         return ZoneTimeline(periods: periods, notes: notes)
     }
@@ -301,7 +307,9 @@ struct ZoneTimelineBuilder {
                             reason: .environment)
                     ],
                     notes: [
-                        "The export has neither HKTimeZone metadata nor an ExportDate: days are bucketed in this machine's zone, \(env.identifier). Use --tz to choose the zone the data was recorded in."
+                        .info(
+                            "The export has neither HKTimeZone metadata nor an ExportDate: days are bucketed in this machine's zone, \(env.identifier). Use --tz to choose the zone the data was recorded in."
+                        )
                     ])
             }
             return fixed(0, warning: "no ExportDate")
@@ -347,15 +355,16 @@ struct ZoneTimelineBuilder {
             return representative(a.ids) < representative(b.ids)
         }
         let top = scored.filter { $0.score.agreeing == scored[0].score.agreeing && $0.offsets == scored[0].offsets }
-        var notes: [String] = []
+        var notes: [AnalysisNote] = []
         if (!hasRingEvidence || scored[0].score.compared == 0) && offsets.isEmpty {
             // Nothing in the export tells the candidates apart.
             if let env, let g = scored.first(where: { $0.ids.contains(env.identifier) }) {
                 notes.append(
-                    "The export names no time zone (no HKTimeZone metadata) and has no ring data to test zones with: "
-                        + "days are bucketed in this machine's zone, \(env.identifier), which has the export's offset "
-                        + "\(Analyzer.offsetLabel(printed)) at the export instant. Use --tz to choose the zone the data was recorded in."
-                )
+                    .info(
+                        "The export names no time zone (no HKTimeZone metadata) and has no ring data to test zones with: "
+                            + "days are bucketed in this machine's zone, \(env.identifier), which has the export's offset "
+                            + "\(Analyzer.offsetLabel(printed)) at the export instant. Use --tz to choose the zone the data was recorded in."
+                    ))
                 _ = g
                 return ZoneTimeline(
                     periods: [
@@ -368,9 +377,10 @@ struct ZoneTimelineBuilder {
                 let id = representative(scored[0].ids)
                 if scored[0].ids.count > 1 {
                     notes.append(
-                        "The export names no time zone (no HKTimeZone metadata): every zone with its offset \(Analyzer.offsetLabel(printed)) "
-                            + "at the export instant has the same offsets over the data (\(scored[0].ids.count) zones); days are bucketed in \(id)."
-                    )
+                        .info(
+                            "The export names no time zone (no HKTimeZone metadata): every zone with its offset \(Analyzer.offsetLabel(printed)) "
+                                + "at the export instant has the same offsets over the data (\(scored[0].ids.count) zones); days are bucketed in \(id)."
+                        ))
                 }
                 return ZoneTimeline(
                     periods: [
@@ -387,20 +397,22 @@ struct ZoneTimelineBuilder {
         let id = representative(winner.ids)
         if !offsets.isEmpty {
             notes.append(
-                "Time zone: the export names none (no HKTimeZone); \(id) was chosen among \(candidateCount) IANA zones with the export's offset "
-                    + "\(Analyzer.offsetLabel(printed)) at the export instant"
-                    + (winner.score.compared > 0
-                        ? ": its days agree with the ActivitySummary on \(winner.score.agreeing) of \(winner.score.compared) days"
-                        : "")
-                    + ", and its offsets match the true local time of \(winner.offsets) of \(offsets.count) HRV records (beat times)."
-            )
+                .info(
+                    "Time zone: the export names none (no HKTimeZone); \(id) was chosen among \(candidateCount) IANA zones with the export's offset "
+                        + "\(Analyzer.offsetLabel(printed)) at the export instant"
+                        + (winner.score.compared > 0
+                            ? ": its days agree with the ActivitySummary on \(winner.score.agreeing) of \(winner.score.compared) days"
+                            : "")
+                        + ", and its offsets match the true local time of \(winner.offsets) of \(offsets.count) HRV records (beat times)."
+                ))
         }
         if top.count > 1 {
             let others = top.filter { $0.signature != winner.signature }.map { representative($0.ids) }
             notes.append(
-                "Time zone: \(id) and \(others.joined(separator: ", ")) agree equally well with the ActivitySummary "
-                    + "(\(winner.score.agreeing) of \(winner.score.compared) days); \(id) was taken. Use --tz to choose."
-            )
+                .info(
+                    "Time zone: \(id) and \(others.joined(separator: ", ")) agree equally well with the ActivitySummary "
+                        + "(\(winner.score.agreeing) of \(winner.score.compared) days); \(id) was taken. Use --tz to choose."
+                ))
         }
         return ZoneTimeline(
             periods: [
@@ -421,8 +433,9 @@ struct ZoneTimelineBuilder {
                     reason: .exportOffset)
             ],
             notes: [
-                "WARNING: no time zone known (\(why)): days are bucketed at the export's fixed offset \(label), "
-                    + "ignoring daylight saving time. Use --tz to name the zone."
+                .warning(
+                    "no time zone known (\(why)): days are bucketed at the export's fixed offset \(label), "
+                        + "ignoring daylight saving time. Use --tz to name the zone.")
             ])
     }
 }

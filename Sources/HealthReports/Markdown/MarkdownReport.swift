@@ -128,27 +128,20 @@ struct MarkdownReport {
         }
     }
 
-    static func metricName(_ metric: String) -> String {
+    static func metricName(_ metric: SummaryDisagreement.Metric) -> String {
         switch metric {
-        case "move_kcal": return "Move (kcal)"
-        case "move_min": return "Move (min)"
-        case "exercise_min": return "Exercise (min)"
-        case "stand_hours": return "Stand (hours)"
-        default: return Markdown.escape(metric)
+        case .moveKcal: return "Move (kcal)"
+        case .moveMinutes: return "Move (min)"
+        case .exerciseMinutes: return "Exercise (min)"
+        case .standHours: return "Stand (hours)"
         }
     }
 
-    static func metricOrder(_ metric: String) -> Int {
-        switch metric {
-        case "move_kcal": return 0
-        case "move_min": return 1
-        case "exercise_min": return 2
-        case "stand_hours": return 3
-        default: return 4
-        }
+    static func metricOrder(_ metric: SummaryDisagreement.Metric) -> Int {
+        SummaryDisagreement.Metric.allCases.firstIndex(of: metric)!
     }
 
-    static func metricDecimals(_ metric: String) -> Int {
-        metric == "stand_hours" ? 0 : 1
+    static func metricDecimals(_ metric: SummaryDisagreement.Metric) -> Int {
+        metric == .standHours ? 0 : 1
     }
 }

@@ -160,9 +160,9 @@ func makeSampleResult() -> AnalysisResult {
     let crossCheck = SummaryCrossCheck(
         daysCompared: 6, daysAgreeing: 5,
         disagreements: [
-            SummaryDisagreement(date: date("2025-01-08"), metric: "stand_hours", recordValue: 6, summaryValue: 7),
-            SummaryDisagreement(date: date("2025-01-08"), metric: "move_kcal", recordValue: 180, summaryValue: 350),
-            SummaryDisagreement(date: date("2025-01-08"), metric: "exercise_min", recordValue: nil, summaryValue: 5),
+            SummaryDisagreement(date: date("2025-01-08"), metric: .standHours, recordValue: 6, summaryValue: 7),
+            SummaryDisagreement(date: date("2025-01-08"), metric: .moveKcal, recordValue: 180, summaryValue: 350),
+            SummaryDisagreement(date: date("2025-01-08"), metric: .exerciseMinutes, recordValue: nil, summaryValue: 5),
         ])
 
     return AnalysisResult(
@@ -186,8 +186,8 @@ func makeSampleResult() -> AnalysisResult {
         crossCheck: crossCheck,
         longestAllRingsStreak: RingStreak(days: 3, first: date("2025-01-05"), last: date("2025-01-07")),
         notes: [
-            "\(band) filled 12% of 2025-01-07's steps (low-priority filler source)",
-            "2 samples with end before start were dropped",
+            .info("\(band) filled 12% of 2025-01-07's steps (low-priority filler source)"),
+            .info("2 samples with end before start were dropped"),
         ])
 }
 
