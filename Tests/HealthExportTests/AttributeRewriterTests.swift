@@ -498,10 +498,6 @@ struct AttributeRewriterTests {
         #expect(glueTrace(bytes, chunk: 1, rewrite: true).rewritten == 3)
     }
 
-    /// An encoding other than UTF-8 is declared: the glue makes libxml2 ignore the declaration
-    /// (exports are UTF-8; through iconv the outcome depended on chunking, fuzz finding F2), so
-    /// the Latin-1 "ë" (one byte, EB) is not UTF-8: the same error with the rewriter on and off,
-    /// at line 3, column 23 (`<Record sourceName="Zo` is 22 characters; the bad byte is the 23rd).
     /// The glue_rewrite_differential finding of issue 17: a byte 0xE8 (a 3-byte lead) before an
     /// unfinished start tag, fed a byte at a time. The rewriter holds the unfinished tag back, so
     /// libxml2 had the bad byte with 4 bytes after it (its "Input is not proper UTF-8" words) with
@@ -509,8 +505,11 @@ struct AttributeRewriterTests {
     /// with it off. Both now give one message naming the byte, at line 3 (the record's line;
     /// column 1, the bad byte's).
     @Test func aByteThatIsNotUTF8GivesOneMessageAtAnyChunking() {
-        let head = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n".utf8)
-        let cut = head + [0xE8] + Array("<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Alex\u{2019}s".utf8)
+        let head = Array(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n".utf8)
+        let cut =
+            head + [0xE8]
+            + Array("<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Alex\u{2019}s".utf8)
         let expected =
             "Input is not proper UTF-8: the bytes from 0xE8 on are not a UTF-8 character "
             + "(Apple Health exports are UTF-8, so the file is damaged)"
@@ -526,6 +525,10 @@ struct AttributeRewriterTests {
         }
     }
 
+    /// An encoding other than UTF-8 is declared: the glue makes libxml2 ignore the declaration
+    /// (exports are UTF-8; through iconv the outcome depended on chunking, fuzz finding F2), so
+    /// the Latin-1 "ë" (one byte, EB) is not UTF-8: the same error with the rewriter on and off,
+    /// at line 3, column 23 (`<Record sourceName="Zo` is 22 characters; the bad byte is the 23rd).
     @Test func aDeclaredLatin1EncodingIsReadAsUTF8() {
         let bytes: [UInt8] =
             Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<HealthData>\n<Record sourceName=\"Zo".utf8) + [
