@@ -29,7 +29,7 @@ public struct BatchSummary: Equatable, Sendable {
     public var failed: Int { people.count - done - unchanged }
 
     /// `3 done, 1 unchanged, 1 failed`: the last line a batch prints.
-    public var line: String { "\(done) done, \(unchanged) unchanged, \(failed) failed" }
+    public var line: String { "\(grouped(done)) done, \(grouped(unchanged)) unchanged, \(grouped(failed)) failed" }
 }
 
 /// An error that stops a whole batch before any person is processed (the output folder, the

@@ -93,32 +93,33 @@ enum ArchiveCommands {
         }
         line(
             "Records",
-            "\(group(i.records)) in \(counted(i.types.count, "type")) from \(counted(i.sources.count, "source"))"
-                + (i.nestedRecords > 0 ? " (+\(group(i.nestedRecords)) inside correlations, not counted)" : ""))
-        line("Workouts", group(i.workouts.reduce(0) { $0 + $1.count }))
+            "\(grouped(i.records)) in \(counted(i.types.count, "type")) from \(counted(i.sources.count, "source"))"
+                + (i.nestedRecords > 0 ? " (+\(grouped(i.nestedRecords)) inside correlations, not counted)" : ""))
+        line("Workouts", grouped(i.workouts.reduce(0) { $0 + $1.count }))
         line("Activity", counted(i.summaryDays, "ActivitySummary day"))
         if !i.correlations.isEmpty {
-            line("Correlations", i.correlations.map { "\(short($0.name)) \(group($0.count))" }.joined(separator: ", "))
+            line(
+                "Correlations", i.correlations.map { "\(short($0.name)) \(grouped($0.count))" }.joined(separator: ", "))
         }
         out += "\nExports imported\n"
         let exportRows = i.exports.map { e in
             [
-                e.exportDate?.description ?? "-", printable(e.inputName), group(e.recordsRead), group(e.recordsNew),
+                e.exportDate?.description ?? "-", printable(e.inputName), grouped(e.recordsRead), grouped(e.recordsNew),
             ]
         }
         out += table(["exported", "input", "records", "new"], exportRows, rightAligned: [2, 3])
         out += "\nRecords per type\n"
         out += table(
-            ["type", "records", "unit"], i.types.map { [short($0.name), group($0.count), $0.detail] },
+            ["type", "records", "unit"], i.types.map { [short($0.name), grouped($0.count), $0.detail] },
             rightAligned: [1])
         out += "\nRecords per source\n"
         out += table(
-            ["source", "records", "device"], i.sources.map { [printable($0.name), group($0.count), $0.detail] },
+            ["source", "records", "device"], i.sources.map { [printable($0.name), grouped($0.count), $0.detail] },
             rightAligned: [1])
         if !i.workouts.isEmpty {
             out += "\nWorkouts per activity type\n"
             out += table(
-                ["activity", "workouts"], i.workouts.map { [short($0.name), group($0.count)] }, rightAligned: [1])
+                ["activity", "workouts"], i.workouts.map { [short($0.name), grouped($0.count)] }, rightAligned: [1])
         }
         return out
     }

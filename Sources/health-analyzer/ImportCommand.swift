@@ -1,4 +1,5 @@
 import Foundation
+import HealthAnalysis
 import HealthArchive
 import HealthExport
 
@@ -63,22 +64,22 @@ enum ImportCommand {
     /// `export.zip:…/export.xml: 155,113 records read, 155,113 new, 0 already present; …`.
     static func line(_ o: ImportOutcome) -> String {
         var text =
-            "\(o.inputName): \(group(o.recordsRead)) records read, \(group(o.recordsNew)) new, "
-            + "\(group(o.recordsPresent)) already present"
+            "\(o.inputName): \(grouped(o.recordsRead)) records read, \(grouped(o.recordsNew)) new, "
+            + "\(grouped(o.recordsPresent)) already present"
         var extras: [String] = []
         if o.recordsSkipped > 0 {
             extras.append(
-                "\(group(o.recordsSkipped)) records skipped: start outside 1901-12-13 to 2174-02-25 (first at line \(o.firstSkippedLine))"
+                "\(grouped(o.recordsSkipped)) records skipped: start outside 1901-12-13 to 2174-02-25 (first at line \(o.firstSkippedLine))"
             )
         }
-        if o.workoutsRead > 0 { extras.append("workouts \(group(o.workoutsNew)) new of \(group(o.workoutsRead))") }
+        if o.workoutsRead > 0 { extras.append("workouts \(grouped(o.workoutsNew)) new of \(grouped(o.workoutsRead))") }
         if o.correlationsRead > 0 {
-            extras.append("correlations \(group(o.correlationsNew)) new of \(group(o.correlationsRead))")
+            extras.append("correlations \(grouped(o.correlationsNew)) new of \(grouped(o.correlationsRead))")
         }
         if o.summariesRead > 0 {
             extras.append(
-                "activity days \(group(o.summariesNew)) new, \(group(o.summariesReplaced)) replaced"
-                    + " of \(group(o.summariesRead))")
+                "activity days \(grouped(o.summariesNew)) new, \(grouped(o.summariesReplaced)) replaced"
+                    + " of \(grouped(o.summariesRead))")
         }
         if !extras.isEmpty { text += "; " + extras.joined(separator: ", ") }
         return text

@@ -1,3 +1,4 @@
+import HealthAnalysis
 import HealthExport
 
 /// `health-analyzer inspect <input>`: what is in an export, quick to read on a terminal.
@@ -147,28 +148,28 @@ struct InspectTally {
             let others = s.timeZoneCounts.count - 1
             line(
                 "Time zone",
-                "\(tz) (most frequent HKTimeZone: \(group(n)) \(n == 1 ? "sample" : "samples")"
+                "\(tz) (most frequent HKTimeZone: \(grouped(n)) \(n == 1 ? "sample" : "samples")"
                     + (others > 0 ? "; \(others) other zone\(others == 1 ? "" : "s"))" : ")"))
         } else {
             line("Time zone", "no HKTimeZone metadata (reports pick among the zones with the export's offset)")
         }
         line(
             "Records",
-            "\(group(topLevelRecords)) in \(counted(types.count, "type")) from \(counted(sources.count, "source"))"
-                + (nestedRecords > 0 ? " (+\(group(nestedRecords)) inside correlations, not counted)" : ""))
-        line("Workouts", group(workoutCount))
+            "\(grouped(topLevelRecords)) in \(counted(types.count, "type")) from \(counted(sources.count, "source"))"
+                + (nestedRecords > 0 ? " (+\(grouped(nestedRecords)) inside correlations, not counted)" : ""))
+        line("Workouts", grouped(workoutCount))
         line("Activity", counted(summaryDays.count, "ActivitySummary day"))
         if !correlations.isEmpty {
             line(
                 "Correlations",
-                correlations.sorted { $0.key < $1.key }.map { "\(short($0.key)) \(group($0.value))" }.joined(
+                correlations.sorted { $0.key < $1.key }.map { "\(short($0.key)) \(grouped($0.value))" }.joined(
                     separator: ", "))
         }
 
         out += "\nRecords per type\n"
         let typeRows = types.sorted { ($1.value.records, $0.key) < ($0.value.records, $1.key) }.map { t in
             [
-                short(t.key), group(t.value.records),
+                short(t.key), grouped(t.value.records),
                 t.value.units.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map(\.key)
                     .joined(separator: ", "),
             ]
@@ -178,7 +179,7 @@ struct InspectTally {
         out += "\nRecords per source\n"
         let sourceRows = sources.sorted { ($1.value.records, $0.key) < ($0.value.records, $1.key) }.map { s in
             [
-                printable(s.key), group(s.value.records),
+                printable(s.key), grouped(s.value.records),
                 s.value.devices.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "-",
             ]
         }
@@ -187,13 +188,13 @@ struct InspectTally {
         if !workouts.isEmpty {
             out += "\nWorkouts per activity type\n"
             let rows = workouts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
-                [short($0.key), group($0.value)]
+                [short($0.key), grouped($0.value)]
             }
             out += table(["activity", "workouts"], rows, rightAligned: [1])
         }
         if !s.unmodeledElementCounts.isEmpty {
             out += "\nElements not modelled (counted only)\n"
-            let rows = s.unmodeledElementCounts.sorted { $0.key < $1.key }.map { [$0.key, group($0.value)] }
+            let rows = s.unmodeledElementCounts.sorted { $0.key < $1.key }.map { [$0.key, grouped($0.value)] }
             out += table(["element", "count"], rows, rightAligned: [1])
         }
         out += "\nDiagnostics\n"
@@ -225,23 +226,6 @@ func short(_ identifier: String) -> String {
         return String(identifier.dropFirst(p.count))
     }
     return identifier
-}
-
-/// `1 day`, `1,800 days`: the count grouped, the noun singular for exactly 1 (else `plural`,
-/// by default the noun with an `s`).
-func counted(_ n: Int, _ noun: String, plural: String? = nil) -> String {
-    "\(group(n)) \(n == 1 ? noun : plural ?? noun + "s")"
-}
-
-/// `1234567` → `1,234,567`.
-func group(_ n: Int) -> String {
-    let s = String(abs(n))
-    var out = ""
-    for (i, c) in s.enumerated() {
-        if i > 0 && (s.count - i) % 3 == 0 { out.append(",") }
-        out.append(c)
-    }
-    return n < 0 ? "-" + out : out
 }
 
 func formatBytes(_ n: Int64) -> String {

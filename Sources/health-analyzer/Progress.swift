@@ -1,4 +1,5 @@
 import Foundation
+import HealthAnalysis
 
 #if canImport(Glibc)
     import Glibc
@@ -72,8 +73,8 @@ final class ProgressLine: @unchecked Sendable {
     ) -> String {
         func amount(_ n: Int64) -> String {
             switch unit {
-            case .bytes: return group(Int((Double(n) / 1_000_000).rounded()))
-            case .records: return group(Int(n))
+            case .bytes: return grouped(Int((Double(n) / 1_000_000).rounded()))
+            case .records: return grouped(Int(n))
             }
         }
         let unitName = unit == .bytes ? "MB" : "records"
@@ -91,7 +92,8 @@ final class ProgressLine: @unchecked Sendable {
         }
         if let rate, rate > 0 {
             fields.append(
-                unit == .bytes ? "\(group(Int((rate / 1_000_000).rounded()))) MB/s" : "\(group(Int(rate))) records/s")
+                unit == .bytes
+                    ? "\(grouped(Int((rate / 1_000_000).rounded()))) MB/s" : "\(grouped(Int(rate))) records/s")
         }
         fields.append("\(clock(elapsed)) elapsed")
         let limit = max(10, width - 1)

@@ -105,7 +105,7 @@ struct HostileInputTests {
         let r = try run(["report", input.path, "--out", out.path, "--tz", "UTC"], limit: 300)
         #expect(!r.timedOut && !r.signaled && r.status == 0, "\(r.stderr)")
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
-        #expect(report.contains("Dropped 4464 sample(s) of sources beyond the first 65 536."))
+        #expect(report.contains("Dropped 4,464 samples of sources beyond the first 65,536."))
     }
 
     /// Defect 3: one record dated 9999-12-31 (or an ActivitySummary of that date) made a 500-byte
@@ -183,7 +183,7 @@ struct HostileInputTests {
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(
             report.contains(
-                "Every record of 2 day(s) was rejected (see the diagnostics): 2025-06-02, 2025-06-03."
+                "Every record of 2 days was rejected (see the diagnostics): 2025-06-02, 2025-06-03."
                     + " Their empty cells mean rejected records, not \"no data\"."), "\(report)")
     }
 

@@ -165,6 +165,14 @@ struct TimeZoneScenarioTests {
         #expect(f.stderr.contains("leaving out --tz (zones per period from the export) agrees on 39 of 39 days"))
         let forcedReport = try String(contentsOf: forced.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(forcedReport.contains("Likely cause: the time zone"))
+        // One form for a warning (issue 18): the Notes bullet is the standard-error line, word
+        // for word, `warning: ` included; no `WARNING:` anywhere.
+        // (The bullet is Markdown: its backslash escapes and `&amp;` are undone to compare.)
+        let stderrLine = try #require(f.stderr.split(separator: "\n").first { $0.hasPrefix("warning: the rings") })
+        let bullet = try #require(forcedReport.split(separator: "\n").first { $0.hasPrefix("- warning: the rings") })
+        let unescaped = bullet.dropFirst(2).replacing(#/\\(.)/#) { String($0.output.1) }
+        #expect(unescaped.replacing("&amp;", with: "&") == stderrLine)
+        #expect(!forcedReport.contains("WARNING:"))
         #expect(!r.stderr.contains("warning:"))
     }
 }

@@ -48,8 +48,8 @@ struct CumulativeTypesTests {
                 sample(.app, utc, "2025-03-10 12:10", "2025-03-10 12:00", 300),
             ], options: options)
         #expect(close(r.day("2025-03-10")?.steps, 500))
-        #expect(r.noteTexts.contains("Dropped 1 sample(s) with a negative value (first at line 41)."))
-        #expect(r.noteTexts.contains("Dropped 1 sample(s) that end before they start."))  // built by hand: no line
+        #expect(r.noteTexts.contains("Dropped 1 sample with a negative value (first at line 41)."))
+        #expect(r.noteTexts.contains("Dropped 1 sample that ends before it starts."))  // built by hand: no line
     }
 
     @Test func otherCumulativeTypesAppearInTheSourceContributions() throws {

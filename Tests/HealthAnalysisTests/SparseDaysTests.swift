@@ -226,7 +226,7 @@ struct SparseDaysTests {
         #expect(close(r.day("2025-01-15")?.steps, 100))
         #expect(close(r.day("2025-02-01")?.steps, 100 * 10 / 24.0))
         #expect(r.days.allSatisfy { $0.distanceKm == nil })
-        #expect(r.noteTexts.contains("Dropped 1 cumulative sample(s) longer than 31 days (first at line 9)."))
+        #expect(r.noteTexts.contains("Dropped 1 cumulative sample longer than 31 days (first at line 9)."))
     }
 
     /// A change of zone whose candidate first days span 94 years: the candidates are scored run

@@ -113,7 +113,7 @@ struct VitalsTests {
         let r = try analyze([bad, good], options: options)
         #expect(close(r.day("2025-02-03")?.hrvSdnnMs, 40))
         #expect(
-            r.noteTexts.contains("Dropped 1 sample(s) without a value in the unit their type needs (first at line 12).")
+            r.noteTexts.contains("Dropped 1 sample without a value in the unit their type needs (first at line 12).")
         )
     }
 

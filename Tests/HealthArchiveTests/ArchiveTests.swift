@@ -52,11 +52,11 @@ struct ArchiveTests {
         }
         // The notes are there: 3 steps samples are one (2 removed), and the flawed lines.
         let report = writer.text(of: .report, for: replayed.result, context: replayed.context)
-        #expect(report.contains("Removed 2 exact duplicate sample(s) (StepCount 2)"))
-        #expect(report.contains("Dropped 1 sample(s) with a negative value (first at line \(flawed.negativeLine))."))
+        #expect(report.contains("Removed 2 exact duplicate samples (StepCount 2)"))
+        #expect(report.contains("Dropped 1 sample with a negative value (first at line \(flawed.negativeLine))."))
         #expect(
             report.contains(
-                "Dropped 1 sample(s) that end before they start (first at line \(flawed.endBeforeStartLine))."))
+                "Dropped 1 sample that ends before it starts (first at line \(flawed.endBeforeStartLine))."))
         // The options are honoured the same way: a period and a plain sum.
         var options = AnalysisOptions()
         options.from = CivilDate(year: 2025, month: 10, day: 20)

@@ -33,8 +33,8 @@ extension Analyzer {
         .prefix(3).map { "\($0.key) (\($0.value.text.joined(separator: ", ")))" }
         let pct = Int((Double(check.daysAgreeing) / Double(compared) * 100).rounded(.down))
         var text =
-            "the rings computed from the records disagree with the ActivitySummary on \(disagreeing) of "
-            + "\(compared) days (\(pct) % agree). Worst: \(top.joined(separator: "; ")). "
+            "the rings computed from the records disagree with the ActivitySummary on \(grouped(disagreeing)) of "
+            + "\(counted(compared, "day")) (\(pct) % agree). Worst: \(top.joined(separator: "; ")). "
         text +=
             "Likely cause: "
             + likelyCause(
@@ -42,7 +42,8 @@ extension Analyzer {
                 reportedDays: reportedDays, lastDataDay: lastDataDay)
         if check.daysWithoutRingRecords > 0 {
             text +=
-                " (\(check.daysWithoutRingRecords) day(s) with an ActivitySummary but no ring records are not counted.)"
+                " (\(counted(check.daysWithoutRingRecords, "day")) with an ActivitySummary but no ring records "
+                + "\(check.daysWithoutRingRecords == 1 ? "is" : "are") not counted.)"
         }
         return .warning(text)
     }
@@ -85,7 +86,7 @@ extension Analyzer {
             best.score.agreeing > current.agreeing
         {
             return "the time zone: days are cut in the wrong zone for part of the period; "
-                + "\(best.label) agrees on \(best.score.agreeing) of \(best.score.compared) days."
+                + "\(best.label) agrees on \(grouped(best.score.agreeing)) of \(counted(best.score.compared, "day"))."
         }
         let days = Set(check.disagreements.map(\.date.daysSince1970))
         if days == [lastDataDay] {

@@ -97,7 +97,7 @@ struct KeptDays {
         var notes = shown.prefix(Self.namedGaps).map { gap in
             AnalysisNote.info(
                 "No data from \(CivilDate(daysSince1970: gap.lowerBound)) to "
-                    + "\(CivilDate(daysSince1970: gap.upperBound)) (\(gap.count) days): runs of more than "
+                    + "\(CivilDate(daysSince1970: gap.upperBound)) (\(counted(gap.count, "day"))): runs of more than "
                     + "\(Self.maxEmptyRun) days without data are left out of daily.csv, weekly.csv, monthly.csv "
                     + "and the charts.")
         }
@@ -105,9 +105,9 @@ struct KeptDays {
         if let first = rest.first, let last = rest.last {
             notes.append(
                 .info(
-                    "No data in \(rest.count) more runs of more than \(Self.maxEmptyRun) days between "
+                    "No data in \(grouped(rest.count)) more \(rest.count == 1 ? "run" : "runs") of more than \(Self.maxEmptyRun) days between "
                         + "\(CivilDate(daysSince1970: first.lowerBound)) and \(CivilDate(daysSince1970: last.upperBound)) "
-                        + "(\(rest.reduce(0) { $0 + $1.count }) days in all): they are left out too."))
+                        + "(\(counted(rest.reduce(0) { $0 + $1.count }, "day")) in all): they are left out too."))
         }
         return notes
     }

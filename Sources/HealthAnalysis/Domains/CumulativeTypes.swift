@@ -159,10 +159,10 @@ final class CumulativeTypes: DomainAccumulator {
         let duplicates = exactDuplicates.reduce(0, +)
         if duplicates > 0 {
             let perType = exactDuplicates.indices.filter { exactDuplicates[$0] > 0 }.map {
-                "\(TypeCatalog.shortName(types[$0].identifier)) \(exactDuplicates[$0])"
+                "\(TypeCatalog.shortName(types[$0].identifier)) \(grouped(exactDuplicates[$0]))"
             }
             context.notes.append(
-                .info("Removed \(duplicates) exact duplicate sample(s) (\(perType.joined(separator: ", ")))."))
+                .info("Removed \(counted(duplicates, "exact duplicate sample")) (\(perType.joined(separator: ", ")))."))
         }
     }
 
@@ -236,7 +236,7 @@ final class CumulativeTypes: DomainAccumulator {
             let pct = Int((top.share * 100).rounded())
             return .info(
                 "\(name): the low-priority source \"\(priority.names[p])\" filled gaps for "
-                    + "\(Int((MergeAccumulator.fillerShare * 100).rounded())) % or more of the day's total on \(days.count) day(s) "
+                    + "\(Int((MergeAccumulator.fillerShare * 100).rounded())) % or more of the day's total on \(counted(days.count, "day")) "
                     + "(most: \(pct) % on \(CivilDate(daysSince1970: top.day))). A coarse source filling hours that "
                     + "better sources left empty can inflate totals; --source-order or --no-dedup show the alternatives."
             )

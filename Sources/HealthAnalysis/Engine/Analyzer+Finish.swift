@@ -16,7 +16,7 @@ extension Analyzer {
         let shown = days.prefix(10).map { CivilDate(daysSince1970: $0).description }.joined(separator: ", ")
         notes.append(
             .info(
-                "Every record of \(days.count) day(s) was rejected (see the diagnostics): \(shown)"
+                "Every record of \(counted(days.count, "day")) was rejected (see the diagnostics): \(shown)"
                     + (days.count > 10 ? ", …" : "") + ". Their empty cells mean rejected records, not \"no data\"."))
     }
 
@@ -324,29 +324,33 @@ extension Analyzer {
         let c = context.counters
         func at(_ line: Int) -> String { line > 0 ? " (first at line \(line))" : "" }
         if c.negativeValue > 0 {
-            notes.append(.info("Dropped \(c.negativeValue) sample(s) with a negative value\(at(c.negativeValueLine))."))
+            notes.append(
+                .info("Dropped \(counted(c.negativeValue, "sample")) with a negative value\(at(c.negativeValueLine))."))
         }
         if c.endBeforeStart > 0 {
             notes.append(
-                .info("Dropped \(c.endBeforeStart) sample(s) that end before they start\(at(c.endBeforeStartLine))."))
+                .info(
+                    "Dropped \(counted(c.endBeforeStart, "sample")) that \(c.endBeforeStart == 1 ? "ends" : "end") before \(c.endBeforeStart == 1 ? "it starts" : "they start")\(at(c.endBeforeStartLine))."
+                ))
         }
         if c.unexpectedUnit > 0 {
             notes.append(
                 .info(
-                    "Dropped \(c.unexpectedUnit) sample(s) without a value in the unit their type needs\(at(c.unexpectedUnitLine))."
+                    "Dropped \(counted(c.unexpectedUnit, "sample")) without a value in the unit their type needs\(at(c.unexpectedUnitLine))."
                 ))
         }
         if c.outOfRange > 0 {
-            notes.append(.info("Dropped \(c.outOfRange) sample(s) dated before 1970 or after 2106."))
+            notes.append(.info("Dropped \(counted(c.outOfRange, "sample")) dated before 1970 or after 2106."))
         }
         if c.tooLong > 0 {
-            notes.append(.info("Dropped \(c.tooLong) cumulative sample(s) longer than 31 days\(at(c.tooLongLine))."))
+            notes.append(
+                .info("Dropped \(counted(c.tooLong, "cumulative sample")) longer than 31 days\(at(c.tooLongLine))."))
         }
         if c.implausibleHeartRate > 0 {
-            notes.append(.info("Dropped \(c.implausibleHeartRate) heart-rate sample(s) outside 0–1000 bpm."))
+            notes.append(.info("Dropped \(counted(c.implausibleHeartRate, "heart-rate sample")) outside 0–1000 bpm."))
         }
         if c.tooManySources > 0 {
-            notes.append(.info("Dropped \(c.tooManySources) sample(s) of sources beyond the first 65 536."))
+            notes.append(.info("Dropped \(counted(c.tooManySources, "sample")) of sources beyond the first 65,536."))
         }
     }
 

@@ -174,7 +174,7 @@ struct ZoneTimelineBuilder {
             if r.count <= 2 && r.last - r.first < 86_400 && runs[k - 1].id == runs[k + 1].id {
                 notes.append(
                     .info(
-                        "Ignored \(r.count) HKTimeZone sample(s) naming \(r.id) between samples naming \(runs[k - 1].id)."
+                        "Ignored \(counted(r.count, "HKTimeZone sample")) naming \(r.id) between samples naming \(runs[k - 1].id)."
                     ))
                 runs[k - 1].last = runs[k + 1].last
                 runs[k - 1].count += runs[k + 1].count
@@ -270,7 +270,7 @@ struct ZoneTimelineBuilder {
                 let last = CivilDate(daysSince1970: lastCandidate)
                 if let best, best.compared > 0, bestCount < lastCandidate - firstCandidate + 1 {
                     note =
-                        "the change lies between \(first) and \(last); \(CivilDate(daysSince1970: chosen)) agrees best with the ActivitySummary (\(best.agreeing) of \(best.compared) days around it)"
+                        "the change lies between \(first) and \(last); \(CivilDate(daysSince1970: chosen)) agrees best with the ActivitySummary (\(grouped(best.agreeing)) of \(counted(best.compared, "day")) around it)"
                 } else {
                     note =
                         "the change lies between \(first) and \(last) (no sample names a zone in between, and the ActivitySummary cannot tell); placed at the first sample naming \(b.id)"
@@ -379,7 +379,7 @@ struct ZoneTimelineBuilder {
                     notes.append(
                         .info(
                             "The export names no time zone (no HKTimeZone metadata): every zone with its offset \(Analyzer.offsetLabel(printed)) "
-                                + "at the export instant has the same offsets over the data (\(scored[0].ids.count) zones); days are bucketed in \(id)."
+                                + "at the export instant has the same offsets over the data (\(counted(scored[0].ids.count, "zone"))); days are bucketed in \(id)."
                         ))
                 }
                 return ZoneTimeline(
@@ -398,12 +398,12 @@ struct ZoneTimelineBuilder {
         if !offsets.isEmpty {
             notes.append(
                 .info(
-                    "Time zone: the export names none (no HKTimeZone); \(id) was chosen among \(candidateCount) IANA zones with the export's offset "
+                    "Time zone: the export names none (no HKTimeZone); \(id) was chosen among \(counted(candidateCount, "IANA zone")) with the export's offset "
                         + "\(Analyzer.offsetLabel(printed)) at the export instant"
                         + (winner.score.compared > 0
-                            ? ": its days agree with the ActivitySummary on \(winner.score.agreeing) of \(winner.score.compared) days"
+                            ? ": its days agree with the ActivitySummary on \(grouped(winner.score.agreeing)) of \(counted(winner.score.compared, "day"))"
                             : "")
-                        + ", and its offsets match the true local time of \(winner.offsets) of \(offsets.count) HRV records (beat times)."
+                        + ", and its offsets match the true local time of \(grouped(winner.offsets)) of \(counted(offsets.count, "HRV record")) (beat times)."
                 ))
         }
         if top.count > 1 {
@@ -411,7 +411,7 @@ struct ZoneTimelineBuilder {
             notes.append(
                 .info(
                     "Time zone: \(id) and \(others.joined(separator: ", ")) agree equally well with the ActivitySummary "
-                        + "(\(winner.score.agreeing) of \(winner.score.compared) days); \(id) was taken. Use --tz to choose."
+                        + "(\(grouped(winner.score.agreeing)) of \(counted(winner.score.compared, "day"))); \(id) was taken. Use --tz to choose."
                 ))
         }
         return ZoneTimeline(

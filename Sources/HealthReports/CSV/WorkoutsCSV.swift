@@ -71,10 +71,10 @@ extension ReportWriter {
         var parts: [String] = []
         if let first = missing.first {
             parts.append(
-                "\(missing.count) of \(named.count) route files named by workouts are not in the export (first: \(routeName(first)))"
+                "\(grouped(missing.count)) of \(counted(named.count, "route file")) named by workouts \(missing.count == 1 ? "is" : "are") not in the export (first: \(routeName(first)))"
             )
         }
-        if let first = broken.first { parts.append("\(broken.count) could not be read (first: \(first))") }
+        if let first = broken.first { parts.append("\(grouped(broken.count)) could not be read (first: \(first))") }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 

@@ -71,10 +71,6 @@ struct MarkdownReport {
         lines.map { "- " + Markdown.escape($0) + "\n" }.joined() + "\n"
     }
 
-    func grouped(_ value: Int) -> String {
-        DecimalFormat(decimals: 0, groupingSeparator: ",").string(Double(value)) ?? String(value)
-    }
-
     func number(_ value: Double?, _ decimals: Int) -> String {
         guard let value else { return none }
         return DecimalFormat(decimals: decimals, groupingSeparator: ",").string(value) ?? none

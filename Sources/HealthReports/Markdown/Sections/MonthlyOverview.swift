@@ -21,7 +21,7 @@ extension MarkdownReport {
         ]
         var rows = result.months.map { m in
             [
-                m.month + (m.partial ? " (partial: \(m.days) \(m.days == 1 ? "day" : "days"))" : ""),
+                m.month + (m.partial ? " (partial: \(counted(m.days, "day")))" : ""),
                 number(m.stepsPerDay, 0),
                 number(m.moveKcalPerDay, 0), number(m.exerciseMinutesPerDay, 0),
                 "\(m.moveRingClosedDays)/\(m.exerciseRingClosedDays)/\(m.standRingClosedDays)",

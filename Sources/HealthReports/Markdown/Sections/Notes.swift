@@ -14,7 +14,7 @@ extension MarkdownReport {
     /// A note as its bullet says it: a warning marked as one.
     static func line(_ note: AnalysisNote) -> String {
         switch note.severity {
-        case .warning: return "WARNING: " + note.text
+        case .warning: return "warning: " + note.text
         case .info: return note.text
         }
     }

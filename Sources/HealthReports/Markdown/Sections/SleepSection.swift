@@ -58,7 +58,7 @@ extension MarkdownReport {
         }
         if !naps.isEmpty {
             notes.append(
-                "\(naps.count) \(naps.count == 1 ? "day" : "days") with naps, \(hours(mean(naps.map(\.asleepMinutes)))) "
+                "\(counted(naps.count, "day")) with naps, \(hours(mean(naps.map(\.asleepMinutes)))) "
                     + "asleep on average (not added to the nights).")
         }
         text += bullets(notes)

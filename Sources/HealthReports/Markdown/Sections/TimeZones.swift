@@ -22,8 +22,7 @@ extension MarkdownReport {
         if let first = p.firstDay, let last = p.lastDay { line += " \(first) to \(last)" }
         switch p.reason {
         case .hkTimeZone(let samples):
-            let n = DecimalFormat(decimals: 0, groupingSeparator: ",").string(Double(samples)) ?? "\(samples)"
-            line += ", from \(n) `HKTimeZone` \(samples == 1 ? "sample" : "samples")"
+            line += ", from \(grouped(samples)) `HKTimeZone` \(samples == 1 ? "sample" : "samples")"
         case .option: line += ", given with `--tz`"
         case .activitySummaryAgreement, .environment, .exportOffset: break
         }
@@ -34,11 +33,11 @@ extension MarkdownReport {
     /// Why the zone of a no-`HKTimeZone` export was chosen.
     static func describeAgreement(candidates: Int, agreeing: Int, compared: Int) -> String {
         if compared == 0 {
-            return "the export names no zone (no `HKTimeZone`); chosen among the \(candidates) IANA zones "
+            return "the export names no zone (no `HKTimeZone`); chosen among the \(counted(candidates, "IANA zone")) "
                 + "with the export's offset at the export instant (see the notes)"
         }
-        return "the export names no zone (no `HKTimeZone`): of the \(candidates) IANA zones with the "
+        return "the export names no zone (no `HKTimeZone`): of the \(counted(candidates, "IANA zone")) with the "
             + "export's offset at the export instant, the one whose days agree best with the "
-            + "ActivitySummary (\(agreeing) of \(compared) \(compared == 1 ? "day" : "days"))"
+            + "ActivitySummary (\(grouped(agreeing)) of \(counted(compared, "day")))"
     }
 }
