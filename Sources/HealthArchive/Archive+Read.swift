@@ -34,8 +34,17 @@ extension Archive {
             return try replay.summary(archivePath: path)
         } catch let e as SQLiteError {
             throw classify(e)
+        } catch let e as DamagedRow {
+            throw ArchiveError.damaged(path: path, problem: e.problem)
         }
     }
+}
+
+/// A value that the archive's schema and importer never write (a NULL in a NOT NULL column, an
+/// offset of days), found in a hand-edited or damaged archive: `ArchiveError.damaged` for the
+/// archive's path.
+struct DamagedRow: Error {
+    var problem: String
 }
 
 /// The lookup tables by id and the queries of one replay.
@@ -70,12 +79,36 @@ final class Replay {
         ) { devices[$0.int64(0)] = Lookups.device($0, from: 1) }
     }
 
-    func timestamp(_ s: Statement, _ c: Int32, offsetMinutes: Int64) -> Timestamp? {
-        s.int64OrNil(c).map { Timestamp(secondsSince1970: $0, printedOffsetSeconds: Int32(offsetMinutes * 60)) }
+    /// The instant in column `c` (UTC seconds, NULL: none) with the printed offset
+    /// `offsetMinutes`.
+    /// - Throws: `DamagedRow` for an offset of more than a day either way, which the importer
+    ///   never writes (a hand-edited or damaged archive).
+    func timestamp(_ s: Statement, _ c: Int32, offsetMinutes: Int64) throws -> Timestamp? {
+        guard let seconds = s.int64OrNil(c) else { return nil }
+        return Timestamp(secondsSince1970: seconds, printedOffsetSeconds: try Self.offsetSeconds(offsetMinutes))
+    }
+
+    /// `timestamp(_:_:offsetMinutes:)` of a column the schema declares NOT NULL.
+    /// - Throws: `DamagedRow` when it is NULL all the same, or for the offset.
+    func required(_ s: Statement, _ c: Int32, offsetMinutes: Int64) throws -> Timestamp {
+        guard let t = try timestamp(s, c, offsetMinutes: offsetMinutes) else {
+            throw DamagedRow(problem: "a row has no \(s.columnName(c)), which every row has")
+        }
+        return t
+    }
+
+    /// A printed offset of `minutes` in seconds; at most a day either way (UTC−12 to UTC+14 in use).
+    /// - Throws: `DamagedRow` for anything larger.
+    static func offsetSeconds(_ minutes: Int64) throws -> Int32 {
+        guard minutes.magnitude <= 24 * 60 else {
+            throw DamagedRow(problem: "a printed offset of \(minutes) minutes is not an offset of any zone")
+        }
+        return Int32(minutes * 60)
     }
 
     /// A record from the 12 record columns starting at `c` (type_id … value_text_id).
-    func record(_ s: Statement, from c: Int32, nested: Bool) -> Record {
+    /// - Throws: `DamagedRow` for a NULL instant or an impossible offset.
+    func record(_ s: Statement, from c: Int32, nested: Bool) throws -> Record {
         let typeID = s.int64(c)
         let type = types[typeID] ?? ""
         let offset = s.int64(c + 7)
@@ -106,9 +139,9 @@ final class Replay {
             sourceName: sources[sourceID] ?? "", sourceSymbol: Int32(truncatingIfNeeded: sourceID),
             sourceVersion: s.int64OrNil(c + 2).flatMap { versions[$0] },
             device: s.int64OrNil(c + 3).flatMap { devices[$0] },
-            creationDate: timestamp(s, c + 6, offsetMinutes: offset),
-            startDate: timestamp(s, c + 4, offsetMinutes: offset)!,
-            endDate: timestamp(s, c + 5, offsetMinutes: offset)!,
+            creationDate: try timestamp(s, c + 6, offsetMinutes: offset),
+            startDate: try required(s, c + 4, offsetMinutes: offset),
+            endDate: try required(s, c + 5, offsetMinutes: offset),
             isNestedInCorrelation: nested)
     }
 
@@ -130,7 +163,7 @@ final class Replay {
         batch.records.reserveCapacity(batchSize)
         while try rows.step() {
             let id = rows.int64(0)
-            var r = record(rows, from: 1, nested: false)
+            var r = try record(rows, from: 1, nested: false)
             r.line = Int(rows.int64OrNil(13) ?? 0)
             while metadataOwner < id { metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max }
             while metadataOwner == id {
@@ -182,13 +215,13 @@ final class Replay {
                 type: types[rows.int64(1)] ?? "", sourceName: sources[rows.int64(2)] ?? "",
                 sourceVersion: rows.int64OrNil(3).flatMap { versions[$0] },
                 device: rows.int64OrNil(4).flatMap { devices[$0] },
-                creationDate: timestamp(rows, 7, offsetMinutes: offset),
-                startDate: timestamp(rows, 5, offsetMinutes: offset)!,
-                endDate: timestamp(rows, 6, offsetMinutes: offset)!,
+                creationDate: try timestamp(rows, 7, offsetMinutes: offset),
+                startDate: try required(rows, 5, offsetMinutes: offset),
+                endDate: try required(rows, 6, offsetMinutes: offset),
                 metadata: try metadata(.correlation, id, md))
             children.bind(1, id)
             while try children.step() {
-                var r = record(children, from: 1, nested: true)
+                var r = try record(children, from: 1, nested: true)
                 r.metadata = try metadata(.correlationRecord, children.int64(0), md)
                 c.records.append(r)
             }
@@ -240,9 +273,9 @@ final class Replay {
                 totalDistanceKm: rows.doubleOrNil(10), totalEnergyBurnedKcal: rows.doubleOrNil(11),
                 sourceName: sources[rows.int64(2)] ?? "", sourceVersion: rows.int64OrNil(3).flatMap { versions[$0] },
                 device: rows.int64OrNil(4).flatMap { devices[$0] },
-                creationDate: timestamp(rows, 7, offsetMinutes: offset),
-                startDate: timestamp(rows, 5, offsetMinutes: offset)!,
-                endDate: timestamp(rows, 6, offsetMinutes: offset)!,
+                creationDate: try timestamp(rows, 7, offsetMinutes: offset),
+                startDate: try required(rows, 5, offsetMinutes: offset),
+                endDate: try required(rows, 6, offsetMinutes: offset),
                 metadata: try metadata(.workout, id, md))
             // Activities first: their events and statistics are attached to them by id.
             var activityIndex: [Int64: Int] = [:]
@@ -252,8 +285,9 @@ final class Replay {
                 activityIndex[activities.int64(0)] = w.activities.count
                 w.activities.append(
                     WorkoutActivity(
-                        uuid: activities.textOrNil(1), startDate: timestamp(activities, 2, offsetMinutes: o)!,
-                        endDate: timestamp(activities, 3, offsetMinutes: o), durationMinutes: activities.doubleOrNil(5),
+                        uuid: activities.textOrNil(1), startDate: try required(activities, 2, offsetMinutes: o),
+                        endDate: try timestamp(activities, 3, offsetMinutes: o),
+                        durationMinutes: activities.doubleOrNil(5),
                         metadata: try metadata(.workoutActivity, activities.int64(0), md)))
             }
             activities.reset()
@@ -261,7 +295,7 @@ final class Replay {
             while try events.step() {
                 let e = WorkoutEvent(
                     type: types[events.int64(2)] ?? "",
-                    date: timestamp(events, 3, offsetMinutes: events.int64(4))!,
+                    date: try required(events, 3, offsetMinutes: events.int64(4)),
                     durationMinutes: events.doubleOrNil(5), metadata: try metadata(.workoutEvent, events.int64(0), md))
                 if let a = events.int64OrNil(1).flatMap({ activityIndex[$0] }) {
                     w.activities[a].events.append(e)
@@ -275,8 +309,8 @@ final class Replay {
                 let o = statistics.int64(4)
                 let unit = statistics.int64OrNil(9).flatMap { units[$0] }
                 let st = WorkoutStatistics(
-                    type: types[statistics.int64(1)] ?? "", startDate: timestamp(statistics, 2, offsetMinutes: o)!,
-                    endDate: timestamp(statistics, 3, offsetMinutes: o)!, sum: statistics.doubleOrNil(5),
+                    type: types[statistics.int64(1)] ?? "", startDate: try required(statistics, 2, offsetMinutes: o),
+                    endDate: try required(statistics, 3, offsetMinutes: o), sum: statistics.doubleOrNil(5),
                     average: statistics.doubleOrNil(6), minimum: statistics.doubleOrNil(7),
                     maximum: statistics.doubleOrNil(8), unit: unit?.canonical, originalUnit: unit?.unit)
                 if let a = statistics.int64OrNil(0).flatMap({ activityIndex[$0] }) {
@@ -294,9 +328,9 @@ final class Replay {
                     sourceName: sources[routes.int64(1)] ?? "",
                     sourceVersion: routes.int64OrNil(2).flatMap { versions[$0] },
                     device: routes.int64OrNil(3).flatMap { devices[$0] },
-                    creationDate: timestamp(routes, 6, offsetMinutes: o),
-                    startDate: timestamp(routes, 4, offsetMinutes: o)!,
-                    endDate: timestamp(routes, 5, offsetMinutes: o)!,
+                    creationDate: try timestamp(routes, 6, offsetMinutes: o),
+                    startDate: try required(routes, 4, offsetMinutes: o),
+                    endDate: try required(routes, 5, offsetMinutes: o),
                     metadata: try metadata(.workoutRoute, routeID, md))
                 files.bind(1, routeID)
                 while try files.step() { route.filePaths.append(files.text(0)) }
@@ -305,7 +339,7 @@ final class Replay {
                 while try locations.step() {
                     route.locations.append(
                         RouteLocation(
-                            date: timestamp(locations, 0, offsetMinutes: locations.int64(1))!,
+                            date: try required(locations, 0, offsetMinutes: locations.int64(1)),
                             latitude: locations.double(2), longitude: locations.double(3),
                             altitude: locations.doubleOrNil(4), horizontalAccuracy: locations.doubleOrNil(5),
                             verticalAccuracy: locations.doubleOrNil(6), course: locations.doubleOrNil(7),
@@ -358,9 +392,7 @@ final class Replay {
         if try latest.step() {
             let id = latest.int64(0)
             name = latest.text(1)
-            exportDate = latest.int64OrNil(2).map {
-                Timestamp(secondsSince1970: $0, printedOffsetSeconds: Int32((latest.int64OrNil(3) ?? 0) * 60))
-            }
+            exportDate = try timestamp(latest, 2, offsetMinutes: latest.int64OrNil(3) ?? 0)
             version = latest.intOrNil(4)
             locale = latest.textOrNil(5)
             bytes = latest.int64(6)

@@ -25,7 +25,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case missing(path: String)
     /// Another import held the archive longer than the busy timeout.
     case busy(path: String, seconds: Int)
-    /// `PRAGMA quick_check` found the archive damaged (its first problem). Not modified.
+    /// The archive is damaged: `PRAGMA quick_check` found a problem (its first), or a row holds what
+    /// the importer never writes (a NULL instant, an offset of days). Not modified.
     case damaged(path: String, problem: String)
     /// The disk (or quota) holding the archive or its `-wal` file is full.
     case diskFull(path: String)
@@ -53,7 +54,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): an import committed while the report was made (exports \(before.exports) then"
                 + " \(now.exports)): the result tables were not stored; run report --db again to store them"
         case .damaged(let path, let problem):
-            return "\(path): the archive is damaged (PRAGMA quick_check: \(problem)); left unchanged, restore it from a"
+            return "\(path): the archive is damaged (\(problem)); left unchanged, restore it from a"
                 + " backup or import into a new archive"
         case .readOnly(let path, let reason):
             return "\(path): the archive is read-only (\(reason)); writing needs write access to it and to its"
@@ -218,14 +219,19 @@ public final class Archive {
             problems = lines
         } catch {
             if error.code & 0xFF == SQLITE_CORRUPT || error.code & 0xFF == SQLITE_NOTADB {
-                throw .damaged(path: path, problem: error.message.split(separator: ": ").last.map(String.init) ?? "")
+                throw .damaged(
+                    path: path,
+                    problem: "PRAGMA quick_check: " + (error.message.split(separator: ": ").last.map(String.init) ?? "")
+                )
             }
             throw classify(error)
         }
         if problems != ["ok"] {
             // SQLite's lines, on one line: "*** in database main ***" headers left out.
             let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
-            throw .damaged(path: path, problem: lines.isEmpty ? "no answer" : lines.joined(separator: "; "))
+            throw .damaged(
+                path: path,
+                problem: "PRAGMA quick_check: " + (lines.isEmpty ? "no answer" : lines.joined(separator: "; ")))
         }
     }
 

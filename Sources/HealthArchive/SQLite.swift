@@ -168,6 +168,10 @@ final class Statement {
     }
 
     func isNull(_ c: Int32) -> Bool { sqlite3_column_type(handle, c) == SQLITE_NULL }
+    /// The name of result column `c` as the query gave it (`start_utc`).
+    func columnName(_ c: Int32) -> String {
+        sqlite3_column_name(handle, c).map { String(cString: $0) } ?? "column \(c)"
+    }
     func int64(_ c: Int32) -> Int64 { sqlite3_column_int64(handle, c) }
     func int64OrNil(_ c: Int32) -> Int64? { isNull(c) ? nil : int64(c) }
     func intOrNil(_ c: Int32) -> Int? { isNull(c) ? nil : Int(int64(c)) }

@@ -19,7 +19,7 @@ enum BatchCommand {
         guard let out = args.values["--out"], !out.isEmpty else {
             throw UsageError(message: "missing --out <dir>", command: "batch")
         }
-        let analysis = try PerPersonOptions.parse(args, command: "batch")
+        let analysis = try AnalysisArguments.parse(args, command: "batch")
         var shard: Shard?
         if let text = args.values["--shard"] {
             guard let s = Shard(text) else {

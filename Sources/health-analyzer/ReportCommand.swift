@@ -7,116 +7,96 @@ import HealthReports
 /// `health-analyzer report <input> --out <dir>`: reads an export once, streaming, and writes
 /// the reports.
 enum ReportCommand {
+    /// What the command line asks for, checked: the stage before anything is read.
+    private struct Request {
+        var input: ExportInput
+        /// `--db`: report from this archive instead of an export.
+        var db: String?
+        var out: String
+        var quiet: Bool
+        var options: AnalysisOptions
+        var threads: Int
+    }
+
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ArgumentScanner(arguments, spec: CommandTable.report)
         if args.flags.contains("--help") { return printHelp(CommandTable.report) }
-        // validate()
+        let request = try validate(args)
+        var writer = ReportWriter()
+        writer.threads = request.threads
+        writer.stepHook = testStepHook(ProcessInfo.processInfo.environment)
+        // A destination that cannot take the report fails now, not after the whole export is read.
+        try writer.checkDestination(request.out)
+        let (run, stamp) = try read(request)
+        printWarnings(run, options: request.options)
+        // The archive's tables first: a failure there (a full disk) exits 1 with --out as it was,
+        // and nothing can fail for them once --out is replaced.
+        if let db = request.db, let warning = try ArchiveCommands.storeResults(run, db: db, stamp: stamp) {
+            printError("warning: " + warning)
+        }
+        let written = try writer.write(run.result, context: run.context, to: request.out)
+        if !request.quiet { printSummary(run, request: request, written: written) }
+        return ExitCode.success
+    }
+
+    /// The arguments as a request; a usage error (exit 64) for anything `report` does not take.
+    private static func validate(_ args: ArgumentScanner) throws -> Request {
         let db = args.values["--db"]
         if db != nil, let extra = args.positionals.first {
             throw UsageError(message: "--db reads the archive: leave out '\(extra)'", command: "report")
         }
-        let input = db == nil ? try args.input() : .path(db!)
-        let quiet = args.flags.contains("--quiet")
+        let input = try db.map { ExportInput.path($0) } ?? args.input()
         guard let out = args.values["--out"], !out.isEmpty else {
             throw UsageError(message: "missing --out <dir>", command: "report")
         }
-        var options = AnalysisOptions()
-        if let tz = args.values["--tz"] {
-            options.timeZoneIdentifier = tz
-        }
-        if let order = args.values["--source-order"] {
-            let names = order.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-                !$0.isEmpty
-            }
-            guard !names.isEmpty else {
-                throw UsageError(message: "--source-order needs at least one source name", command: "report")
-            }
-            options.sourceOrder = names
-        }
-        options.deduplicate = !args.flags.contains("--no-dedup")
-        switch args.values["--week-start"]?.lowercased() {
-        case nil, "monday": options.weekStart = .iso8601
-        case "sunday": options.weekStart = .sunday
-        case .some:
-            throw UsageError(
-                message: "--week-start takes monday or sunday, not '\(args.values["--week-start"]!)'", command: "report"
-            )
-        }
-        for (name, keyPath) in [("--from", \AnalysisOptions.from), ("--to", \AnalysisOptions.to)] {
-            if let text = args.values[name] {
-                guard let date = CivilDate(text) else {
-                    throw UsageError(message: "\(name) takes a date YYYY-MM-DD, not '\(text)'", command: "report")
-                }
-                options[keyPath: keyPath] = date
-            }
-        }
-        if let week = args.values["--week"] {
-            guard week == "last" else {
-                throw UsageError(message: "--week takes 'last', not '\(week)'", command: "report")
-            }
-            guard options.from == nil, options.to == nil else {
-                throw UsageError(
-                    message: "--week last chooses the period itself; leave out --from and --to", command: "report")
-            }
-            options.lastCompleteWeekOnly = true
-        }
+        return Request(
+            input: input, db: db, out: out, quiet: args.flags.contains("--quiet"),
+            options: try AnalysisArguments.parse(args, command: "report"), threads: try args.threads())
+    }
 
-        do {
-            try options.validate()
-        } catch {
-            throw UsageError(message: "\(error)", command: "report")
+    /// The analysis: from the archive (`--db`, with the archive's stamp for its stored results)
+    /// or from the export, read once with a progress line on a terminal.
+    private static func read(_ request: Request) throws -> (ReportRun, ArchiveStamp?) {
+        if let db = request.db { return try ArchiveCommands.report(db: db, options: request.options) }
+        let progress = ProgressLine(label: "Reading " + inputLabel(request.input))
+        var readerOptions = ReaderOptions()
+        if progress.isEnabled {
+            readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }
         }
+        defer { progress.finish() }  // clear the progress line before anything else is printed
+        let run = try ReportPipeline.run(
+            request.input, options: request.options,
+            environmentTimeZone: ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 },
+            readerOptions: readerOptions, threads: request.threads)
+        return (run, nil)
+    }
 
-        let threads = try args.threads()
-
-        var writer = ReportWriter()
-        writer.threads = threads
-        writer.stepHook = testStepHook(ProcessInfo.processInfo.environment)
-        // A destination that cannot take the report fails now, not after the whole export is read.
-        try writer.checkDestination(out)
-
-        // run()
-        let run: ReportRun
-        var stamp: ArchiveStamp?
-        if let db {
-            (run, stamp) = try ArchiveCommands.report(db: db, options: options)
-        } else {
-            let progress = ProgressLine(label: "Reading " + inputLabel(input))
-            var readerOptions = ReaderOptions()
-            if progress.isEnabled {
-                readerOptions.progress = { @Sendable consumed, total in progress.update(consumed, total) }
-            }
-            defer { progress.finish() }  // clear the progress line before anything else is printed
-            run = try ReportPipeline.run(
-                input, options: options,
-                environmentTimeZone: ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 },
-                readerOptions: readerOptions, threads: threads)
-        }
+    /// The warnings on standard error, each as `warning: …`: `--source-order` names no source,
+    /// route files are missing, and the analysis' warnings (zone fallbacks, rings that disagree
+    /// with the ActivitySummary), which report.md's Notes also hold, so that a cron job's mail
+    /// shows them.
+    private static func printWarnings(_ run: ReportRun, options: AnalysisOptions) {
         let result = run.result
-        let summary = run.summary
-        let context = run.context
         for name in options.sourceOrder ?? [] where !result.sourceOrder.contains(where: { $0.name == name }) {
             printError(
                 "warning: --source-order: no source is named '\(name)'; ignored."
                     + sourceHint(name, result.sourceOrder.map(\.name)))
         }
-        if let warning = ReportWriter.routeWarning(result, routes: context.routes) { printError("warning: " + warning) }
-        // Warnings of the analysis (zone fallbacks, rings that disagree with the ActivitySummary)
-        // also go to standard error, so that a cron job's mail shows them.
-        for note in result.notes where note.severity == .warning { printError("warning: " + note.text) }
-        // The archive's tables first: a failure there (a full disk) exits 1 with --out as it was,
-        // and nothing can fail for them once --out is replaced.
-        if let db, let warning = try ArchiveCommands.storeResults(run, db: db, stamp: stamp) {
+        if let warning = ReportWriter.routeWarning(result, routes: run.context.routes) {
             printError("warning: " + warning)
         }
-        let written = try writer.write(result, context: context, to: out)
-        if quiet { return ExitCode.success }
+        for note in result.notes where note.severity == .warning { printError("warning: " + note.text) }
+    }
+
+    /// What was read (the input, its days and period, the zone) and the files written.
+    private static func printSummary(_ run: ReportRun, request: Request, written: [String]) {
+        let result = run.result
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
+        let what = request.db.map { "archive \($0)" } ?? run.summary.inputName
         print(
-            "Read \(db.map { "archive \($0)" } ?? summary.inputName): \(counted(result.days.count, "day")) (\(period.isEmpty ? "no data" : period)), zone \(result.timeZone.identifier)"
-        )
+            "Read \(what): \(counted(result.days.count, "day")) (\(period.isEmpty ? "no data" : period)), "
+                + "zone \(result.timeZone.identifier)")
         for path in written { print("wrote \(path)") }
-        return ExitCode.success
     }
 
     /// For the tests of the atomic output set only: `HEALTH_ANALYZER_TEST_KILL_AT=<step>` kills

@@ -66,6 +66,41 @@ struct HostileArchiveTests {
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: db))) == bytes)
     }
 
+    /// Hand-edited rows that pass `PRAGMA quick_check` but that the importer never writes
+    /// (issue 19 point 7): a printed offset of 10^11 minutes (× 60 does not fit the 32-bit
+    /// offset: on main `report --db` stopped with SIGILL), and a workout whose `start_utc` is
+    /// NULL once the NOT NULL is edited out of the schema (main's force unwrap). Each is now the
+    /// one-line "archive is damaged" error naming what is wrong, exit 1, the archive unchanged.
+    @Test(arguments: ["offset", "null"])
+    func aHandEditedArchiveIsDamagedNotACrash(edit: String) throws {
+        let (dir, db) = try folderWithAnArchive()
+        let problem: String
+        if edit == "offset" {
+            _ = try sqlite3(
+                db,
+                "UPDATE records SET printed_offset_min = 100000000000 WHERE rowid = (SELECT min(rowid) FROM records)")
+            problem = "a printed offset of 100000000000 minutes is not an offset of any zone"
+        } else {
+            #expect(try sqlite3(db, "SELECT count(*) FROM workouts") != "0")
+            _ = try sqlite3(
+                db,
+                "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, "
+                    + "'start_utc INTEGER NOT NULL', 'start_utc INTEGER') WHERE name = 'workouts';")
+            _ = try sqlite3(db, "UPDATE workouts SET start_utc = NULL WHERE id = (SELECT min(id) FROM workouts)")
+            #expect(try sqlite3(db, "SELECT count(*) FROM workouts WHERE start_utc IS NULL") == "1")
+            problem = "a row has no start_utc, which every row has"
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let out = dir.appendingPathComponent("out")
+        let r = try run(["report", "--db", db, "--out", out.path])
+        #expect(r.status == 1, "\(r.stdout)")
+        #expect(
+            r.stderr == "error: \(db): the archive is damaged (\(problem)); left unchanged, restore it from a "
+                + "backup or import into a new archive\n")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+
     /// A 0-byte file given as `--db`: on main `report --db` took it for an empty archive and
     /// exited 0 with an empty report, and `import` wrote a new archive into it. Every command
     /// now refuses it, and it stays 0 bytes.
@@ -119,7 +154,7 @@ struct HostileArchiveTests {
             print("skipped: a read-only bind mount needs root")
             return
         }
-        defer { try? system("/usr/bin/umount", [folder.path]) }
+        defer { _ = try? system("/usr/bin/umount", [folder.path]) }
         guard try system("/usr/bin/mount", ["-o", "remount,ro,bind", folder.path]) == 0 else {
             print("skipped: the read-only remount failed")
             return
@@ -180,7 +215,7 @@ struct HostileArchiveTests {
             print("skipped: a small tmpfs needs root")
             return
         }
-        defer { try? system("/usr/bin/umount", [mount.path]) }
+        defer { _ = try? system("/usr/bin/umount", [mount.path]) }
         let small = mount.appendingPathComponent("h.sqlite").path
         try FileManager.default.copyItem(atPath: db, toPath: small)
         // Fill what is left, in 4 KiB steps, until a write fails; then free 36 KiB for the

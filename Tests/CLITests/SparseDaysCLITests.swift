@@ -50,7 +50,7 @@ struct SparseDaysCLITests {
             // 1902-W01 (Wed 1902-01-01), then 2025-W18 (Mon Apr 28) … 2025-W22 (Mon May 26).
             #expect(weeks == ["1902-W01", "2025-W18", "2025-W19", "2025-W20", "2025-W21", "2025-W22"])
             let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
-            #expect(report.contains("No data from 1902-01-02 to 2025-04-30 (45045 days)"))
+            #expect(report.contains("No data from 1902-01-02 to 2025-04-30 (45,045 days)"))
             let chart = try String(contentsOf: out.appendingPathComponent("chart_steps.svg"), encoding: .utf8)
             #expect(
                 chart.contains("from 1902-01-01 to 2025-05-28, leaving out 1 run of more than 31 days without data"))

@@ -97,7 +97,7 @@ struct SparseDaysTests {
         let gapNotes = r.noteTexts.filter { $0.hasPrefix("No data from") }
         #expect(
             gapNotes == [
-                "No data from 1900-01-02 to 2025-05-31 (45806 days): runs of more than 31 days without data are "
+                "No data from 1900-01-02 to 2025-05-31 (45,806 days): runs of more than 31 days without data are "
                     + "left out of daily.csv, weekly.csv, monthly.csv and the charts."
             ])
     }

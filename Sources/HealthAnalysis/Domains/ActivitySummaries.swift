@@ -29,8 +29,8 @@ final class ActivitySummaries: DomainAccumulator {
         return key(a).lexicographicallyPrecedes(key(b)) == false && key(a) != key(b)
     }
 
-    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        for summary in (other as! ActivitySummaries).byDate.values { keep(summary) }
+    func merge(_ other: ActivitySummaries, sourceMap: [Int], context: StreamContext) {
+        for summary in other.byDate.values { keep(summary) }
     }
 
     var calendarDayExtent: ClosedRange<Int>? {

@@ -84,8 +84,7 @@ final class CumulativeTypes: DomainAccumulator {
         context.cover(start, end > start ? end - 1 : end)
     }
 
-    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        let other = other as! CumulativeTypes
+    func merge(_ other: CumulativeTypes, sourceMap: [Int], context: StreamContext) {
         let slotMap = other.types.map { slot(for: $0.identifier) }
         // The merged table can pass the 16-bit source index that each part stayed under.
         context.counters.tooManySources += store.merge(other.store, slotMap: slotMap, sourceMap: sourceMap)
@@ -94,7 +93,7 @@ final class CumulativeTypes: DomainAccumulator {
     }
 
     /// What one type's pass over its sorted samples gives (see `finish`).
-    private struct SlotOutcome {
+    struct SlotOutcome {
         var exactDuplicates: Int
         var raw: MergeAccumulator
         var counted: MergeAccumulator
@@ -112,7 +111,7 @@ final class CumulativeTypes: DomainAccumulator {
 
     /// One part per type with samples: its pass over the sorted samples (`pass`), which reads
     /// the store only. The parts' outcomes are written in `finish(_:prepared:)`.
-    func finishParts(_ context: FinishContext) -> [FinishPart] {
+    func finishParts(_ context: FinishContext) -> [FinishPart<SlotOutcome>] {
         store.prepareForStreaming()
         let store = self.store
         let options = self.options
@@ -134,10 +133,9 @@ final class CumulativeTypes: DomainAccumulator {
         try finish(&context, prepared: finishParts(context).map { try $0.run() })
     }
 
-    func finish(_ context: inout FinishContext, prepared: [Any]) throws {
+    func finish(_ context: inout FinishContext, prepared outcomes: [SlotOutcome]) throws {
         let priority = context.priority
         let slots = finishedSlots()
-        let outcomes = prepared.map { $0 as! SlotOutcome }
         precondition(outcomes.count == slots.count, "CumulativeTypes.finish: one outcome per type with samples")
         var exactDuplicates = Array(repeating: 0, count: store.slotCount)
         for (slot, outcome) in zip(slots, outcomes) {

@@ -48,8 +48,7 @@ final class HeartRate: DomainAccumulator {
         _ = context.sources.index(of: r)
     }
 
-    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        let other = other as! HeartRate
+    func merge(_ other: HeartRate, sourceMap: [Int], context: StreamContext) {
         series.merge(other.series)
         other.series = HeartRateSeries(scratch: other.series.scratch, bufferLimit: 1)  // free its buffer
     }
@@ -57,13 +56,13 @@ final class HeartRate: DomainAccumulator {
     /// What the one pass over the sorted samples gives: per local day, the statistics of its
     /// buckets (folded: sums and counts are exact, so the fold order does not matter) and the
     /// time-weighted mean.
-    private struct Outcome {
+    struct Outcome {
         var days: [Int: HeartRateBucket] = [:]
         var means: [Int: Double] = [:]
     }
 
     /// One part: the pass over the sorted series (the only state it touches).
-    func finishParts(_ context: FinishContext) -> [FinishPart] {
+    func finishParts(_ context: FinishContext) -> [FinishPart<Outcome>] {
         let calendar = context.calendar
         return [FinishPart(cost: series.count) { [self] in try self.pass(calendar) }]
     }
@@ -107,8 +106,8 @@ final class HeartRate: DomainAccumulator {
         try finish(&context, prepared: [try pass(context.calendar)])
     }
 
-    func finish(_ context: inout FinishContext, prepared: [Any]) throws {
-        let outcome = prepared[0] as! Outcome
+    func finish(_ context: inout FinishContext, prepared: [Outcome]) throws {
+        let outcome = prepared[0]
         for (day, b) in outcome.days { context.daily.addHeartRate(day: day, b) }
         for (day, mean) in outcome.means { context.daily.setHeartRateTimeWeightedMean(day: day, mean) }
     }

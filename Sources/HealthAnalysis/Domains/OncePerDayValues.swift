@@ -27,17 +27,8 @@ final class OncePerDayValues: DomainAccumulator {
         context.cover(t, t)
     }
 
-    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        let other = other as! OncePerDayValues
-        for var s in other.samples {
-            s.source = Int32(sourceMap[Int(s.source)])
-            guard s.source >= 0 else {
-                context.counters.tooManySources += 1
-                continue
-            }
-            samples.append(s)
-        }
-        other.samples = []  // a merged analyzer is done: free its copy now
+    func merge(_ other: OncePerDayValues, sourceMap: [Int], context: StreamContext) {
+        samples.appendRemapped(&other.samples, sourceMap: sourceMap, context: context)
     }
 
     func finish(_ context: inout FinishContext) {

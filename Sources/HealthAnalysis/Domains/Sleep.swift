@@ -20,7 +20,7 @@ final class Sleep: DomainAccumulator {
     /// Samples less than this far apart are one sleep episode.
     static let episodeGap: Int64 = 3600
 
-    struct Sample: Hashable {
+    struct Sample: Hashable, SourceIndexed {
         var start: Int64
         var end: Int64
         var stage: SleepStage
@@ -47,17 +47,8 @@ final class Sleep: DomainAccumulator {
         context.cover(end, end)
     }
 
-    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        let other = other as! Sleep
-        for var s in other.samples {
-            s.source = Int32(sourceMap[Int(s.source)])
-            guard s.source >= 0 else {
-                context.counters.tooManySources += 1
-                continue
-            }
-            samples.append(s)
-        }
-        other.samples = []  // a merged analyzer is done: free its copy now
+    func merge(_ other: Sleep, sourceMap: [Int], context: StreamContext) {
+        samples.appendRemapped(&other.samples, sourceMap: sourceMap, context: context)
     }
 
     func finish(_ context: inout FinishContext) {

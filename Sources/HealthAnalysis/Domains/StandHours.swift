@@ -25,17 +25,8 @@ final class StandHours: DomainAccumulator {
         context.cover(t, t)
     }
 
-    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        let other = other as! StandHours
-        for var r in other.records {
-            r.source = Int32(sourceMap[Int(r.source)])
-            guard r.source >= 0 else {
-                context.counters.tooManySources += 1
-                continue
-            }
-            records.append(r)
-        }
-        other.records = []  // a merged analyzer is done: free its copy now
+    func merge(_ other: StandHours, sourceMap: [Int], context: StreamContext) {
+        records.appendRemapped(&other.records, sourceMap: sourceMap, context: context)
     }
 
     func finish(_ context: inout FinishContext) {

@@ -43,7 +43,7 @@ final class Vitals: DomainAccumulator {
         }
     }
 
-    struct Sample {
+    struct Sample: SourceIndexed {
         var start: Int64
         var value: Double
         var second: Double  // diastolic for blood pressure
@@ -86,17 +86,8 @@ final class Vitals: DomainAccumulator {
         context.cover(t, t)
     }
 
-    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        let other = other as! Vitals
-        for var s in other.samples {
-            s.source = Int32(sourceMap[Int(s.source)])
-            guard s.source >= 0 else {
-                context.counters.tooManySources += 1
-                continue
-            }
-            samples.append(s)
-        }
-        other.samples = []  // a merged analyzer is done: free its copy now
+    func merge(_ other: Vitals, sourceMap: [Int], context: StreamContext) {
+        samples.appendRemapped(&other.samples, sourceMap: sourceMap, context: context)
     }
 
     func finish(_ context: inout FinishContext) {

@@ -94,18 +94,9 @@ final class Workouts: DomainAccumulator {
         return Double(end - start - paused) / 60
     }
 
-    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        let other = other as! Workouts
-        for var w in other.workouts {
-            w.source = Int32(sourceMap[Int(w.source)])
-            guard w.source >= 0 else {
-                context.counters.tooManySources += 1
-                continue
-            }
-            workouts.append(w)
-        }
+    func merge(_ other: Workouts, sourceMap: [Int], context: StreamContext) {
+        workouts.appendRemapped(&other.workouts, sourceMap: sourceMap, context: context)
         details.append(contentsOf: other.details)
-        other.workouts = []  // a merged analyzer is done: free its copy now
         other.details = []
     }
 

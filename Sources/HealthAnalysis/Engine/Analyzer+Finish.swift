@@ -90,14 +90,14 @@ extension Analyzer {
             daily: DailyColumns(), result: result, notes: notes)
         finishing.threads = mergedAnalyzers
         // The domains' independent parts at once (the costliest first), then every finish in order.
-        let partsByDomain = domains.map { $0.finishParts(finishing) }
+        let partsByDomain = domains.map { $0.boxedFinishParts(finishing) }
         let all = partsByDomain.flatMap { $0 }
         let outcomes = try ParallelWork.map(
             count: all.count, order: all.indices.sorted { all[$0].cost > all[$1].cost }, threads: mergedAnalyzers
         ) { try all[$0].run() }
         var next = 0
         for (domain, domainParts) in zip(domains, partsByDomain) {
-            try domain.finish(&finishing, prepared: Array(outcomes[next..<next + domainParts.count]))
+            try domain.finish(&finishing, boxed: Array(outcomes[next..<next + domainParts.count]))
             next += domainParts.count
         }
         let summaries = finishing.summaries

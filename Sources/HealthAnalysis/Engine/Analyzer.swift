@@ -156,7 +156,7 @@ public final class Analyzer {
         precondition(options == other.options, "Analyzer.merge of analyzers with different options")
         let sourceMap = context.merge(other.context)
         for (mine, theirs) in zip(domains, other.domains) {
-            mine.merge(theirs, sourceMap: sourceMap, context: context)
+            mine.mergeSameKind(theirs, sourceMap: sourceMap, context: context)
         }
         mergedAnalyzers += other.mergedAnalyzers
         other.finished = true

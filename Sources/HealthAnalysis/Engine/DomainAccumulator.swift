@@ -17,7 +17,14 @@ import HealthExport
 ///
 /// Adding a domain is a new file with a new conformance and one line in `Analyzer.makeDomains`.
 /// Accumulators are not thread-safe: each analyzer (and so each parsing thread) has its own.
+/// Every requirement is typed by the domain itself (`merge` takes `Self`, the parts' outcomes are
+/// `Prepared`); the analyzer lists its domains as `any DomainAccumulator`, and only the
+/// extension below, `mergeSameKind` and `boxedFinishParts`, erases those types, in one place.
 protocol DomainAccumulator: AnyObject {
+    /// What one part of `finishParts(_:)` computes (say, one type's pass over its samples); a
+    /// domain without parts leaves it `Void`.
+    associatedtype Prepared = Void
+
     /// The route code for records of `type` (an HKObjectType identifier), or nil when this domain
     /// does not take them. Asked once per type and analyzer; the code comes back in `consume`.
     func route(type: String) -> Int32?
@@ -34,12 +41,13 @@ protocol DomainAccumulator: AnyObject {
     /// Takes one `Correlation` with its nested records (all domains see every correlation).
     func consume(_ correlation: Correlation, context: StreamContext)
 
-    /// Adds `other`'s state, which is an accumulator of the same type as `self`.
+    /// Adds `other`'s state (another analyzer's accumulator of this domain, which is discarded
+    /// afterwards: a merge may take its memory).
     /// - Parameters:
     ///   - sourceMap: for each index of `other`'s source table, the index of the same source in
-    ///     this analyzer's table.
+    ///     this analyzer's table (-1: none; `Array.appendRemapped` does the remapping).
     ///   - context: this analyzer's context (already merged with `other`'s).
-    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext)
+    func merge(_ other: Self, sourceMap: [Int], context: StreamContext)
 
     /// Local days this domain has data on without a record instant (e.g. `ActivitySummary`
     /// dates), as days since 1970-01-01; nil when none.
@@ -55,26 +63,26 @@ protocol DomainAccumulator: AnyObject {
     /// parts of every domain, so it may read `context` (and must not change it) and touch only
     /// this domain's own state; two parts of one domain may only read that state (heart rate's
     /// one part sorts its series; the cumulative types' parts read the store, prepared before).
-    func finishParts(_ context: FinishContext) -> [FinishPart]
+    func finishParts(_ context: FinishContext) -> [FinishPart<Prepared>]
 
     /// `finish(_:)` with the outcomes of `finishParts`, in their order. Called once, on the
     /// calling thread, in the order of the domains. The default ignores `prepared` and calls
     /// `finish(_:)`.
     /// - Throws: what a part threw, or what `finish(_:)` throws.
-    func finish(_ context: inout FinishContext, prepared: [Any]) throws
+    func finish(_ context: inout FinishContext, prepared: [Prepared]) throws
 }
 
-/// A part of a domain's finish (see `DomainAccumulator.finishParts`).
-struct FinishPart {
+/// A part of a domain's finish (see `DomainAccumulator.finishParts`) that computes an `Outcome`.
+struct FinishPart<Outcome> {
     /// The part's relative cost (say, the samples it reads): the costliest start first.
     var cost: Int
     /// Computes the part's outcome.
-    var run: () throws -> Any
+    var run: () throws -> Outcome
 }
 
 extension DomainAccumulator {
-    func finishParts(_ context: FinishContext) -> [FinishPart] { [] }
-    func finish(_ context: inout FinishContext, prepared: [Any]) throws { try finish(&context) }
+    func finishParts(_ context: FinishContext) -> [FinishPart<Prepared>] { [] }
+    func finish(_ context: inout FinishContext, prepared: [Prepared]) throws { try finish(&context) }
     func consume(_ workout: Workout, context: StreamContext) {}
     func consume(_ summary: ActivitySummary, context: StreamContext) {}
     func consume(_ correlation: Correlation, context: StreamContext) {}
@@ -188,4 +196,34 @@ struct FinishContext {
     /// Threads a domain may use for independent parts of its finish (the parser threads of the
     /// read; 1: all on the calling thread). The result never depends on it.
     var threads = 1
+}
+
+// The analyzer's domains as `any DomainAccumulator`: the one place their kinds are erased.
+extension DomainAccumulator {
+    /// `merge(_:sourceMap:context:)` with an accumulator known only as a domain. Analyzers of
+    /// one export list the same domains in the same order (`Analyzer.makeDomains`), so `other`
+    /// is of this kind; anything else is a programming error and stops the process.
+    func mergeSameKind(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
+        guard let other = other as? Self else {
+            preconditionFailure("DomainAccumulator.merge: \(type(of: other)) is not a \(Self.self)")
+        }
+        merge(other, sourceMap: sourceMap, context: context)
+    }
+
+    /// `finishParts(_:)` with the outcomes boxed, so that the parts of all domains can run as one
+    /// list; `finish(_:boxed:)` unboxes them.
+    func boxedFinishParts(_ context: FinishContext) -> [FinishPart<Any>] {
+        finishParts(context).map { part in FinishPart(cost: part.cost) { try part.run() } }
+    }
+
+    /// `finish(_:prepared:)` with the boxed outcomes of `boxedFinishParts`, in their order.
+    func finish(_ context: inout FinishContext, boxed: [Any]) throws {
+        let prepared = boxed.map { outcome in
+            guard let p = outcome as? Prepared else {
+                preconditionFailure("DomainAccumulator.finish: an outcome of \(Self.self) is not a \(Prepared.self)")
+            }
+            return p
+        }
+        try finish(&context, prepared: prepared)
+    }
 }

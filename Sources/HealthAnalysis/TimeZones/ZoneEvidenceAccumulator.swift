@@ -88,8 +88,7 @@ final class ZoneEvidenceAccumulator: DomainAccumulator {
         summaries[summary.date] = summary
     }
 
-    func merge(_ other: any DomainAccumulator, sourceMap: [Int], context: StreamContext) {
-        let other = other as! ZoneEvidenceAccumulator
+    func merge(_ other: ZoneEvidenceAccumulator, sourceMap: [Int], context: StreamContext) {
         zones.merge(other.zones)
         offsets.merge(other.offsets)
         for (s, rings) in other.energyAndExercise where sourceMap[s] >= 0 {

@@ -2,10 +2,13 @@ import Foundation
 import HealthAnalysis
 import HealthExport
 
-/// The per-person analysis options of `batch` (`--tz`, `--source-order`, `--no-dedup`,
-/// `--week-start`, `--from`, `--to`, `--week`), read with the rules and messages of `report`'s.
-/// (`report` reads its own inline; issue 18's option table is to make them one.)
-enum PerPersonOptions {
+/// The analysis options that `report` takes and `batch` applies to each person (`--tz`,
+/// `--source-order`, `--no-dedup`, `--week-start`, `--from`, `--to`, `--week`): one reading, one
+/// set of messages, for both commands.
+enum AnalysisArguments {
+    /// The `AnalysisOptions` that `args` give.
+    /// - Throws: `UsageError` (exit 64, naming `command`'s help) for a value an option does not
+    ///   take, `--week last` with `--from` or `--to`, and what `AnalysisOptions.validate` refuses.
     static func parse(_ args: ArgumentScanner, command: String) throws -> AnalysisOptions {
         var options = AnalysisOptions()
         options.timeZoneIdentifier = args.values["--tz"]
@@ -19,11 +22,12 @@ enum PerPersonOptions {
             options.sourceOrder = names
         }
         options.deduplicate = !args.flags.contains("--no-dedup")
-        switch args.values["--week-start"]?.lowercased() {
+        let weekStart = args.values["--week-start"]
+        switch weekStart?.lowercased() {
         case nil, "monday": options.weekStart = .iso8601
         case "sunday": options.weekStart = .sunday
-        case .some(let other):
-            throw UsageError(message: "--week-start takes monday or sunday, not '\(other)'", command: command)
+        case .some:
+            throw UsageError(message: "--week-start takes monday or sunday, not '\(weekStart ?? "")'", command: command)
         }
         for (name, keyPath) in [("--from", \AnalysisOptions.from), ("--to", \AnalysisOptions.to)] {
             if let text = args.values[name] {
