@@ -123,18 +123,21 @@ struct ZoneTimelineBuilder {
             let ranked = counts.filter { $0.value > 0 }.sorted { a, b in
                 a.value != b.value ? a.value < b.value : a.key > b.key
             }
-            if let top = ranked.last(where: { TimeZone.iana($0.key) != nil }) {
+            if let (top, topZone) = ranked.reversed().lazy.compactMap({ e in TimeZone.iana(e.key).map { (e, $0) } })
+                .first
+            {
                 for (name, n) in ranked where TimeZone.iana(name) == nil { unknown[name] = n }
                 var timeline = ZoneTimeline(periods: [
                     .init(
-                        identifier: top.key, timeZone: TimeZone.iana(top.key)!, fixedOffset: 0, start: .min,
+                        identifier: top.key, timeZone: topZone, fixedOffset: 0, start: .min,
                         firstDay: nil, reason: .hkTimeZone(samples: top.value))
                 ])
                 if !unknown.isEmpty {
                     timeline.notes.append(
                         .info(
                             "Ignored HKTimeZone values that are not IANA zones: "
-                                + unknown.keys.sorted().map { "\($0) (\(unknown[$0]!))" }.joined(separator: ", ") + ".")
+                                + unknown.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(
+                                    separator: ", ") + ".")
                     )
                 }
                 return timeline
@@ -164,7 +167,8 @@ struct ZoneTimelineBuilder {
             notes.append(
                 .info(
                     "Ignored HKTimeZone values that are not IANA zones: "
-                        + unknown.keys.sorted().map { "\($0) (\(unknown[$0]!))" }.joined(separator: ", ") + "."))
+                        + unknown.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+                        + "."))
         }
         // A stray value (at most 2 samples within a day) between two runs of one zone is taken
         // for noise (a sample synced from another device), not for a trip.
@@ -224,8 +228,8 @@ struct ZoneTimelineBuilder {
                 // the same. So the candidates fall into runs of equal score, and only the last
                 // candidate of each run is scored: as many as there are days with ring data in
                 // the gap, not days in it.
-                if ringQuarters == nil { ringQuarters = rings.quarters }
-                let quarters = ringQuarters!
+                let quarters = ringQuarters ?? rings.quarters
+                ringQuarters = quarters
                 var breaks = Set<Int>()  // x with ring data in [B-midnight x, B-midnight x + 1)
                 var q = quarters.lowerBound(of: floorDiv(calB.startOfDay(firstCandidate), RingQuarterHours.seconds))
                 let stop = calB.startOfDay(lastCandidate)
@@ -258,12 +262,12 @@ struct ZoneTimelineBuilder {
                     let cal = ZoneTimeline(periods: trial).calendar(covering: window)
                     let days = (cal.dayNumber(a.last) - 1)...(cal.dayNumber(b.first) + 1)
                     let score = RingAgreement.score(rings.dailyValues(cal), summaries: summaries, days: days)
-                    if best == nil || score.agreeing > best!.agreeing {
+                    if let b = best, score.agreeing <= b.agreeing {
+                        if score.agreeing == b.agreeing { bestCount += run.count }
+                    } else {
                         best = score
                         bestCount = run.count
                         chosen = x
-                    } else if score.agreeing == best!.agreeing {
-                        bestCount += run.count
                     }
                 }
                 let first = CivilDate(daysSince1970: firstCandidate)
@@ -281,12 +285,13 @@ struct ZoneTimelineBuilder {
                     identifier: b.id, timeZone: b.tz, fixedOffset: 0, start: calB.startOfDay(chosen), firstDay: chosen,
                     reason: .hkTimeZone(samples: b.count), changeNote: note))
         }
-        if let e = exportInstant, let printed = exportOffset, let last = periods.last?.timeZone,
+        if let e = exportInstant, let printed = exportOffset, let lastPeriod = periods.last,
+            let last = lastPeriod.timeZone,
             Int64(last.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e)))) != printed
         {
             notes.append(
                 .info(
-                    "The export was made at \(Analyzer.offsetLabel(printed)), but the last HKTimeZone, \(periods.last!.identifier), "
+                    "The export was made at \(Analyzer.offsetLabel(printed)), but the last HKTimeZone, \(lastPeriod.identifier), "
                         + "has \(Analyzer.offsetLabel(Int64(last.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e)))))) then: "
                         + "the phone was elsewhere at export time; days after the last sample naming a zone may be in another zone."
                 ))
@@ -315,18 +320,17 @@ struct ZoneTimelineBuilder {
             return fixed(0, warning: "no ExportDate")
         }
         let exportDate = Date(timeIntervalSince1970: Double(e))
-        var groups: [[Int64]: [String]] = [:]
-        var calendars: [[Int64]: LocalCalendar] = [:]
+        var groups: [[Int64]: (calendar: LocalCalendar, ids: [String])] = [:]
         for id in TimeZone.knownTimeZoneIdentifiers {
             guard let tz = TimeZone(identifier: id), Int64(tz.secondsFromGMT(for: exportDate)) == printed else {
                 continue
             }
             let cal = LocalCalendar(timeZone: tz, covering: range)
             let signature = cal.segments.flatMap { [$0.start, $0.offset] }
-            groups[signature, default: []].append(id)
-            calendars[signature] = cal
+            groups[signature, default: (cal, [])].ids.append(id)
+            groups[signature]?.calendar = cal  // the last zone's, as before (same segments)
         }
-        let candidateCount = groups.values.reduce(0) { $0 + $1.count }
+        let candidateCount = groups.values.reduce(0) { $0 + $1.ids.count }
         guard !groups.isEmpty else {
             return fixed(printed, warning: "no IANA zone has the export's offset")
         }
@@ -334,15 +338,15 @@ struct ZoneTimelineBuilder {
             if let env, ids.contains(env.identifier) { return env.identifier }
             if let p = Self.preferredRepresentatives.first(where: { ids.contains($0) }) { return p }
             let plain = ids.filter { !$0.hasPrefix("Etc/") && $0.contains("/") }
-            return (plain.isEmpty ? ids : plain).min()!
+            return (plain.isEmpty ? ids : plain).min() ?? ids[0]  // a group has at least one zone
         }
         let hasRingEvidence = !rings.isEmpty && summaries.values.contains { $0.hasRingValues }
         var scored: [(signature: [Int64], ids: [String], score: RingAgreement, offsets: Int)] = groups.map {
-            sig, ids in
+            sig, group in
             let score =
                 hasRingEvidence
-                ? RingAgreement.score(rings.dailyValues(calendars[sig]!), summaries: summaries) : RingAgreement()
-            return (sig, ids.sorted(), score, offsets.matches(calendars[sig]!))
+                ? RingAgreement.score(rings.dailyValues(group.calendar), summaries: summaries) : RingAgreement()
+            return (sig, group.ids.sorted(), score, offsets.matches(group.calendar))
         }
         func preference(_ ids: [String]) -> Int {
             Self.preferredRepresentatives.firstIndex { ids.contains($0) } ?? Self.preferredRepresentatives.count
@@ -358,14 +362,13 @@ struct ZoneTimelineBuilder {
         var notes: [AnalysisNote] = []
         if (!hasRingEvidence || scored[0].score.compared == 0) && offsets.isEmpty {
             // Nothing in the export tells the candidates apart.
-            if let env, let g = scored.first(where: { $0.ids.contains(env.identifier) }) {
+            if let env, scored.contains(where: { $0.ids.contains(env.identifier) }) {
                 notes.append(
                     .info(
                         "The export names no time zone (no HKTimeZone metadata) and has no ring data to test zones with: "
                             + "days are bucketed in this machine's zone, \(env.identifier), which has the export's offset "
                             + "\(Analyzer.offsetLabel(printed)) at the export instant. Use --tz to choose the zone the data was recorded in."
                     ))
-                _ = g
                 return ZoneTimeline(
                     periods: [
                         .init(
