@@ -58,7 +58,8 @@ public enum ReportPipeline {
     ) throws -> ReportRun {
         let result = try analyzer.finish(
             exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
-            environmentTimeZone: environmentTimeZone, rejectedRecordStarts: summary.rejectedRecordStarts)
+            environmentTimeZone: environmentTimeZone, locale: summary.locale,
+            rejectedRecordStarts: summary.rejectedRecordStarts)
         // A cron job's report of a window without data must not replace the last good report with
         // empty files: refuse it before anything is written.
         if let empty = result.emptyWindow { throw ReportPipelineError.emptyWindow(empty) }

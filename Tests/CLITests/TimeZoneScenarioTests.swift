@@ -132,13 +132,19 @@ struct TimeZoneScenarioTests {
         let xml = dir.appendingPathComponent("export.xml")
         try Data(SyntheticExport.makeExport(configuration).bytes).write(to: xml)
         var outputs: [Data] = []
-        for tz in ["UTC", "Asia/Tokyo", "America/Los_Angeles"] {
+        // Europe/Paris gives Berlin's days: it named them (time_zone "Europe/Paris") until ties
+        // were broken by the export's evidence instead of TZ (issue 16).
+        for tz in ["UTC", "Asia/Tokyo", "America/Los_Angeles", "Europe/Paris"] {
             let out = dir.appendingPathComponent(tz.replacingOccurrences(of: "/", with: "-"))
             let r = try run(["report", xml.path, "--out", out.path], environment: ["TZ": tz])
             #expect(r.status == 0, "\(r.stderr)")
             outputs.append(try Data(contentsOf: out.appendingPathComponent("daily.csv")))
+            outputs.append(try Data(contentsOf: out.appendingPathComponent("report.md")))
+            let json = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
+            #expect(json.contains("\"identifier\": \"Europe/Berlin\""), "\(tz)")
         }
-        #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
+        // daily.csv and report.md (even index: daily.csv) are the same under every TZ.
+        for k in 2..<outputs.count { #expect(outputs[k] == outputs[k % 2], "output \(k)") }
     }
 
     @Test func reportListsThePeriodsAndWhy() throws {

@@ -39,7 +39,10 @@ extension Analyzer {
     ///   - exportDate: the `ExportDate` value: "now" for partial days and weeks.
     ///   - timeZoneCounts: how many samples carried each `HKTimeZone` value; used only when the
     ///     analyzer saw no `HKTimeZone` itself (records built without metadata).
-    ///   - environmentTimeZone: the machine's zone identifier, if known.
+    ///   - environmentTimeZone: the machine's zone identifier, if known: used only when nothing in
+    ///     the export tells the candidate zones apart, with a warning (docs/days-and-time-zones.md §6).
+    ///   - locale: the export's `HealthData locale` (`de_DE`): its region breaks ties between
+    ///     zones that fit the export equally well.
     ///   - rejectedRecordStarts: start instants of records the reader skipped for their value or
     ///     unit (`ExportSummary.rejectedRecordStarts`); days without other data among them are
     ///     named in a note, so that their empty cells are not read as "no data" (issue 10).
@@ -52,7 +55,7 @@ extension Analyzer {
     ///   than 31 days are dropped (`CumulativeTypes.maxDurationSeconds`), both with a note.
     public func finish(
         exportDate: Timestamp?, timeZoneCounts: [String: Int], environmentTimeZone: String?,
-        rejectedRecordStarts: [Int64] = []
+        locale: String? = nil, rejectedRecordStarts: [Int64] = []
     ) throws -> AnalysisResult {
         try options.validate()
         markFinished()
@@ -65,7 +68,7 @@ extension Analyzer {
         let covered = coveredInstants(exportDate: exportDate, rejectedRecordStarts: rejectedRecordStarts)
         let timeline = makeZoneTimeline(
             priority: priority, exportDate: exportDate, environmentTimeZone: environmentTimeZone, range: covered,
-            timeZoneCounts: timeZoneCounts)
+            timeZoneCounts: timeZoneCounts, locale: locale)
         notes.append(contentsOf: timeline.notes)
         let calendar = timeline.calendar(covering: covered)
         let current = timeline.periods[timeline.periods.count - 1]

@@ -10,8 +10,16 @@ public enum TimeZonePeriodReason: Hashable, Sendable {
     /// instant equals the export's printed offset, this one's days agree best with the
     /// `ActivitySummary` rows (`agreeingDays` of `comparedDays`).
     case activitySummaryAgreement(candidates: Int, agreeingDays: Int, comparedDays: Int)
-    /// No `HKTimeZone` and no ring data to decide: the machine's `TZ`, which has the export's
-    /// printed offset at the export instant.
+    /// No `HKTimeZone` and no `ActivitySummary` day to score with: of the `candidates` IANA zones
+    /// with the export's printed offset at the export instant, this one's offsets match the true
+    /// local time of `matching` of `records` HRV beat lists.
+    case hrvBeatOffsets(candidates: Int, matching: Int, records: Int)
+    /// No `HKTimeZone` and nothing in the data to score the `candidates` (the IANA zones with the
+    /// export's printed offset at the export instant) with: either they all give the same days,
+    /// or only the zones of the export locale's `region` (ISO 3166, nil: not used) do.
+    case exportOffsetCandidates(candidates: Int, region: String?)
+    /// Nothing in the export tells the candidate zones apart (or there is no `ExportDate`): the
+    /// machine's `TZ`, with a warning (docs/days-and-time-zones.md §6).
     case environment
     /// Nothing to go on: the export's fixed printed offset (DST ignored; reports warn).
     case exportOffset

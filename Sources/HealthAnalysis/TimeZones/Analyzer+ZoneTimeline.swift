@@ -6,7 +6,7 @@ extension Analyzer {
     /// export's offset scored by `ActivitySummary` agreement and HRV beat offsets.
     func makeZoneTimeline(
         priority: SourcePriority, exportDate: Timestamp?, environmentTimeZone: String?, range: ClosedRange<Int64>,
-        timeZoneCounts: [String: Int]
+        timeZoneCounts: [String: Int], locale: String?
     ) -> ZoneTimeline {
         var builder = ZoneTimelineBuilder()
         builder.option = options.timeZoneIdentifier
@@ -16,6 +16,7 @@ extension Analyzer {
         builder.exportInstant = exportDate?.secondsSince1970
         builder.exportOffset = exportDate.map { Int64($0.printedOffsetSeconds) }
         builder.environment = environmentTimeZone
+        builder.locale = locale
         builder.range = range
         if options.timeZoneIdentifier == nil {
             builder.rings = zoneEvidence.watchRings(priority)

@@ -88,8 +88,10 @@ struct ZoneTimelineBuilder {
     /// The `ExportDate` instant and its printed offset (seconds east).
     var exportInstant: Int64?
     var exportOffset: Int64?
-    /// The machine's `TZ`.
+    /// The machine's `TZ`: used only when nothing in the export tells the candidates apart.
     var environment: String?
+    /// The export's `HealthData locale` (`de_DE`): its region breaks ties between zones.
+    var locale: String?
     /// Watch ring inputs per 15 minutes, and the `ActivitySummary` rows by local day number.
     var rings = RingQuarterHours()
     var summaries: [Int: ActivitySummary] = [:]
@@ -312,8 +314,8 @@ struct ZoneTimelineBuilder {
                             reason: .environment)
                     ],
                     notes: [
-                        .info(
-                            "The export has neither HKTimeZone metadata nor an ExportDate: days are bucketed in this machine's zone, \(env.identifier). Use --tz to choose the zone the data was recorded in."
+                        .warning(
+                            "the export has neither HKTimeZone metadata nor an ExportDate: days are bucketed in this machine's zone (TZ), \(env.identifier). Use --tz to choose the zone the data was recorded in."
                         )
                     ])
             }
@@ -334,9 +336,16 @@ struct ZoneTimelineBuilder {
         guard !groups.isEmpty else {
             return fixed(printed, warning: "no IANA zone has the export's offset")
         }
+        // Ties are broken by the export's own evidence, never by the machine's TZ: the zones of
+        // the locale's region first, then the well-known representatives, then the name.
+        let region = ZoneRegions.region(ofLocale: locale)
+        let regionZones = ZoneRegions.zones(ofLocale: locale)
+        func inRegion(_ ids: [String]) -> Bool { ids.contains { regionZones.contains($0) } }
         func representative(_ ids: [String]) -> String {
-            if let env, ids.contains(env.identifier) { return env.identifier }
-            if let p = Self.preferredRepresentatives.first(where: { ids.contains($0) }) { return p }
+            let local = ids.filter { regionZones.contains($0) }
+            let pool = local.isEmpty ? ids : local
+            if let p = Self.preferredRepresentatives.first(where: { pool.contains($0) }) { return p }
+            if let first = regionZones.first(where: { local.contains($0) }) { return first }  // zone.tab order
             let plain = ids.filter { !$0.hasPrefix("Etc/") && $0.contains("/") }
             return (plain.isEmpty ? ids : plain).min() ?? ids[0]  // a group has at least one zone
         }
@@ -351,23 +360,52 @@ struct ZoneTimelineBuilder {
         func preference(_ ids: [String]) -> Int {
             Self.preferredRepresentatives.firstIndex { ids.contains($0) } ?? Self.preferredRepresentatives.count
         }
-        // Ring agreement first; then the true offsets of HRV beat times; then a well-known zone.
+        // Ring agreement first; then the true offsets of HRV beat times; then the locale's region;
+        // then a well-known zone.
         scored.sort { a, b in
             if a.score.agreeing != b.score.agreeing { return a.score.agreeing > b.score.agreeing }
             if a.offsets != b.offsets { return a.offsets > b.offsets }
+            if inRegion(a.ids) != inRegion(b.ids) { return inRegion(a.ids) }
             if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }
             return representative(a.ids) < representative(b.ids)
         }
         let top = scored.filter { $0.score.agreeing == scored[0].score.agreeing && $0.offsets == scored[0].offsets }
         var notes: [AnalysisNote] = []
         if (!hasRingEvidence || scored[0].score.compared == 0) && offsets.isEmpty {
-            // Nothing in the export tells the candidates apart.
+            // Nothing in the data scores the candidates: they all give the same days, or the
+            // locale's region keeps one group.
+            let local = scored.filter { inRegion($0.ids) }
+            if scored.count == 1 || local.count == 1 {
+                let group = scored.count == 1 ? scored[0] : local[0]
+                let id = representative(group.ids)
+                let byRegion = region != nil && inRegion(group.ids) && (scored.count > 1 || group.ids.count > 1)
+                if group.ids.count > 1 || scored.count > 1 {
+                    notes.append(
+                        .info(
+                            "The export names no time zone (no HKTimeZone metadata) and has no ring data or HRV beats to test zones with: "
+                                + (scored.count == 1
+                                    ? "every zone with its offset \(Analyzer.offsetLabel(printed)) at the export instant has the same offsets over the data (\(counted(group.ids.count, "zone")))"
+                                    : "of the zones with its offset \(Analyzer.offsetLabel(printed)) at the export instant, only those of the export's locale region \(region ?? "") are taken")
+                                + "; days are bucketed in \(id)"
+                                + (byRegion ? ", a zone of the locale's region \(region ?? "")." : ".")
+                        ))
+                }
+                return ZoneTimeline(
+                    periods: [
+                        .init(
+                            identifier: id, timeZone: TimeZone(identifier: id), fixedOffset: 0, start: .min,
+                            firstDay: nil,
+                            reason: .exportOffsetCandidates(candidates: candidateCount, region: byRegion ? region : nil)
+                        )
+                    ], notes: notes)
+            }
             if let env, scored.contains(where: { $0.ids.contains(env.identifier) }) {
                 notes.append(
-                    .info(
-                        "The export names no time zone (no HKTimeZone metadata) and has no ring data to test zones with: "
-                            + "days are bucketed in this machine's zone, \(env.identifier), which has the export's offset "
-                            + "\(Analyzer.offsetLabel(printed)) at the export instant. Use --tz to choose the zone the data was recorded in."
+                    .warning(
+                        "the export names no time zone (no HKTimeZone metadata) and nothing in it tells the \(counted(candidateCount, "zone")) "
+                            + "with its offset \(Analyzer.offsetLabel(printed)) at the export instant apart (no ring data, no HRV beats, "
+                            + "no locale region among them): days are bucketed in this machine's zone (TZ), \(env.identifier). "
+                            + "Use --tz to choose the zone the data was recorded in."
                     ))
                 return ZoneTimeline(
                     periods: [
@@ -376,27 +414,9 @@ struct ZoneTimelineBuilder {
                             reason: .environment)
                     ], notes: notes)
             }
-            if scored.count == 1 {
-                let id = representative(scored[0].ids)
-                if scored[0].ids.count > 1 {
-                    notes.append(
-                        .info(
-                            "The export names no time zone (no HKTimeZone metadata): every zone with its offset \(Analyzer.offsetLabel(printed)) "
-                                + "at the export instant has the same offsets over the data (\(counted(scored[0].ids.count, "zone"))); days are bucketed in \(id)."
-                        ))
-                }
-                return ZoneTimeline(
-                    periods: [
-                        .init(
-                            identifier: id, timeZone: TimeZone(identifier: id), fixedOffset: 0, start: .min,
-                            firstDay: nil,
-                            reason: .activitySummaryAgreement(
-                                candidates: candidateCount, agreeingDays: 0, comparedDays: 0))
-                    ], notes: notes)
-            }
             return fixed(printed, warning: "no HKTimeZone metadata and no ring data to tell the candidate zones apart")
         }
-        let winner = top.count > 1 && env != nil ? (top.first { $0.ids.contains(env!.identifier) } ?? top[0]) : top[0]
+        let winner = top[0]
         let id = representative(winner.ids)
         if !offsets.isEmpty {
             notes.append(
@@ -411,19 +431,26 @@ struct ZoneTimelineBuilder {
         }
         if top.count > 1 {
             let others = top.filter { $0.signature != winner.signature }.map { representative($0.ids) }
+            let rule =
+                region != nil && inRegion(winner.ids) && top.contains(where: { !inRegion($0.ids) })
+                ? "a zone of the export's locale region \(region ?? "")"
+                : "the first in docs/days-and-time-zones.md §6's order"
             notes.append(
                 .info(
-                    "Time zone: \(id) and \(others.joined(separator: ", ")) agree equally well with the ActivitySummary "
-                        + "(\(grouped(winner.score.agreeing)) of \(counted(winner.score.compared, "day"))); \(id) was taken. Use --tz to choose."
+                    "Time zone: \(id) and \(others.joined(separator: ", ")) agree equally well with the export "
+                        + "(ActivitySummary: \(grouped(winner.score.agreeing)) of \(counted(winner.score.compared, "day"))); "
+                        + "\(id) was taken as \(rule). Use --tz to choose."
                 ))
         }
         return ZoneTimeline(
             periods: [
                 .init(
                     identifier: id, timeZone: TimeZone(identifier: id), fixedOffset: 0, start: .min, firstDay: nil,
-                    reason: .activitySummaryAgreement(
-                        candidates: candidateCount, agreeingDays: winner.score.agreeing,
-                        comparedDays: winner.score.compared))
+                    reason: winner.score.compared > 0
+                        ? .activitySummaryAgreement(
+                            candidates: candidateCount, agreeingDays: winner.score.agreeing,
+                            comparedDays: winner.score.compared)
+                        : .hrvBeatOffsets(candidates: candidateCount, matching: winner.offsets, records: offsets.count))
             ], notes: notes)
     }
 

@@ -35,6 +35,10 @@ extension ReportWriter {
         case .option: reason = "option --tz"
         case .hkTimeZone: reason = "most frequent HKTimeZone"
         case .activitySummaryAgreement: reason = "export-time offset candidates, ActivitySummary agreement"
+        case .hrvBeatOffsets: reason = "export-time offset candidates, HRV beat offsets"
+        case .exportOffsetCandidates(_, let region):
+            reason =
+                region.map { "export-time offset candidates, locale region \($0)" } ?? "export-time offset candidates"
         case .environment: reason = "environment TZ"
         case .exportOffset: reason = "export-time UTC offset"
         }

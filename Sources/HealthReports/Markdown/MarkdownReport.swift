@@ -91,8 +91,20 @@ struct MarkdownReport {
             return "the most frequent `HKTimeZone` in the export (on \(samples) \(count == 1 ? "sample" : "samples"))"
         case .activitySummaryAgreement(let candidates, let agreeing, let compared):
             return describeAgreement(candidates: candidates, agreeing: agreeing, compared: compared)
+        case .hrvBeatOffsets(let candidates, let matching, let records):
+            return "the export names no zone (no `HKTimeZone`) and has no ActivitySummary days to compare: "
+                + "of the \(counted(candidates, "IANA zone")) with the export's offset at the export instant, the one "
+                + "whose offsets match the true local time of the most HRV beat lists (\(grouped(matching)) of "
+                + "\(grouped(records)))"
+        case .exportOffsetCandidates(let candidates, let region):
+            return "the export names no zone (no `HKTimeZone`) and has nothing to score zones with: "
+                + "of the \(counted(candidates, "IANA zone")) with the export's offset at the export instant, "
+                + (region.map { "a zone of the export's locale region \($0)" }
+                    ?? "one that gives the same days as the others")
+                + " (see the notes)"
         case .environment:
-            return "the machine's time zone (`TZ`), because the export names none"
+            return
+                "the machine's time zone (`TZ`), because nothing in the export tells the zones apart (see the warning)"
         case .exportOffset:
             return "the fixed UTC offset of the export date, because no time zone was found (see the warning)"
         }

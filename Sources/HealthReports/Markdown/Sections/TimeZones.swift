@@ -24,7 +24,7 @@ extension MarkdownReport {
         case .hkTimeZone(let samples):
             line += ", from \(grouped(samples)) `HKTimeZone` \(samples == 1 ? "sample" : "samples")"
         case .option: line += ", given with `--tz`"
-        case .activitySummaryAgreement, .environment, .exportOffset: break
+        case .activitySummaryAgreement, .hrvBeatOffsets, .exportOffsetCandidates, .environment, .exportOffset: break
         }
         if let note = p.changeNote { line += "; " + Markdown.escape(note) }
         return line
