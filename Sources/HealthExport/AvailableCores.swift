@@ -1,13 +1,5 @@
 import CHealthSAX
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension ExportReader {
     /// The cores this process may run on (at least 1): the default number of parser threads.
     ///
@@ -17,7 +9,7 @@ extension ExportReader {
     /// of v1; a container started with `--cpus=1.5` gets 2). More parser threads than that only
     /// add the cost of splitting the input without reading it any sooner.
     public static var availableCores: Int {
-        var cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        var cores = Platform.onlineProcessors
         if let mask = affinityCores() { cores = min(cores, mask) }
         if let quota = cgroupQuotaCores() { cores = min(cores, quota) }
         return max(1, cores)
@@ -49,11 +41,6 @@ extension ExportReader {
 
 /// The first few hundred bytes of a pseudo-file, or nil when it cannot be read.
 private func readSmallFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    guard n > 0 else { return nil }
-    return String(decoding: buffer[0..<n], as: UTF8.self)
+    guard let bytes = Platform.prefix(of: path, count: 256), !bytes.isEmpty else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
 }

@@ -111,22 +111,13 @@ private func slowDecodeDouble(_ p: UnsafeBufferPointer<UInt8>) -> Double? {
     var buffer = [CChar](repeating: 0, count: p.count + 1)
     for i in 0..<p.count { buffer[i] = CChar(bitPattern: p[i]) }
     return buffer.withUnsafeBufferPointer { bp -> Double? in
-        var end: UnsafeMutablePointer<CChar>?
-        let v = strtod(bp.baseAddress!, &end)
+        let (v, end) = Platform.strtod(bp.baseAddress!)
         guard let end, end - UnsafeMutablePointer(mutating: bp.baseAddress!) == p.count, v.isFinite else {
             return nil
         }
         return v
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Decodes timestamps exactly like `decodeTimestamp`, remembering the last date and offset:
 /// consecutive records mostly share both, so the common case skips the validation and the

@@ -1,13 +1,5 @@
 import CLibArchive
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A stream of bytes the reader feeds to the parser.
 protocol ChunkSource {
     /// Reads up to `buffer.count` bytes; 0 at the end.
@@ -32,19 +24,17 @@ struct FileDescriptorSource: ChunkSource {
     }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 {
-                consumed += Int64(n)
-                return n
-            }
-            if errno == EINTR { continue }
-            throw ExportReadError.cannotOpen(path: fd == 0 ? "<stdin>" : "input", reason: errnoText())
+        do {
+            let n = try Platform.read(fd, into: buffer)
+            consumed += Int64(n)
+            return n
+        } catch {
+            throw ExportReadError.cannotOpen(path: fd == 0 ? "<stdin>" : "input", reason: error.description)
         }
     }
 
     mutating func close() {
-        if closeWhenDone, fd >= 0 { _ = Glibc.close(fd) }
+        if closeWhenDone, fd >= 0 { Platform.close(fd) }
         fd = -1
     }
 }
@@ -78,8 +68,7 @@ struct ZipEntrySource: ChunkSource {
             archive = nil
             throw ExportReadError.zip(path: path, message: message)
         }
-        var st = stat()
-        if stat(path, &st) == 0 { total = Int64(st.st_size) }
+        total = try? Platform.status(path).size
     }
 
     /// Moves to the export entry and returns its name.

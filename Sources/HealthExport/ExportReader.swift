@@ -1,14 +1,6 @@
 import CHealthSAX
 import CLibArchive
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where an export comes from.
 public enum ExportInput: Sendable, Hashable {
     /// A path to `export.xml` (any name), to `export.zip` (read in place, never extracted), or to
@@ -104,9 +96,11 @@ public struct ExportReader: Sendable {
     }
 
     func resolve(_ path: String) throws -> ResolvedPath {
-        var st = stat()
-        guard stat(path, &st) == 0 else { throw ExportReadError.cannotOpen(path: path, reason: errnoText()) }
-        if (st.st_mode & S_IFMT) == S_IFDIR {
+        let status: FileStatus
+        do { status = try Platform.status(path) } catch {
+            throw ExportReadError.cannotOpen(path: path, reason: error.description)
+        }
+        if status.kind == .directory {
             guard let file = findExportFile(inDirectory: path) else {
                 throw ExportReadError.notHealthExport(
                     input: path,
@@ -114,17 +108,20 @@ public struct ExportReader: Sendable {
             }
             return try resolve(file)
         }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw ExportReadError.cannotOpen(path: path, reason: errnoText()) }
+        let fd: Int32
+        do { fd = try Platform.open(path) } catch {
+            throw ExportReadError.cannotOpen(path: path, reason: error.description)
+        }
         var magic = [UInt8](repeating: 0, count: 4)
-        let n = pread(fd, &magic, 4, 0)
+        let n =
+            (try? magic.withUnsafeMutableBytes { b throws(SystemError) in try Platform.read(fd, at: 0, into: b) }) ?? 0
         if n == 4, magic[0] == 0x50, magic[1] == 0x4B,
             (magic[2] == 3 && magic[3] == 4) || (magic[2] == 5 && magic[3] == 6)
         {
-            close(fd)
+            Platform.close(fd)
             return .zip(path: path)
         }
-        return .xml(path: path, fd: fd, size: Int64(st.st_size))
+        return .xml(path: path, fd: fd, size: status.size)
     }
 
     private func readZip(_ path: String, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {
@@ -247,29 +244,18 @@ private let onEnd: hsax_end_fn = { context, element, depth in
     Unmanaged<ReaderSession>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.end(element, depth: Int(depth)) }
 }
 
-func errnoText() -> String { String(cString: strerror(errno)) }
-
 /// Looks for the export file in an unzipped folder: the first `.xml` file within two levels
 /// (in name order, skipping `__MACOSX` and `._*`) whose first `exportSniffLength` bytes pass
 /// `prefixIsHealthExport`, so localized names such as `Exportar.xml` are found.
 func findExportFile(inDirectory dir: String) -> String? {
     var candidates: [String] = []
     func scan(_ d: String, depth: Int) {
-        guard let h = opendir(d) else { return }
-        defer { closedir(h) }
-        var names: [String] = []
-        while let e = readdir(h) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name == "." || name == ".." || name.hasPrefix("._") || name == "__MACOSX" { continue }
-            names.append(name)
-        }
+        guard let entries = try? Platform.folderEntries(d) else { return }
+        let names = entries.filter { !$0.hasPrefix("._") && $0 != "__MACOSX" }
         for name in names.sorted() {
             let p = d + "/" + name
-            var st = stat()
-            guard stat(p, &st) == 0 else { continue }
-            if (st.st_mode & S_IFMT) == S_IFDIR {
+            guard let status = try? Platform.status(p) else { continue }
+            if status.kind == .directory {
                 if depth < 2 { scan(p, depth: depth + 1) }
             } else if name.lowercased().hasSuffix(".xml") {
                 candidates.append(p)
@@ -282,12 +268,8 @@ func findExportFile(inDirectory dir: String) -> String? {
 }
 
 private func looksLikeHealthExport(_ path: String) -> Bool {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: exportSniffLength)
-    let n = read(fd, &buffer, buffer.count)
-    return n > 0 && prefixIsHealthExport(buffer[0..<n])
+    guard let bytes = Platform.prefix(of: path, count: exportSniffLength), !bytes.isEmpty else { return false }
+    return prefixIsHealthExport(bytes[...])
 }
 
 /// How much of a candidate file (or zip entry) is read to tell whether it is the export: the

@@ -1,13 +1,5 @@
 import CHealthSAX
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A consumer of batches, as `ExportReader.read(_:threads:makeConsumer:)` takes them.
 public typealias ExportBatchConsumer = (ExportBatch) throws -> Void
 
@@ -97,15 +89,12 @@ extension ExportReader {
         else { throw ExportReadError.cannotOpen(path: name, reason: "out of memory") }
         defer { hsax_splitter_free(splitter) }
         run.splitter = splitter
-        var threads: [pthread_t] = []
+        var threads: [PlatformThread] = []
         for i in 0..<consumers.count {
             let worker = ParallelWorker(run: run, index: i, consumer: consumers[i])
-            var thread = pthread_t()
-            let box = Unmanaged.passRetained(worker).toOpaque()
-            guard pthread_create(&thread, nil, workerMain, box) == 0 else {
-                Unmanaged<ParallelWorker>.fromOpaque(box).release()
+            guard let thread = PlatformThread.start({ worker.main() }) else {
                 run.stopAll()
-                for t in threads { pthread_join(t, nil) }
+                for t in threads { t.join() }
                 throw ExportReadError.cannotOpen(path: name, reason: "cannot start a parser thread")
             }
             threads.append(thread)
@@ -140,7 +129,7 @@ extension ExportReader {
             options.progress?(source.consumed, source.total)
         }
         if sourceFailed || rc != 0 { run.stopAll() } else { run.finishPushing() }
-        for t in threads { pthread_join(t, nil) }
+        for t in threads { t.join() }
 
         if let failure = run.consumerFailure { throw failure }
         if sourceFailed || rc != 0 || run.parseFailed {
@@ -187,7 +176,7 @@ struct Piece {
     var count: Int
     var info: hsax_piece
 
-    func free() { Glibc.free(bytes) }
+    func free() { Platform.free(bytes) }
 }
 
 /// The state shared by the splitting thread and the workers, under one mutex.
@@ -198,10 +187,10 @@ final class ParallelRun: @unchecked Sendable {
     /// Pieces that may wait in one worker's queue.
     let queueLimit = 2
 
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Guards the state below; its condition is "the queues or the flags changed".
+    private let lock = ConditionLock()
 
-    // Guarded by `mutex`.
+    // Guarded by `lock`.
     private var queues: [[Piece]]
     private var heads: [Int]
     private var queuedBytes: [Int]
@@ -230,24 +219,14 @@ final class ParallelRun: @unchecked Sendable {
         heads = Array(repeating: 0, count: workers)
         queuedBytes = Array(repeating: 0, count: workers)
         results = Array(repeating: nil, count: workers)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
     }
 
     deinit {
         for q in 0..<queues.count { for i in heads[q]..<queues[q].count { queues[q][i].free() } }
         prefix?.free()
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        changed.deallocate()
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    private func locked<T>(_ body: () -> T) -> T { lock.withLock(body) }
 
     /// Splitting thread: hands a piece on. A segment's first piece goes to the worker with the
     /// fewest bytes waiting, its other pieces to the same worker. Waits while that worker's queue
@@ -257,8 +236,8 @@ final class ParallelRun: @unchecked Sendable {
             prefix = piece
             return true
         }
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         if piece.info.kind & Int32(HSAX_PIECE_START) != 0, piece.info.segment == 0, let bytes = piece.bytes {
             exportDateBound = ReaderSession.exportDateBound(in: UnsafeBufferPointer(start: bytes, count: piece.count))
         }
@@ -267,7 +246,7 @@ final class ParallelRun: @unchecked Sendable {
             for w in 1..<queues.count where queuedBytes[w] < queuedBytes[best] { best = w }
             current = best
         }
-        while !stopped, queues[current].count - heads[current] >= queueLimit { pthread_cond_wait(changed, mutex) }
+        while !stopped, queues[current].count - heads[current] >= queueLimit { lock.wait() }
         if stopped {
             piece.free()
             return false
@@ -275,15 +254,15 @@ final class ParallelRun: @unchecked Sendable {
         queues[current].append(piece)
         queuedBytes[current] += piece.count
         dispatched = true
-        pthread_cond_broadcast(changed)
+        lock.broadcast()
         return true
     }
 
     /// Worker `w`: the next piece, or nil at the end of the input or when the run was stopped.
     func pop(_ w: Int) -> Piece? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while !stopped, !finished, heads[w] == queues[w].count { pthread_cond_wait(changed, mutex) }
+        lock.lock()
+        defer { lock.unlock() }
+        while !stopped, !finished, heads[w] == queues[w].count { lock.wait() }
         if stopped || heads[w] == queues[w].count { return nil }
         let piece = queues[w][heads[w]]
         heads[w] += 1
@@ -292,7 +271,7 @@ final class ParallelRun: @unchecked Sendable {
             heads[w] = 0
         }
         queuedBytes[w] -= piece.count
-        pthread_cond_broadcast(changed)
+        lock.broadcast()
         return piece
     }
 
@@ -306,14 +285,14 @@ final class ParallelRun: @unchecked Sendable {
     func finishPushing() {
         locked {
             finished = true
-            pthread_cond_broadcast(changed)
+            lock.broadcast()
         }
     }
 
     func stopAll() {
         locked {
             stopped = true
-            pthread_cond_broadcast(changed)
+            lock.broadcast()
         }
     }
 
@@ -322,7 +301,7 @@ final class ParallelRun: @unchecked Sendable {
         locked {
             parseFailed = true
             stopped = true
-            pthread_cond_broadcast(changed)
+            lock.broadcast()
         }
     }
 
@@ -331,7 +310,7 @@ final class ParallelRun: @unchecked Sendable {
         locked {
             if consumerFailure == nil { consumerFailure = error }
             stopped = true
-            pthread_cond_broadcast(changed)
+            lock.broadcast()
         }
     }
 
@@ -432,12 +411,6 @@ final class ParallelWorker {
 private let onPiece: hsax_piece_fn = { context, bytes, length, info in
     let run = Unmanaged<ParallelRun>.fromOpaque(context!).takeUnretainedValue()
     return run.push(Piece(bytes: bytes, count: length, info: info!.pointee)) ? 0 : 1
-}
-
-private let workerMain: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { box in
-    let worker = Unmanaged<ParallelWorker>.fromOpaque(box!).takeRetainedValue()
-    worker.main()
-    return nil
 }
 
 private let onStart: hsax_start_fn = { context, start in

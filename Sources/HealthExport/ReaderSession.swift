@@ -1,13 +1,5 @@
 import CHealthSAX
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Read access to one start tag's attributes, as byte ranges inside the parser's buffer.
 /// Valid only during the start callback.
 struct Attributes {
@@ -73,7 +65,7 @@ final class ReaderSession {
     @exclusivity(unchecked) var timeZoneCounts: [String: Int] = [:]
     /// The latest plausible instant: a day after `ExportDate`, or after the time of the read
     /// until an `ExportDate` is seen (see `plausible`).
-    @exclusivity(unchecked) var latestPlausible = Int64(time(nil)) + 86_400 {
+    @exclusivity(unchecked) var latestPlausible = Platform.now + 86_400 {
         didSet { boundByExportDate = true }
     }
     /// True once `latestPlausible` comes from an `ExportDate` (this session's or, in a parallel
@@ -227,7 +219,7 @@ final class ReaderSession {
             if bytes[i] == tag[0], (0..<tag.count).allSatisfy({ bytes[i + $0] == tag[$0] }) {
                 let value = UnsafeBufferPointer(rebasing: bytes[(i + tag.count)..<(i + tag.count + 25)])
                 guard let t = decodeTimestamp(value), t.secondsSince1970 >= earliestPlausible,
-                    t.secondsSince1970 <= Int64(time(nil)) + 86_400
+                    t.secondsSince1970 <= Platform.now + 86_400
                 else { return nil }
                 return t.secondsSince1970 + 86_400
             }

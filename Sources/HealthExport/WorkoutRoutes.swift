@@ -1,14 +1,6 @@
 import CHealthSAX
 import CLibArchive
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What one GPX route file (`workout-routes/route_….gpx`, docs/export-format.md §14) holds, read with
 /// libxml2 (through CHealthSAX's `hgpx_summarize`).
 public struct RouteSummary: Hashable, Sendable {
@@ -100,14 +92,12 @@ public struct RouteFileIndex: Hashable, Sendable {
     /// reported missing (a warning).
     public static func read(_ input: ExportInput) -> RouteFileIndex? {
         guard case .path(let path) = input else { return nil }
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard let status = try? Platform.status(path) else { return nil }
         func folder(_ candidate: String, root: String) -> RouteFileIndex? {
-            var d = stat()
-            guard stat(candidate, &d) == 0, (d.st_mode & S_IFMT) == S_IFDIR else { return nil }
+            guard (try? Platform.status(candidate))?.kind == .directory else { return nil }
             return readFolder(candidate, root: root)
         }
-        if (st.st_mode & S_IFMT) == S_IFDIR {
+        if status.kind == .directory {
             // The unzipped folder: `apple_health_export/` itself or the folder holding it.
             return folder(path + "/workout-routes", root: path)
                 ?? folder(path + "/apple_health_export/workout-routes", root: path)
@@ -127,29 +117,25 @@ public struct RouteFileIndex: Hashable, Sendable {
     }
 
     static func isZip(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var magic = [UInt8](repeating: 0, count: 4)
-        return pread(fd, &magic, 4, 0) == 4 && magic[0] == 0x50 && magic[1] == 0x4B
+        guard let magic = Platform.prefix(of: path, count: 4) else { return false }
+        return magic.count == 4 && magic[0] == 0x50 && magic[1] == 0x4B
     }
 
     /// The route files of `folder`, taken only where they are, after resolving links, inside
     /// `root` (the export folder): a link to a file elsewhere is not read (issue 17).
     static func readFolder(_ folder: String, root: String) -> RouteFileIndex {
         var index = RouteFileIndex(location: folder)
-        guard let rootPath = resolved(root), let dir = opendir(folder) else { return index }
-        defer { closedir(dir) }
+        guard let rootPath = try? Platform.resolvedPath(root), let names = try? Platform.folderEntries(folder) else {
+            return index
+        }
         let inside = rootPath == "/" ? "/" : rootPath + "/"
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in names {
             guard let key = key(forEntry: "workout-routes/" + name) else { continue }
             let file = folder + "/" + name
             index.files[key] = Result { () throws(RouteFileError) -> RouteSummary in
-                guard let target = resolved(file) else {
-                    throw .unreadable(file: file, reason: String(cString: strerror(errno)))
+                let target: String
+                do throws(SystemError) { target = try Platform.resolvedPath(file) } catch {
+                    throw .unreadable(file: file, reason: error.description)
                 }
                 guard target.hasPrefix(inside) else {
                     throw .unreadable(file: file, reason: "a link to \(target), outside the export folder \(rootPath)")
@@ -160,29 +146,31 @@ public struct RouteFileIndex: Hashable, Sendable {
         return index
     }
 
-    /// `path` with every link resolved (`realpath`); nil with `errno` set when that fails.
-    static func resolved(_ path: String) -> String? {
-        guard let p = realpath(path, nil) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
-    }
-
     /// The bytes of the regular file at `file` (link-free: `O_NOFOLLOW`), named `name` in
     /// messages. Opened with `O_NONBLOCK` and checked with `fstat` before any read, so that a FIFO
     /// or device named `*.gpx` is refused instead of blocking the report forever (issue 17).
     static func readWhole(_ file: String, name: String? = nil) throws(RouteFileError) -> [UInt8] {
         let label = name ?? file
-        let fd = open(file, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(file: label, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .unreadable(file: label, reason: String(cString: strerror(errno))) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(file: label, reason: "not a regular file") }
+        func unreadable(_ e: SystemError) -> RouteFileError { .unreadable(file: label, reason: e.description) }
+        let fd: Int32
+        do throws(SystemError) { fd = try Platform.open(file, [.nonBlocking, .noFollow, .closeOnExec]) } catch {
+            throw unreadable(error)
+        }
+        defer { Platform.close(fd) }
+        let kind: FileStatus.Kind
+        do throws(SystemError) { kind = try Platform.status(of: fd).kind } catch { throw unreadable(error) }
+        guard kind == .regular else { throw .unreadable(file: label, reason: "not a regular file") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { throw .unreadable(file: label, reason: String(cString: strerror(errno))) }
+            let read = chunk.withUnsafeMutableBytes { b in
+                Result { () throws(SystemError) -> Int in try Platform.read(fd, into: b) }
+            }
+            let n: Int
+            switch read {
+            case .success(let count): n = count
+            case .failure(let error): throw unreadable(error)
+            }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > maxEntryBytes { throw .unreadable(file: label, reason: "larger than 64 MiB") }

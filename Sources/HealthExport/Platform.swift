@@ -1,0 +1,233 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// The reader's calls into the C library, in one file: the only file of HealthExport that imports
+// it (docs/architecture.md). Calls that a signal can interrupt are retried on EINTR, and a
+// failure is a `SystemError` carrying errno. A port (Musl, macOS) changes this file only.
+
+/// A failed call into the C library: its `errno` and the system's text for it.
+struct SystemError: Error, CustomStringConvertible {
+    var code: Int32
+
+    /// The error of the last failed call on this thread (`errno`).
+    static var last: SystemError { SystemError(code: errno) }
+
+    /// `strerror`'s text: "No such file or directory".
+    var description: String { String(cString: strerror(code)) }
+}
+
+/// What `stat` says of a file: its kind and its size in bytes.
+struct FileStatus {
+    enum Kind {
+        case regular, directory, other
+    }
+    var kind: Kind
+    var size: Int64
+
+    fileprivate init(_ st: stat) {
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        default: kind = .other
+        }
+        size = Int64(st.st_size)
+    }
+}
+
+private func cOpen(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+private func cClose(_ fd: Int32) -> Int32 { close(fd) }
+private func cRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int { read(fd, p, n) }
+private func cPread(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int, _ o: Int64) -> Int {
+    pread(fd, p, n, off_t(o))
+}
+private func cFree(_ p: UnsafeMutableRawPointer?) { free(p) }
+private func cStrtod(_ s: UnsafePointer<CChar>, _ end: inout UnsafeMutablePointer<CChar>?) -> Double { strtod(s, &end) }
+
+/// The system calls of the reader (files, folders, threads), each retried on EINTR where a
+/// signal can interrupt it.
+enum Platform {
+    /// How a file is opened: always read-only.
+    struct OpenOptions: OptionSet {
+        let rawValue: Int32
+        /// `O_NONBLOCK`: a FIFO or device does not block the open (or the reads).
+        static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+        /// `O_NOFOLLOW`: a symbolic link as the last component fails the open.
+        static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        /// `O_CLOEXEC`: not inherited by child processes.
+        static let closeOnExec = OpenOptions(rawValue: O_CLOEXEC)
+    }
+
+    /// Opens `path` for reading; returns the descriptor.
+    /// - Throws: `SystemError` (ENOENT, EACCES, ELOOP for a link with `.noFollow`, …).
+    static func open(_ path: String, _ options: OpenOptions = []) throws(SystemError) -> Int32 {
+        while true {
+            let fd = cOpen(path, O_RDONLY | options.rawValue)
+            if fd >= 0 { return fd }
+            if errno != EINTR { throw .last }
+        }
+    }
+
+    /// Closes `fd`. Not retried: on Linux the descriptor is gone even when close reports EINTR.
+    static func close(_ fd: Int32) { _ = cClose(fd) }
+
+    /// Reads up to `buffer.count` bytes from `fd`; 0 at the end.
+    /// - Throws: `SystemError` (EIO, EAGAIN on a non-blocking descriptor with nothing to read, …).
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        while true {
+            let n = cRead(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw .last }
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes of `fd` from byte `offset` on, without moving its offset.
+    /// - Throws: `SystemError`.
+    static func read(_ fd: Int32, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError)
+        -> Int
+    {
+        while true {
+            let n = cPread(fd, buffer.baseAddress, buffer.count, offset)
+            if n >= 0 { return n }
+            if errno != EINTR { throw .last }
+        }
+    }
+
+    /// The first bytes of `path` (at most `count`), or nil when it cannot be opened or read.
+    static func prefix(of path: String, count: Int) -> [UInt8]? {
+        guard let fd = try? open(path) else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        guard let n = try? bytes.withUnsafeMutableBytes({ b throws(SystemError) in try read(fd, at: 0, into: b) })
+        else { return nil }
+        return Array(bytes[0..<n])
+    }
+
+    /// What `path` is, links followed (`stat`).
+    /// - Throws: `SystemError` (ENOENT, EACCES, …).
+    static func status(_ path: String) throws(SystemError) -> FileStatus {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw .last }
+        return FileStatus(st)
+    }
+
+    /// What the open descriptor `fd` is (`fstat`).
+    /// - Throws: `SystemError`.
+    static func status(of fd: Int32) throws(SystemError) -> FileStatus {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .last }
+        return FileStatus(st)
+    }
+
+    /// The names in folder `path` (without `.` and `..`), in the order the system lists them.
+    /// - Throws: `SystemError` when the folder cannot be opened.
+    static func folderEntries(_ path: String) throws(SystemError) -> [String] {
+        guard let dir = opendir(path) else { throw .last }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `path` with every link resolved (`realpath`).
+    /// - Throws: `SystemError` (ENOENT, ELOOP, …).
+    static func resolvedPath(_ path: String) throws(SystemError) -> String {
+        guard let p = realpath(path, nil) else { throw .last }
+        defer { cFree(p) }
+        return String(cString: p)
+    }
+
+    /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
+    static var onlineProcessors: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+    /// The current time, in whole seconds since 1970 (UTC).
+    static var now: Int64 { Int64(time(nil)) }
+
+    /// Frees a block the C library allocated (the C glue's pieces).
+    static func free(_ p: UnsafeMutableRawPointer?) { cFree(p) }
+
+    /// `strtod` of the NUL-terminated bytes at `start`; also where it stopped.
+    static func strtod(_ start: UnsafePointer<CChar>) -> (value: Double, end: UnsafeMutablePointer<CChar>?) {
+        var end: UnsafeMutablePointer<CChar>?
+        let v = cStrtod(start, &end)
+        return (v, end)
+    }
+}
+
+/// A thread of the C library's (pthreads) running one closure, with a 8 MiB stack as the main
+/// thread has.
+struct PlatformThread {
+    private let handle: pthread_t
+
+    /// Starts `body` on a new thread; nil when the system cannot start one.
+    static func start(_ body: @escaping () -> Void) -> PlatformThread? {
+        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        var handle = pthread_t()
+        guard pthread_create(&handle, nil, threadMain, box) == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(box).release()
+            return nil
+        }
+        return PlatformThread(handle: handle)
+    }
+
+    /// Waits until the thread's closure has returned.
+    func join() { pthread_join(handle, nil) }
+}
+
+private final class ThreadBody {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+private let threadMain: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { box in
+    Unmanaged<ThreadBody>.fromOpaque(box!).takeRetainedValue().body()
+    return nil
+}
+
+/// A mutex with one condition variable (pthreads): the parallel read's shared state is guarded
+/// by one, and its threads wait on its condition.
+final class ConditionLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    /// Takes the mutex (waits for it).
+    func lock() { pthread_mutex_lock(mutex) }
+
+    /// Gives the mutex back.
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// `body` with the mutex held.
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// Waits for a `broadcast`, releasing the mutex meanwhile. Call with the mutex held (inside
+    /// `withLock`), in a loop that tests what it waits for.
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    /// Wakes every waiting thread.
+    func broadcast() { pthread_cond_broadcast(condition) }
+}
