@@ -2,14 +2,6 @@ import CSQLite
 import HealthAnalysis
 import HealthReports
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Why an archive could not be opened or written. `description` is a one-line message naming
 /// the file.
 public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -119,23 +111,24 @@ public final class Archive {
     ) throws(ArchiveError) {
         self.path = path
         self.busyTimeoutSeconds = busyTimeoutSeconds
-        var st = stat()
-        var exists = stat(path, &st) == 0
-        if !exists && (readOnly || !create) { throw .missing(path: path) }
+        var status = ArchivePlatform.status(path)
+        if status == nil && (readOnly || !create) { throw .missing(path: path) }
         var created = false
-        if !exists {
+        if status == nil {
             created = try Archive.createNew(path, busyTimeoutSeconds: busyTimeoutSeconds)
-            exists = stat(path, &st) == 0
-            if !exists { throw .missing(path: path) }
+            status = ArchivePlatform.status(path)
         }
+        guard let status else { throw .missing(path: path) }
         self.created = created
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw .notSQLite(path: path) }
-        if st.st_size == 0 { throw .notAnArchive(path: path, reason: "the file is empty (0 bytes)") }
+        if status.isDirectory { throw .notSQLite(path: path) }
+        if status.size == 0 { throw .notAnArchive(path: path, reason: "the file is empty (0 bytes)") }
         try Archive.checkHeader(path)
         if !readOnly {
-            if access(path, W_OK) != 0 { throw .readOnly(path: path, reason: errnoText()) }
-            if !Archive.folderCanHoldWAL(path, forWriting: true) {
-                throw .readOnly(path: path, reason: "its folder: \(errnoText())")
+            do throws(SystemError) { try ArchivePlatform.checkAccess(path, .write) } catch {
+                throw .readOnly(path: path, reason: error.description)
+            }
+            if let problem = Archive.walProblem(path, forWriting: true) {
+                throw .readOnly(path: path, reason: "its folder: \(problem)")
             }
         }
         let immutable = readOnly && !Archive.folderCanHoldWAL(path)
@@ -156,10 +149,29 @@ public final class Archive {
     /// True when SQLite can make (or there already are) the `-shm` and `-wal` files beside
     /// `path`: the folder is writable, or both exist (readable; writable `forWriting`).
     public static func folderCanHoldWAL(_ path: String, forWriting: Bool = false) -> Bool {
-        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        if access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0 { return true }
-        let mode = forWriting ? R_OK | W_OK : R_OK
-        return access(path + "-wal", mode) == 0 && access(path + "-shm", mode) == 0
+        walProblem(path, forWriting: forWriting) == nil
+    }
+
+    /// Why the archive at `path` cannot be written, as the system says it ("Read-only file
+    /// system", "Permission denied"): the file itself, or its folder for the `-wal` and `-shm`
+    /// files; nil when it can.
+    public static func whyNotWritable(_ path: String) -> String? {
+        do throws(SystemError) { try ArchivePlatform.checkAccess(path, .write) } catch { return error.description }
+        return walProblem(path, forWriting: true)?.description
+    }
+
+    /// Why the `-shm` and `-wal` files cannot be made or used beside `path` (see
+    /// `folderCanHoldWAL`), or nil when they can.
+    static func walProblem(_ path: String, forWriting: Bool) -> SystemError? {
+        let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
+        if (try? ArchivePlatform.checkAccess(folder.isEmpty ? "/" : folder, .writeAndSearch)) != nil { return nil }
+        do throws(SystemError) {
+            try ArchivePlatform.checkAccess(path + "-wal", forWriting ? .readWrite : .read)
+            try ArchivePlatform.checkAccess(path + "-shm", forWriting ? .readWrite : .read)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Makes a new archive (schema, `application_id`, `user_version`, WAL mode) under a temporary
@@ -170,10 +182,10 @@ public final class Archive {
         let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         let base = path.split(separator: "/").last.map(String.init) ?? path
         let temporary =
-            (folder.isEmpty ? "" : folder + "/") + "." + base + ".new-\(getpid())-"
+            (folder.isEmpty ? "" : folder + "/") + "." + base + ".new-\(ArchivePlatform.processID)-"
             + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         func removeTemporary() {
-            for suffix in ["", "-wal", "-shm", "-journal"] { _ = unlink(temporary + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal"] { ArchivePlatform.remove(temporary + suffix) }
         }
         defer { removeTemporary() }
         do {
@@ -189,9 +201,13 @@ public final class Archive {
             let reason = error.message.split(separator: ": ").last.map(String.init) ?? error.message
             throw .sqlite(SQLiteError(code: error.code, message: "\(path): cannot create: \(reason)"))
         }
-        if link(temporary, path) == 0 { return true }
-        if errno == EEXIST { return false }
-        throw .sqlite(SQLiteError(code: SQLITE_CANTOPEN, message: "\(path): cannot create: \(errnoText())"))
+        do throws(SystemError) {
+            try ArchivePlatform.link(temporary, to: path)
+            return true
+        } catch {
+            if error.isAlreadyExists { return false }
+            throw .sqlite(SQLiteError(code: SQLITE_CANTOPEN, message: "\(path): cannot create: \(error)"))
+        }
     }
 
     /// Removes the archive file (and its `-wal` and `-shm`) when this process created it and it
@@ -202,7 +218,7 @@ public final class Archive {
         guard created, (try? db.execute("BEGIN IMMEDIATE")) != nil else { return false }
         defer { try? db.execute("ROLLBACK") }
         guard (try? db.integer("SELECT count(*) FROM exports")) == 0 else { return false }
-        for suffix in ["", "-wal", "-shm"] { _ = unlink(path + suffix) }
+        for suffix in ["", "-wal", "-shm"] { ArchivePlatform.remove(path + suffix) }
         return true
     }
 
@@ -267,14 +283,11 @@ public final class Archive {
 
     /// The first 16 bytes of every SQLite 3 database.
     private static func checkHeader(_ path: String) throws(ArchiveError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw .sqlite(SQLiteError(code: SQLITE_CANTOPEN, message: "\(path): cannot read: \(errnoText())"))
+        let header: [UInt8]
+        do throws(SystemError) { header = try ArchivePlatform.prefix(of: path, count: 16) } catch {
+            throw .sqlite(SQLiteError(code: SQLITE_CANTOPEN, message: "\(path): cannot read: \(error)"))
         }
-        defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 16)
-        let n = pread(fd, &header, 16, 0)
-        guard n == 16, header == Array("SQLite format 3\0".utf8) else { throw .notSQLite(path: path) }
+        guard header == Array("SQLite format 3\0".utf8) else { throw .notSQLite(path: path) }
     }
 
     /// Refuses foreign or newer files; creates the schema in a new (empty) database.
@@ -340,7 +353,7 @@ public final class Archive {
             let rc = db.tryExecute("PRAGMA journal_mode = WAL")
             if rc == SQLITE_OK { return }
             guard rc & 0xFF == SQLITE_BUSY, ContinuousClock.now < deadline else { throw db.failure(rc) }
-            usleep(10_000)
+            ArchivePlatform.sleep(microseconds: 10_000)
         }
     }
 
@@ -420,8 +433,6 @@ public final class Archive {
     }
 }
 
-func errnoText() -> String { String(cString: strerror(errno)) }
-
 /// What an archive holds, as far as results computed from it go: imports only add exports, so
 /// two equal stamps of one archive are the same contents.
 public struct ArchiveStamp: Hashable, Sendable {
@@ -456,7 +467,7 @@ final class BusyWait {
                 "waiting for another process (an import or a report --db) that holds the write lock of \(path)"
                     + " (up to \(timeoutSeconds) s)…")
         }
-        usleep(count < 10 ? 1_000 : 10_000)
+        ArchivePlatform.sleep(microseconds: count < 10 ? 1_000 : 10_000)
         return true
     }
 }

@@ -1,13 +1,5 @@
 import HealthExport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The inputs of `import`: what `report` takes (zip, XML, an unzipped export folder, `-`), and
 /// folders of exports.
 public enum ImportInputs {
@@ -33,21 +25,10 @@ public enum ImportInputs {
     }
 
     private static func isDirectory(_ path: String) -> Bool {
-        var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+        ArchivePlatform.status(path)?.isDirectory == true
     }
 
     private static func names(in dir: String) -> [String] {
-        guard let h = opendir(dir) else { return [] }
-        defer { closedir(h) }
-        var names: [String] = []
-        while let e = readdir(h) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name.hasPrefix(".") || name == "__MACOSX" { continue }
-            names.append(name)
-        }
-        return names.sorted()
+        ArchivePlatform.folderEntries(dir).filter { !$0.hasPrefix(".") && $0 != "__MACOSX" }.sorted()
     }
 }

@@ -163,8 +163,8 @@ enum Platform {
     }
 }
 
-/// A thread of the C library's (pthreads) running one closure, with a 8 MiB stack as the main
-/// thread has.
+/// A thread of the C library's (pthreads) running one closure, with the C library's default
+/// stack size (the stack limit, `ulimit -s`, as the main thread has).
 struct PlatformThread {
     private let handle: pthread_t
 

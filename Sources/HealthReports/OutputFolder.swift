@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The moments of a write a test can stop the process at (`ReportWriter.stepHook`).
 public enum OutputStep: Hashable, Sendable {
     /// One file is complete in the staging folder.
@@ -71,7 +63,7 @@ struct OutputFolder {
         do {
             lockFD = try fileSystem.lock(lock)
         } catch {
-            if error.rawValue == EWOULDBLOCK { throw .busy(path: directory, lock: lock) }
+            if error == .wouldBlock { throw .busy(path: directory, lock: lock) }
             throw .cannotWriteFile(path: lock, error)
         }
         defer { fileSystem.unlock(lockFD) }
@@ -108,7 +100,7 @@ struct OutputFolder {
         }
 
         let staging = ReportWriter.join(
-            parent, prefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
+            parent, prefix + "\(ReportProcess.id)-" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
         do {
             try fileSystem.makeDirectory(staging)
         } catch {
@@ -259,7 +251,7 @@ struct OutputFolder {
             try fileSystem.makeDirectory(directory)
         } catch {
             // Someone else created it in the meantime: fine if it is a directory.
-            if error.rawValue == EEXIST, (try? fileSystem.status(of: directory)) == .directory { return }
+            if error == .alreadyExists, (try? fileSystem.status(of: directory)) == .directory { return }
             throw .cannotCreateDirectory(path: directory, error)
         }
     }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An error writing a report to disk. Every case names the path concerned; the OS error, when
 /// there is one, is kept as its `errno` code.
 public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -74,11 +66,6 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
 
         /// The C library's message for the code and the code itself:
         /// `Permission denied (errno 13)`.
-        public var description: String {
-            "\(String(cString: strerror(rawValue))) (errno \(rawValue))"
-        }
-
-        /// The calling thread's current `errno`.
-        static var current: Errno { Errno(rawValue: errno) }
+        public var description: String { "\(text) (errno \(rawValue))" }
     }
 }

@@ -220,3 +220,109 @@ private func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
         if result >= 0 || errno != EINTR { return result }
     }
 }
+
+// MARK: errno, the process, and the scratch file's calls
+
+extension ReportError.Errno {
+    /// The calling thread's current `errno`.
+    static var current: Self { Self(rawValue: errno) }
+    /// `EWOULDBLOCK`: a lock another process holds.
+    static let wouldBlock = Self(rawValue: EWOULDBLOCK)
+    /// `EEXIST`: the name exists.
+    static let alreadyExists = Self(rawValue: EEXIST)
+
+    /// The C library's message for the code (`strerror`): "Permission denied".
+    var text: String { String(cString: strerror(rawValue)) }
+}
+
+/// This process.
+enum ReportProcess {
+    /// Its id (`getpid`), in the names of its staging folders.
+    static var id: Int32 { getpid() }
+}
+
+/// The system calls of `TemporaryScratchFile`, each retried on EINTR where a signal can
+/// interrupt it.
+enum ScratchFileCalls {
+    /// `$TMPDIR`, or `/tmp` when that is unset or empty.
+    static var temporaryDirectory: String {
+        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
+    /// A new read-write file in `directory` without a name: `O_TMPFILE` where the file system
+    /// has it (Linux 3.11; `__O_TMPFILE | O_DIRECTORY`, the same bits on x86-64 and arm64;
+    /// Swift's Glibc module does not export the macro), else `mkstemp` with `namePrefix` and an
+    /// `unlink` at once. Returns the descriptor.
+    /// - Throws: the `errno` of the call that failed.
+    static func createUnnamed(in directory: String, namePrefix: String) throws(ReportError.Errno) -> Int32 {
+        let unnamed = retryingOnInterrupt { open(directory, 0o20_200_000 | O_RDWR | O_EXCL | O_CLOEXEC, 0o600) }
+        if unnamed >= 0 { return unnamed }
+        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
+        template.append(contentsOf: Array((namePrefix + "XXXXXX").utf8CString))
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .current }
+        if template.withUnsafeBufferPointer({ unlink($0.baseAddress!) }) != 0 {
+            let error = ReportError.Errno.current
+            _ = close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Removes the regular files in `directory` (never a link: `lstat`) named `namePrefix`
+    /// and `nameLength` bytes long in all, owned by this process's user and last changed more
+    /// than `olderThan` seconds ago; best effort.
+    static func removeStaleFiles(in directory: String, namePrefix: String, nameLength: Int, olderThan: Int) {
+        guard let handle = opendir(directory) else { return }
+        defer { closedir(handle) }
+        let now = time(nil)
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(namePrefix), name.utf8.count == nameLength else { continue }
+            let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid(),
+                now - info.st_mtim.tv_sec > olderThan
+            else { continue }
+            _ = unlink(path)
+        }
+    }
+
+    /// Writes all of `bytes` at `offset` (`pwrite`).
+    /// - Throws: the `errno` of the write that failed (`ENOSPC` on a full disk).
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(ReportError.Errno) {
+        var done = 0
+        while done < bytes.count {
+            let n = retryingOnInterrupt {
+                pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + Int64(done)))
+            }
+            if n < 0 { throw .current }
+            done += n
+        }
+    }
+
+    /// Fills `buffer` from `offset` on (`pread`); false when the file ends first.
+    /// - Throws: the `errno` of the read that failed.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+        throws(ReportError.Errno) -> Bool
+    {
+        var done = 0
+        while done < buffer.count {
+            let n = retryingOnInterrupt {
+                pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + Int64(done)))
+            }
+            if n < 0 { throw .current }
+            if n == 0 { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// Closes `fd`.
+    static func close(_ fd: Int32) { _ = closeDescriptor(fd) }
+}
+
+/// The C library's `close`, which `ScratchFileCalls.close` hides inside the enum.
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }

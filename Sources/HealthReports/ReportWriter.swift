@@ -1,14 +1,6 @@
 import HealthAnalysis
 import HealthExport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What a report shows beyond the analysis result itself.
 public struct ReportOptions: Hashable, Sendable {
     /// How many of the last weeks `report.md` shows in its weekly table (all weeks are in

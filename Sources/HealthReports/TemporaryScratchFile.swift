@@ -1,14 +1,6 @@
 import HealthAnalysis
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A `ScratchSpace` in a temporary file that has no name: made with `O_TMPFILE` where the file
 /// system has it (the file never has a name), else created and unlinked at once; only its
 /// descriptor is kept. So nothing is left behind however the process ends (success, error,
@@ -34,28 +26,14 @@ public final class TemporaryScratchFile: ScratchSpace {
     /// Creates the file in `directory`; by default `$TMPDIR`, or `/tmp` when that is unset or empty.
     /// - Throws: `ScratchFileError.cannotCreate` naming the directory and the OS error.
     public init(directory: String? = nil) throws(ScratchFileError) {
-        let dir =
-            directory
-            ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let dir = directory ?? ScratchFileCalls.temporaryDirectory
         self.directory = dir
         Self.removeStaleFiles(in: dir)
-        // O_TMPFILE (Linux 3.11; `__O_TMPFILE | O_DIRECTORY`, the same bits on x86-64 and arm64;
-        // Swift's Glibc module does not export the macro): a file without a name from the start.
-        let unnamed = open(dir, 0o20_200_000 | O_RDWR | O_EXCL | O_CLOEXEC, 0o600)
-        if unnamed >= 0 {
-            descriptor = unnamed
-            return
-        }
-        var template = Array((dir.hasSuffix("/") ? dir : dir + "/").utf8CString.dropLast())
-        template.append(contentsOf: Array((Self.namePrefix + "XXXXXX").utf8CString))
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .cannotCreate(directory: dir, ReportError.Errno.current) }
-        if template.withUnsafeBufferPointer({ unlink($0.baseAddress!) }) != 0 {
-            let error = ReportError.Errno.current
-            close(fd)
+        do throws(ReportError.Errno) {
+            descriptor = try ScratchFileCalls.createUnnamed(in: dir, namePrefix: Self.namePrefix)
+        } catch {
             throw .cannotCreate(directory: dir, error)
         }
-        descriptor = fd
     }
 
     /// Removes, best effort, the named scratch files a killed run left in `directory`: regular
@@ -63,24 +41,11 @@ public final class TemporaryScratchFile: ScratchSpace {
     /// `health-analyzer-scratch-` and 6 characters, owned by this process's user and last
     /// changed more than `staleAge` seconds ago.
     static func removeStaleFiles(in directory: String) {
-        guard let handle = opendir(directory) else { return }
-        defer { closedir(handle) }
-        let now = time(nil)
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name.hasPrefix(namePrefix), name.utf8.count == namePrefix.utf8.count + 6 else { continue }
-            let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
-            var info = stat()
-            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid(),
-                now - info.st_mtim.tv_sec > staleAge
-            else { continue }
-            _ = unlink(path)
-        }
+        ScratchFileCalls.removeStaleFiles(
+            in: directory, namePrefix: namePrefix, nameLength: namePrefix.utf8.count + 6, olderThan: staleAge)
     }
 
-    deinit { close(descriptor) }
+    deinit { ScratchFileCalls.close(descriptor) }
 
     /// Bytes written so far.
     public var size: Int64 { end.withLock { $0 } }
@@ -91,29 +56,22 @@ public final class TemporaryScratchFile: ScratchSpace {
             end += Int64(bytes.count)
             return offset
         }
-        var done = 0
-        while done < bytes.count {
-            let n = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + Int64(done)))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ScratchFileError.cannotWrite(directory: directory, ReportError.Errno.current)
-            }
-            done += n
+        do throws(ReportError.Errno) {
+            try ScratchFileCalls.write(descriptor, bytes, at: offset)
+        } catch {
+            throw ScratchFileError.cannotWrite(directory: directory, error)
         }
         return offset
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws {
-        var done = 0
-        while done < buffer.count {
-            let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + Int64(done)))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ScratchFileError.cannotRead(directory: directory, ReportError.Errno.current)
-            }
-            if n == 0 { throw ScratchFileError.truncated(directory: directory) }
-            done += n
+        let complete: Bool
+        do throws(ReportError.Errno) {
+            complete = try ScratchFileCalls.read(descriptor, into: buffer, at: offset)
+        } catch {
+            throw ScratchFileError.cannotRead(directory: directory, error)
         }
+        if !complete { throw ScratchFileError.truncated(directory: directory) }
     }
 }
 

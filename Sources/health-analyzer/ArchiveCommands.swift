@@ -40,8 +40,8 @@ enum ArchiveCommands {
         let notStored =
             "the result tables (" + Archive.resultTables.map(\.table).joined(separator: ", ")
             + ") were not stored"
-        if access(db, W_OK) != 0 || !Archive.folderCanHoldWAL(db, forWriting: true) {
-            return "\(db) is read-only (\(String(cString: strerror(errno)))): \(notStored); the report is complete"
+        if let reason = Archive.whyNotWritable(db) {
+            return "\(db) is read-only (\(reason)): \(notStored); the report is complete"
         }
         let failure: ArchiveError
         do {

@@ -78,7 +78,7 @@ enum BatchCommand {
     private static func testStepHook(_ environment: [String: String]) -> (@Sendable (String, OutputStep) -> Void)? {
         guard let kill = environment["HEALTH_ANALYZER_TEST_KILL_AT"] else { return nil }
         return { id, step in
-            if id + ":" + step.name == kill { Foundation.kill(getpid(), SIGKILL) }
+            if id + ":" + step.name == kill { Platform.killSelf() }
         }
     }
 }

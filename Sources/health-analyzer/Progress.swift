@@ -1,10 +1,6 @@
 import Foundation
 import HealthAnalysis
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A progress line on standard error, shown only when standard error is a terminal (silent in
 /// cron jobs and pipes): what is done, the rate, the elapsed and the remaining time, cut to
 /// the terminal's width. Redraws at most every 0.2 s. `finish()` clears it; so does Ctrl-C
@@ -32,11 +28,8 @@ final class ProgressLine: @unchecked Sendable {
     init(label: String, unit: Unit = .bytes, enabled: Bool = true, interrupted: Interruption = .leavesNoReport) {
         self.label = label
         self.unit = unit
-        isEnabled = enabled && isatty(2) != 0
-        if isEnabled {
-            interruptionMessage = interrupted.message
-            installClearingSignalHandlers()
-        }
+        isEnabled = enabled && Platform.standardErrorIsATerminal
+        if isEnabled { Platform.onInterruption(say: interrupted.message) }
     }
 
     func update(_ done: Int64, _ total: Int64?) {
@@ -51,14 +44,14 @@ final class ProgressLine: @unchecked Sendable {
             label: label, unit: unit, done: done, total: total, elapsed: elapsed, rate: estimator.rate,
             secondsLeft: estimator.secondsLeft, width: terminalWidth())
         FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
-        progressLineIsDrawn = 1
+        Platform.setProgressLineDrawn(true)
     }
 
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if progressLineIsDrawn != 0 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        progressLineIsDrawn = 0
+        if Platform.isProgressLineDrawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        Platform.setProgressLineDrawn(false)
     }
 
     /// `30%, 0:03 left, Reading export.zip, 312 of 1,024 MB, 210 MB/s, 0:01 elapsed`: the fields
@@ -119,8 +112,7 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     private func terminalWidth() -> Int {
-        var size = winsize()
-        if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = Platform.terminalColumns { return columns }
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
             return columns
         }
@@ -143,29 +135,6 @@ enum Interruption {
         case .leavesNoReport:
             return "health-analyzer: interrupted (no report written; a report folder is never left half-written)\n"
         case .rollsBackTheImport: return "health-analyzer: interrupted (the unfinished import is rolled back)\n"
-        }
-    }
-}
-
-/// The message the signal handler writes (static bytes: no allocation in a handler).
-nonisolated(unsafe) private var interruptionMessage: StaticString = Interruption.plain.message
-
-/// 1 while a progress line is on the terminal; read by the signal handler.
-nonisolated(unsafe) private var progressLineIsDrawn: sig_atomic_t = 0
-
-/// On SIGINT / SIGTERM: clear the progress line, say what became of the work (`Interruption`),
-/// then end with the signal as if unhandled.
-private func installClearingSignalHandlers() {
-    for signalNumber in [SIGINT, SIGTERM] {
-        signal(signalNumber) { received in
-            if progressLineIsDrawn != 0 {
-                let clear: StaticString = "\r\u{1B}[K"  // static bytes: no allocation in a handler
-                _ = write(2, clear.utf8Start, clear.utf8CodeUnitCount)
-            }
-            let said = interruptionMessage
-            _ = write(2, said.utf8Start, said.utf8CodeUnitCount)
-            signal(received, SIG_DFL)
-            raise(received)
         }
     }
 }

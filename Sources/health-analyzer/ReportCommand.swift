@@ -108,8 +108,8 @@ enum ReportCommand {
         let pause = environment["HEALTH_ANALYZER_TEST_PAUSE_AT"]
         guard kill != nil || pause != nil else { return nil }
         return { step in
-            if step.name == pause { sleep(3) }
-            if step.name == kill { Foundation.kill(getpid(), SIGKILL) }
+            if step.name == pause { Platform.sleep(seconds: 3) }
+            if step.name == kill { Platform.killSelf() }
         }
     }
 

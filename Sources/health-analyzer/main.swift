@@ -2,8 +2,4 @@
 // this target parses arguments, validates them, runs, and maps errors to exit codes:
 // 0 success, 1 failure (bad input, I/O), 64 usage error (EX_USAGE).
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-exit(CommandLine.run(Array(CommandLine.arguments.dropFirst())))
+Platform.exit(CommandLine.run(Array(CommandLine.arguments.dropFirst())))

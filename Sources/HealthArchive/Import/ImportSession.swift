@@ -1,13 +1,5 @@
 import HealthExport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The state of one import: the export's row, and the parts that write its elements (records
 /// and correlations, workouts, ActivitySummary days and `Me`) with the lookups they share.
 final class ImportSession {
@@ -21,7 +13,7 @@ final class ImportSession {
 
     init(archive: Archive) throws {
         db = archive.db
-        let now = Int64(time(nil))
+        let now = ArchivePlatform.now
         let e = try db.prepare(
             """
             INSERT INTO exports (input_name, bytes_read, first_imported_utc, last_imported_utc, records_read,
@@ -69,7 +61,7 @@ final class ImportSession {
             drop.bind(1, exportID)
             try drop.run()
             let touch = try db.prepare("UPDATE exports SET last_imported_utc = ? WHERE id = ?")
-            touch.bind(1, Int64(time(nil)))
+            touch.bind(1, ArchivePlatform.now)
             touch.bind(2, effectiveExport)
             try touch.run()
         } else {

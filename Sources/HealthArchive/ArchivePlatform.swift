@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// The archive's calls into the C library (files beside the SQLite database), in one file: the
+// only file of HealthArchive that imports it (docs/architecture.md). A port changes this file only.
+
+/// A failed call into the C library: its `errno` and the system's text for it.
+struct SystemError: Error, CustomStringConvertible {
+    var code: Int32
+
+    /// The error of the last failed call on this thread (`errno`).
+    static var last: SystemError { SystemError(code: errno) }
+
+    /// The call failed because the name exists (`EEXIST`).
+    var isAlreadyExists: Bool { code == EEXIST }
+
+    /// `strerror`'s text: "Permission denied".
+    var description: String { String(cString: strerror(code)) }
+}
+
+private func cOpen(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
+private func cClose(_ fd: Int32) -> Int32 { close(fd) }
+private func cLink(_ from: String, _ to: String) -> Int32 { link(from, to) }
+private func cUnlink(_ path: String) -> Int32 { unlink(path) }
+private func cAccess(_ path: String, _ mode: Int32) -> Int32 { access(path, mode) }
+
+/// The system calls of the archive, retried on EINTR where a signal can interrupt them.
+enum ArchivePlatform {
+    /// What `stat` says of a path (links followed): a folder or not, and its size in bytes.
+    struct Status {
+        var isDirectory: Bool
+        var size: Int64
+    }
+
+    /// `stat(path)`, or nil when nothing is there (or it cannot be looked at).
+    static func status(_ path: String) -> Status? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Status(isDirectory: (st.st_mode & S_IFMT) == S_IFDIR, size: Int64(st.st_size))
+    }
+
+    /// What `access` checks.
+    enum Access {
+        case read, readWrite, write, writeAndSearch
+        fileprivate var mode: Int32 {
+            switch self {
+            case .read: return R_OK
+            case .readWrite: return R_OK | W_OK
+            case .write: return W_OK
+            case .writeAndSearch: return W_OK | X_OK
+            }
+        }
+    }
+
+    /// Whether this process may use `path` so (`access`).
+    /// - Throws: `SystemError` when it may not (EACCES, EROFS, ENOENT, …).
+    static func checkAccess(_ path: String, _ access: Access) throws(SystemError) {
+        guard cAccess(path, access.mode) == 0 else { throw .last }
+    }
+
+    /// The names in folder `path` (without `.` and `..`); empty when it cannot be listed.
+    static func folderEntries(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Sleeps `microseconds` (the waits for another process's lock).
+    static func sleep(microseconds: UInt32) { _ = usleep(microseconds) }
+
+    /// This process's id.
+    static var processID: Int32 { getpid() }
+
+    /// The current time, in whole seconds since 1970 (UTC).
+    static var now: Int64 { Int64(time(nil)) }
+
+    /// Removes the name `path` (`unlink`); nothing happens when it is not there.
+    static func remove(_ path: String) { _ = cUnlink(path) }
+
+    /// A second name `to` for the file `from` (`link(2)`): fails when `to` exists.
+    /// - Throws: `SystemError` (`isAlreadyExists` when `to` exists).
+    static func link(_ from: String, to: String) throws(SystemError) {
+        guard cLink(from, to) == 0 else { throw .last }
+    }
+
+    /// The first `count` bytes of the file at `path` (fewer when it is shorter).
+    /// - Throws: `SystemError` when it cannot be opened or read.
+    static func prefix(of path: String, count: Int) throws(SystemError) -> [UInt8] {
+        var fd: Int32
+        repeat { fd = cOpen(path) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw .last }
+        defer { _ = cClose(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var n: Int
+        repeat { n = pread(fd, &bytes, count, 0) } while n < 0 && errno == EINTR
+        guard n >= 0 else { throw .last }
+        return Array(bytes[0..<n])
+    }
+}
