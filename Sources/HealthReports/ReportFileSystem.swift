@@ -263,7 +263,7 @@ enum ScratchFileCalls {
         guard fd >= 0 else { throw .current }
         if template.withUnsafeBufferPointer({ unlink($0.baseAddress!) }) != 0 {
             let error = ReportError.Errno.current
-            _ = close(fd)
+            close(fd)
             throw error
         }
         return fd
