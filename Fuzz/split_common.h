@@ -176,7 +176,9 @@ static int worker_take(split_worker *w, const uint8_t *bytes, size_t n, const hs
         if (!w->started) {
             if (!r->have_prefix) return 0;
             w->started = 1;
-            ok = hsax_parser_map_lines(w->parser, 1, 1, -1) == HSAX_OK && worker_feed(w, r->prefix, r->prefix_len);
+            /* the prefix in one piece, as ParallelWorker.work feeds it */
+            ok = hsax_parser_map_lines(w->parser, 1, 1, -1) == HSAX_OK &&
+                 hsax_parser_feed_filtered(w->parser, r->prefix, r->prefix_len, 0) == HSAX_OK;
             w->stream_line += r->prefix_info.newlines;
         }
         ok = ok && worker_feed(w, (const uint8_t *)"\n", 1);

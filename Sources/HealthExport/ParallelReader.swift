@@ -378,7 +378,14 @@ final class ParallelWorker {
                         break
                     }
                     started = true
-                    ok = hsax_parser_map_lines(parser, 1, 1, -1) == 0 && feed(parser, prefix.bytes, prefix.count)
+                    // The prefix (the prolog and the root's start tag, at most the splitter's
+                    // prefix limit) goes to libxml2 in one piece, as the serial read's filter
+                    // hands it on: libxml2 2.9.14's push parser takes "<!-->" in the prolog for a
+                    // whole comment when the real "-->" is not in the buffer yet, and then fails
+                    // with "Comment not terminated" (glue_split_differential, issue 17).
+                    ok =
+                        hsax_parser_map_lines(parser, 1, 1, -1) == 0
+                        && hsax_parser_feed_filtered(parser, prefix.bytes, prefix.count, 0) == 0
                     streamLine += prefix.info.newlines
                 }
                 // Each segment on a line of its own, so that a stream line belongs to one segment.

@@ -83,6 +83,25 @@ struct FuzzSplitFindingsTests {
         try expectBothReadsEndAlike(chunkSize: chunkSize)
     }
 
+    /// glue_split_differential found (issue 17): a prolog comment that starts "<!-->" (the
+    /// fuzzer put 23 '>' after "<!--"; one is enough). libxml2 2.9.14's push parser, looking
+    /// for the comment's end from its "<", takes "-->" inside "<!-->" for it and, when the real
+    /// "-->" is not yet in its buffer, fails with "Comment not terminated". The one-thread read's
+    /// filter hands the whole prolog on at once and succeeded; the parallel read's workers fed
+    /// the prefix in chunks of the feed size (here 64 bytes, ending inside the comment) and
+    /// stopped: "the parallel read stopped on an error that a one-thread read does not find".
+    /// Workers now feed the prefix in one piece. Both reads give the file's 2 records (a
+    /// StepCount of 5 and one of 6; the other elements are a workout, comments, PIs, CDATA).
+    @Test(arguments: [1, 7, 64, 4096])
+    func aPrologCommentStartingWithAGreaterThanSignReadsAlike(chunkSize: Int) throws {
+        let bytes = try [UInt8](Data(contentsOf: fixtureURL("fuzz/split-prolog-comment.bin")))
+        let path = try temporaryFile(Array(bytes.dropFirst(5)))  // the glue_split header: 5 bytes
+        let serial = try readAll(.path(path), chunkSize: chunkSize)
+        let parallel = try readParallel(.path(path), threads: 3, chunkSize: chunkSize, segmentSize: 64)
+        #expect(serial.records.count == 2 && serial.workouts.count == 1)
+        #expect(parallel.elements == serial.dump.sorted())
+    }
+
     private func expectBothReadsEndAlike(chunkSize: Int) throws {
         let bytes = try [UInt8](Data(contentsOf: fixtureURL("fuzz/split-iconv-chunking.bin")))
         let path = try temporaryFile(Array(bytes.dropFirst(5)))  // the glue_split header: 5 bytes
