@@ -25,9 +25,11 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CHealthSAX", dependencies: ["CLibXML2"]),
+        // The C calls of HealthExport's platform file that Swift cannot make (CPU affinity, malloc).
+        .target(name: "CHealthSystem"),
 
         // The library.
-        .target(name: "HealthExport", dependencies: ["CHealthSAX", "CLibArchive"]),
+        .target(name: "HealthExport", dependencies: ["CHealthSAX", "CHealthSystem", "CLibArchive"]),
         .target(name: "HealthAnalysis", dependencies: ["HealthExport"]),
         .target(name: "HealthReports", dependencies: ["HealthExport", "HealthAnalysis"]),
         // The SQLite archive of a person's history across exports (import, read back, results).

@@ -84,22 +84,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     if (r.split_rc == HSAX_OK) {
         event_log sink = {0};
-        hsax_parser *filter = hsax_filter_create(&sink, collect);
+        hsax_filter *filter = hsax_filter_create(&sink, collect);
         if (!filter) abort();
         int rc = HSAX_OK;
         for (size_t i = 0; i < r.size && rc == HSAX_OK; i += chunk) {
             size_t n = r.size - i < chunk ? r.size - i : chunk;
-            rc = hsax_parser_feed(filter, r.data + i, n, 0);
+            rc = hsax_filter_feed(filter, r.data + i, n, 0);
         }
-        if (rc == HSAX_OK) rc = hsax_parser_feed(filter, NULL, 0, 1);
+        if (rc == HSAX_OK) rc = hsax_filter_feed(filter, NULL, 0, 1);
         if (rc != HSAX_OK) split_fail("the pre-filter alone fails where the splitter succeeded");
         if (sink.len != r.all.len || (sink.len && memcmp(sink.bytes, r.all.bytes, sink.len) != 0))
             split_fail("the pieces put together are not the pre-filter's output");
-        if (hsax_parser_removed_control_characters(filter) != hsax_splitter_removed_control_characters(r.splitter) ||
-            hsax_parser_dropped_doctype(filter) != hsax_splitter_dropped_doctype(r.splitter) ||
-            hsax_parser_export_version(filter) != hsax_splitter_export_version(r.splitter))
+        if (hsax_filter_removed_control_characters(filter) != hsax_splitter_removed_control_characters(r.splitter) ||
+            hsax_filter_dropped_doctype(filter) != hsax_splitter_dropped_doctype(r.splitter) ||
+            hsax_filter_export_version(filter) != hsax_splitter_export_version(r.splitter))
             split_fail("the splitter's pre-filter counters differ from the pre-filter's");
-        hsax_parser_free(filter);
+        hsax_filter_free(filter);
         free(sink.bytes);
     }
     split_free(&r);

@@ -9,7 +9,7 @@
 //   2. `ZipEntrySource` alone: select the entry, then read every byte of it (a read that stops at an
 //      XML error never reaches the damaged end of an entry), in chunks of 1 byte to 64 KiB;
 //   3. `RouteFileIndex.read(.path)`: every `…/workout-routes/*.gpx` entry read in place and
-//      summarized by `RouteSummary.read` (CHealthSAX's hgpx_summarize);
+//      summarized by `RouteSummary.read` (CHealthSAX's hsax_gpx_summarize);
 //   4. for one input in four, `ExportReader.read(_:threads: 2)`, the parallel read.
 // Options (chunk size, batch size, segment size) come from a hash of the input, so an input always
 // runs the same way and an artifact is a plain zip that the CLI reads too.

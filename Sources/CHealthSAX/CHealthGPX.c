@@ -1,5 +1,6 @@
 // CHealthGPX: GPX route summary with libxml2 SAX2 (see include/CHealthGPX.h).
 #include "CHealthGPX.h"
+#include "CHealthSAXInternal.h"
 
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
@@ -13,7 +14,7 @@
 #define HGPX_EARTH_RADIUS_M 6371008.8
 
 typedef struct {
-    hgpx_summary *out;
+    hsax_gpx_summary *out;
     int in_point;        /* inside <trkpt> */
     int in_ele;          /* inside <trkpt><ele> */
     char ele_text[64];
@@ -30,7 +31,7 @@ typedef struct {
     /* Set at the first <ele> beyond ±FLT_MAX (the bound records have): the file is refused. */
     int implausible;
     xmlParserCtxtPtr ctxt;
-} hgpx_state;
+} hsax_gpx_state;
 
 static int name_is(const xmlChar *name, const char *literal) {
     return strcmp((const char *)name, literal) == 0;
@@ -63,7 +64,7 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
                      int nb_namespaces, const xmlChar **namespaces, int nb_attributes, int nb_defaulted,
                      const xmlChar **attributes) {
     (void)prefix; (void)uri; (void)nb_namespaces; (void)namespaces; (void)nb_defaulted;
-    hgpx_state *s = (hgpx_state *)ctx;
+    hsax_gpx_state *s = (hsax_gpx_state *)ctx;
     if (name_is(localname, "trkseg")) {
         s->has_previous = 0;
     } else if (name_is(localname, "trkpt")) {
@@ -85,7 +86,7 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 }
 
 static void on_characters(void *ctx, const xmlChar *ch, int len) {
-    hgpx_state *s = (hgpx_state *)ctx;
+    hsax_gpx_state *s = (hsax_gpx_state *)ctx;
     if (!s->in_ele || len <= 0) return;
     size_t room = sizeof s->ele_text - 1 - s->ele_length;
     size_t n = (size_t)len < room ? (size_t)len : room;
@@ -95,7 +96,7 @@ static void on_characters(void *ctx, const xmlChar *ch, int len) {
 
 static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri) {
     (void)prefix; (void)uri;
-    hgpx_state *s = (hgpx_state *)ctx;
+    hsax_gpx_state *s = (hsax_gpx_state *)ctx;
     if (s->in_ele && name_is(localname, "ele")) {
         s->in_ele = 0;
         const xmlChar *b = (const xmlChar *)s->ele_text;
@@ -117,7 +118,7 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, c
     } else if (s->in_point && name_is(localname, "trkpt")) {
         s->in_point = 0;
         if (!s->point_valid) return;
-        hgpx_summary *o = s->out;
+        hsax_gpx_summary *o = s->out;
         o->point_count++;
         if (s->has_ele) o->elevation_point_count++;
         if (s->has_previous) {
@@ -133,7 +134,7 @@ static void on_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, c
 }
 
 static void on_error(void *ctx, xmlErrorPtr error) {
-    hgpx_state *s = (hgpx_state *)ctx;
+    hsax_gpx_state *s = (hsax_gpx_state *)ctx;
     if (s == NULL || error == NULL || s->has_error) return;
     if (error->level != XML_ERR_FATAL && error->level != XML_ERR_ERROR) return;
     s->has_error = 1;
@@ -146,9 +147,9 @@ static void on_error(void *ctx, xmlErrorPtr error) {
     s->out->error_message[n] = 0;
 }
 
-int hgpx_summarize(const char *bytes, size_t length, hgpx_summary *out) {
+int hsax_gpx_summarize(const char *bytes, size_t length, hsax_gpx_summary *out) {
     memset(out, 0, sizeof *out);
-    hgpx_state state;
+    hsax_gpx_state state;
     memset(&state, 0, sizeof state);
     state.out = out;
 
@@ -164,14 +165,32 @@ int hgpx_summarize(const char *bytes, size_t length, hgpx_summary *out) {
     state.ctxt = ctxt;
     /* No network, no entity substitution, no DTD loading: a route file is data, not a document to resolve. */
     xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_COMPACT);
+    /* The comment guard (hsax_comment_guard) runs over the whole file, so that a chunk's end in a
+       "<!-->" comment of the prolog or epilog does not fail a valid file; `guarded` holds a chunk
+       that it changed. */
+    int guard = 0;
+    uint8_t *guarded = NULL;
     size_t offset = 0;
     do {
         size_t n = length - offset < HGPX_CHUNK ? length - offset : HGPX_CHUNK;
         int last = offset + n == length;
-        int rc = xmlParseChunk(ctxt, bytes + offset, (int)n, last);
+        const char *chunk = bytes + offset;
+        const uint8_t *raw = (const uint8_t *)chunk;
+        size_t i = hsax_comment_guard(&guard, raw, n);
+        if (i < n) {
+            if (!guarded && !(guarded = malloc(HGPX_CHUNK))) { xmlFreeParserCtxt(ctxt); return -2; }
+            memcpy(guarded, raw, n);
+            while (i < n) {
+                guarded[i++] = ' ';
+                i += hsax_comment_guard(&guard, guarded + i, n - i);
+            }
+            chunk = (const char *)guarded;
+        }
+        int rc = xmlParseChunk(ctxt, chunk, (int)n, last);
         offset += n;
         if (rc != 0 || state.has_error) break;
     } while (offset < length);
+    free(guarded);
     if (length == 0) xmlParseChunk(ctxt, NULL, 0, 1);
     int well_formed = ctxt->wellFormed && !state.has_error;
     if (!well_formed && !state.has_error) {

@@ -49,7 +49,7 @@ enum {
 enum { EV_NONE = 0, EV_PREFIX, EV_CUT, EV_BAD };
 
 struct hsax_splitter {
-    hsax_parser *filter;
+    hsax_filter *filter;
     void *context;
     hsax_piece_fn on_piece;
     size_t segment_size;
@@ -564,7 +564,7 @@ hsax_splitter *hsax_splitter_create(void *context, hsax_piece_fn on_piece, size_
 
 void hsax_splitter_free(hsax_splitter *s) {
     if (!s) return;
-    hsax_parser_free(s->filter);
+    hsax_filter_free(s->filter);
     free(s->buf);
     free(s->spare);
     free(s->side);
@@ -589,15 +589,15 @@ void hsax_splitter_recycle(hsax_splitter *s, uint8_t *bytes, size_t capacity) {
 
 int hsax_splitter_feed(hsax_splitter *s, const uint8_t *bytes, size_t length, int is_last) {
     s->region = RG_NONE;
-    int rc = hsax_parser_feed(s->filter, bytes, length, is_last);
+    int rc = hsax_filter_feed(s->filter, bytes, length, is_last);
     return rc == HSAX_ERR_NO_ROOT ? HSAX_ERR_SPLIT : rc;
 }
 
 int64_t hsax_splitter_removed_control_characters(const hsax_splitter *s) {
-    return hsax_parser_removed_control_characters(s->filter);
+    return hsax_filter_removed_control_characters(s->filter);
 }
-int hsax_splitter_dropped_doctype(const hsax_splitter *s) { return hsax_parser_dropped_doctype(s->filter); }
-int32_t hsax_splitter_export_version(const hsax_splitter *s) { return hsax_parser_export_version(s->filter); }
+int hsax_splitter_dropped_doctype(const hsax_splitter *s) { return hsax_filter_dropped_doctype(s->filter); }
+int32_t hsax_splitter_export_version(const hsax_splitter *s) { return hsax_filter_export_version(s->filter); }
 
 /* Where the bytes of a region of kind `region` (RG_SIDE, RG_PIECE or RG_SPARE) start. */
 static uint8_t *region_start(const hsax_splitter *s, int region) {
@@ -644,7 +644,7 @@ int hsax_splitter_feed_input(hsax_splitter *s, size_t n, int is_last) {
     if (region == RG_NONE || n > s->region_room) return HSAX_ERR_SPLIT;
     uint8_t *bytes = region_start(s, region);
     if (region != RG_SIDE) {
-        /* hsax_parser_feed's fastest path (the sink gets the bytes as they are, then with is_last an
+        /* hsax_filter_feed's fastest path (the sink gets the bytes as they are, then with is_last an
            empty last call), without the copy into the piece */
         if (hsax_filter_pass(s->filter, bytes, n)) {
             int rc = sink_bytes(s, bytes, n, 0, 1);

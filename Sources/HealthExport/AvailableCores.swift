@@ -1,5 +1,3 @@
-import CHealthSAX
-
 extension ExportReader {
     /// The cores this process may run on (at least 1): the default number of parser threads.
     ///
@@ -10,7 +8,7 @@ extension ExportReader {
     /// add the cost of splitting the input without reading it any sooner.
     public static var availableCores: Int {
         var cores = Platform.onlineProcessors
-        if let mask = affinityCores() { cores = min(cores, mask) }
+        if let mask = Platform.affinityCores { cores = min(cores, mask) }
         if let quota = cgroupQuotaCores() { cores = min(cores, quota) }
         return max(1, cores)
     }
@@ -22,11 +20,6 @@ extension ExportReader {
         guard parts.count == 2, let period = Int(parts[1]), period > 0 else { return nil }
         guard let quota = Int(parts[0]), quota > 0 else { return nil }
         return max(1, (quota + period - 1) / period)
-    }
-
-    private static func affinityCores() -> Int? {
-        let n = Int(hsax_affinity_cores())
-        return n > 0 ? n : nil
     }
 
     private static func cgroupQuotaCores() -> Int? {

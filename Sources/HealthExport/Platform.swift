@@ -1,3 +1,5 @@
+import CHealthSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -7,8 +9,9 @@
 #endif
 
 // The reader's calls into the C library, in one file: the only file of HealthExport that imports
-// it (docs/architecture.md). Calls that a signal can interrupt are retried on EINTR, and a
-// failure is a `SystemError` carrying errno. A port (Musl, macOS) changes this file only.
+// it, or CHealthSystem (the C calls Swift cannot make; docs/architecture.md). Calls that a signal
+// can interrupt are retried on EINTR, and a failure is a `SystemError` carrying errno. A port
+// (Musl, macOS) changes this file only.
 
 /// A failed call into the C library: its `errno` and the system's text for it.
 struct SystemError: Error, CustomStringConvertible {
@@ -145,6 +148,17 @@ enum Platform {
         defer { cFree(p) }
         return String(cString: p)
     }
+
+    /// The CPUs in this thread's affinity mask (`sched_getaffinity`: `taskset`, a container's
+    /// cpuset), or nil when it cannot be read (or off Linux).
+    static var affinityCores: Int? {
+        let n = Int(hsys_affinity_cores())
+        return n > 0 ? n : nil
+    }
+
+    /// Makes malloc map blocks of `bytes` or more on their own and unmap them when freed (glibc's
+    /// `M_MMAP_THRESHOLD`); false where the C library has no such setting.
+    static func mapLargeBlocks(from bytes: Int) -> Bool { hsys_set_mmap_threshold(bytes) == 1 }
 
     /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
     static var onlineProcessors: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }

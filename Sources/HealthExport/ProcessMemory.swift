@@ -1,5 +1,3 @@
-import CHealthSAX
-
 /// The process's allocator settings for a long streaming run (issue 6, memory).
 ///
 /// glibc's malloc maps a large block on its own and unmaps it when freed, but after each such
@@ -13,7 +11,7 @@ public enum ProcessMemory {
     /// Blocks from this size on are mapped on their own and given back when freed.
     public static let largeBlockBytes = 256 * 1024
 
-    private static let applied: Bool = hmem_set_mmap_threshold(largeBlockBytes) == 1
+    private static let applied: Bool = Platform.mapLargeBlocks(from: largeBlockBytes)
 
     /// Applies the setting once per process (later calls do nothing). Returns whether the C
     /// library has the setting (glibc); elsewhere nothing changes.

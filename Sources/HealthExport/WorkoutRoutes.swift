@@ -2,7 +2,7 @@ import CHealthSAX
 import CLibArchive
 
 /// What one GPX route file (`workout-routes/route_….gpx`, docs/export-format.md §14) holds, read with
-/// libxml2 (through CHealthSAX's `hgpx_summarize`).
+/// libxml2 (through CHealthSAX's `hsax_gpx_summarize`).
 public struct RouteSummary: Hashable, Sendable {
     /// `<trkpt>` elements with a valid latitude and longitude.
     public var pointCount: Int
@@ -24,10 +24,10 @@ public struct RouteSummary: Hashable, Sendable {
     ///   bound a record's value has (issue 17: one `<ele>1e301</ele>` made a 302-digit gain).
     public static func read(gpx bytes: [UInt8], name: String) throws(RouteFileError) -> RouteSummary {
         guard !bytes.isEmpty else { throw .notWellFormed(file: name, line: 1, message: "the file is empty") }
-        var out = hgpx_summary()
+        var out = hsax_gpx_summary()
         let rc = bytes.withUnsafeBufferPointer { b in
             b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(b.count, 1)) {
-                hgpx_summarize($0, b.count, &out)
+                hsax_gpx_summarize($0, b.count, &out)
             }
         }
         if rc == -3 {

@@ -102,6 +102,56 @@ struct FuzzSplitFindingsTests {
         #expect(parallel.elements == serial.dump.sorted())
     }
 
+    /// The same libxml2 flaw outside the prolog (found with the finding above; a small C program
+    /// feeding libxml2 2.9.14's push parser in 1-24-byte pieces refuses a comment starting
+    /// `<!-->` or `<!--->` before the root and after it at nearly every piece size, never inside
+    /// it): a valid file with such comments after `</HealthData>` was refused wherever a feed
+    /// boundary fell in one ("Comment not terminated"). The parser's comment guard now turns
+    /// their first `>` into a space (hsax_comment_guard, CHealthSAXInternal.h). Both reads give the
+    /// file's one record (a StepCount of 5, on line 5), at every chunk size.
+    @Test(arguments: [1, 2, 3, 5, 9, 17, 64, 4096])
+    func commentsStartingWithAGreaterThanSignReadAfterTheRoot(chunkSize: Int) throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!--> before the root -->
+            <!---> and again -->
+            <HealthData locale="en_US">
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" value="5" startDate="2025-06-01 10:00:00 +0000" endDate="2025-06-01 10:05:00 +0000"/>
+             <!--> inside the root -->
+            </HealthData>
+            <!--> after the root -->
+            <!---> and again -->
+            <!---->
+            <?pi after?>
+
+            """
+        let path = try temporaryFile(xml)
+        let serial = try readAll(.path(path), chunkSize: chunkSize)
+        #expect(serial.records.map(quantityValue) == [5] && serial.records.map(\.line) == [5])
+        let parallel = try readParallel(.path(path), threads: 2, chunkSize: chunkSize, segmentSize: 64)
+        #expect(parallel.elements == serial.dump.sorted())
+    }
+
+    /// A prolog comment starting `<!-->` longer than the pre-filter's 1 MiB buffer: the one-thread
+    /// read handed libxml2 its first MiB, which ends inside the comment, and libxml2 took the `-->`
+    /// of `<!-->` for its end ("Comment not terminated"). The pre-filter now turns that `>` into
+    /// a space. 1.2 MB of comment text, then one record (on line 4).
+    @Test func aPrologCommentStartingWithAGreaterThanSignLongerThanTheFilterBufferReads() throws {
+        let xml =
+            "<?xml version=\"1.0\"?>\n<!-->" + String(repeating: "comment text ", count: 96_000) + "-->\n"
+            + "<HealthData locale=\"en_US\">\n"
+            + " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" unit=\"count\" value=\"7\""
+            + " startDate=\"2025-06-01 10:00:00 +0000\" endDate=\"2025-06-01 10:05:00 +0000\"/>\n</HealthData>\n"
+        let path = try temporaryFile(xml)
+        let serial = try readAll(.path(path))
+        #expect(serial.records.map(quantityValue) == [7] && serial.records.map(\.line) == [4])
+    }
+
+    private func quantityValue(_ record: Record) -> Double? {
+        if case .quantity(let q) = record.value { return q.originalValue }
+        return nil
+    }
+
     private func expectBothReadsEndAlike(chunkSize: Int) throws {
         let bytes = try [UInt8](Data(contentsOf: fixtureURL("fuzz/split-iconv-chunking.bin")))
         let path = try temporaryFile(Array(bytes.dropFirst(5)))  // the glue_split header: 5 bytes

@@ -5,7 +5,7 @@
 // Every exported symbol carries the `hsax_` prefix.
 //
 // What the glue does, in order, for every chunk fed to it:
-//  1. a byte pre-filter (docs/export-format.md §6): deletes the C0 control characters that XML forbids
+//  1. a byte pre-filter (CHealthFilter.c, docs/export-format.md §6): deletes the C0 control characters that XML forbids
 //     (0x00-0x08, 0x0B, 0x0C, 0x0E-0x1F) and DEL (0x7F, which XML 1.0 §2.2 discourages and
 //     exports never hold; the rewriter of step 2 uses it as its marker) and drops the internal DOCTYPE (iOS 16 exports carry a
 //     malformed one that stops libxml2 even in recover mode) wherever it stands after the XML
@@ -17,7 +17,10 @@
 //     ASCII tokens that keep the tag's line count and, padded, its column count; libxml2 parses
 //     those on its fast path and step 4 maps them back, so the bytes handed to Swift are the same
 //     (see CHealthRewrite.c for what is rewritten and what is left to libxml2);
-//  3. libxml2's push parser (XML_PARSE_NONET; no entity substitution, no DTD loading, no recover);
+//  3. libxml2's push parser (XML_PARSE_NONET; no entity substitution, no DTD loading, no recover),
+//     behind a guard for one of its flaws: outside the root a comment starting "<!-->" or
+//     "<!--->" fails when cut by a feed boundary, so that ">" becomes a space (the pre-filter does
+//     it in the prolog, the parser after the root's end tag; see hsax_comment_guard);
 //  4. for each start tag, the element and its attributes are matched by pointer against names
 //     interned in the parser's dictionary, and handed to Swift as byte ranges.
 #ifndef CHEALTHSAX_H
@@ -26,8 +29,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "CHealthGPX.h"
-#include "CHealthCores.h"
-#include "CHealthMemory.h"
 #include "CHealthVersion.h"
 
 #ifdef __cplusplus
@@ -158,7 +159,8 @@ typedef struct hsax_parser hsax_parser;
 hsax_parser *hsax_parser_create(void *context, hsax_start_fn on_start, hsax_end_fn on_end);
 void hsax_parser_free(hsax_parser *parser);
 
-/// Result codes of `hsax_parser_feed`.
+/// Result codes of the glue (`hsax_parser_feed`, `hsax_parser_feed_filtered`, `hsax_splitter_feed`,
+/// `hsax_splitter_feed_input`, ...): one set, every value distinct.
 enum {
     HSAX_OK = 0,
     HSAX_ERR_XML = 1,        ///< libxml2 reported a fatal error: see hsax_parser_error_*
@@ -169,6 +171,7 @@ enum {
                              ///< 4096 + 1/64 of the bytes before the last one: not an export
     HSAX_ERR_UTF16 = 6,      ///< the input starts with a UTF-16 byte order mark (FF FE or FE FF)
                              ///< or with "<?" in UTF-16; exports are UTF-8
+    HSAX_ERR_SPLIT = 7,      ///< a splitter cannot cut the input soundly: read it serially
 };
 
 /// Feeds `length` bytes (any chunk size, down to 1). Pass `is_last = 1` once, at the end
@@ -273,9 +276,6 @@ enum {
     HSAX_PIECE_END = 4,     ///< the last piece of a segment
     HSAX_PIECE_FINAL = 8,   ///< the last piece of the document
 };
-
-/// A result code of hsax_splitter_feed: the input cannot be cut soundly; read it serially.
-enum { HSAX_ERR_SPLIT = 5 };
 
 typedef struct {
     int32_t kind;        ///< HSAX_PIECE_ bits

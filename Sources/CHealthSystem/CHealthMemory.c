@@ -6,7 +6,7 @@
 #include <malloc.h>
 #endif
 
-int hmem_set_mmap_threshold(size_t threshold) {
+int hsys_set_mmap_threshold(size_t threshold) {
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
     if (threshold > (size_t)INT_MAX) threshold = (size_t)INT_MAX;
     return mallopt(M_MMAP_THRESHOLD, (int)threshold) == 1;

@@ -3,6 +3,6 @@
 
 /* The CPUs in the calling thread's affinity mask (sched_getaffinity, as `taskset` or a
    container's cpuset sets it), or 0 when it cannot be read. Linux only; 0 elsewhere. */
-int hsax_affinity_cores(void);
+int hsys_affinity_cores(void);
 
 #endif

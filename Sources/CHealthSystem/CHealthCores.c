@@ -4,12 +4,12 @@
 #if defined(__linux__)
 #include <sched.h>
 
-int hsax_affinity_cores(void) {
+int hsys_affinity_cores(void) {
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
     return CPU_COUNT(&set);
 }
 #else
-int hsax_affinity_cores(void) { return 0; }
+int hsys_affinity_cores(void) { return 0; }
 #endif
