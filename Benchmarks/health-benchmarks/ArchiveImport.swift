@@ -56,8 +56,8 @@ func runArchiveReport(threads: Int) throws -> PhaseOutcome {
     }
     let archive = try Archive(path: path, create: false)
     let run = try ReportPipeline.run(
-        reading: { consume in try archive.read(consume: consume) }, options: AnalysisOptions(),
-        environmentTimeZone: nil)
+        parts: threads, reading: { makeConsumer in try archive.read(parts: threads, makeConsumer: makeConsumer) },
+        options: AnalysisOptions(), environmentTimeZone: nil)
     try writeIntoTemporaryFolder(run, threads: threads)
     try archive.storeResults(run.result, context: run.context)
     return PhaseOutcome(bytes: 0, items: Int64(run.summary.elementCounts["Record"] ?? 0), elements: nil)

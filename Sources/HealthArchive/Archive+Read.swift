@@ -1,3 +1,4 @@
+import HealthAnalysis
 import HealthExport
 
 extension Archive {
@@ -18,25 +19,91 @@ extension Archive {
     ///
     /// - Throws: `ArchiveError`, or what `consume` throws.
     public func read(batchSize: Int = 4096, consume: (ExportBatch) throws -> Void) throws -> ExportSummary {
+        try withoutActuallyEscaping(consume) { consume in try read(parts: 1, batchSize: batchSize) { _ in consume } }
+    }
+
+    /// `read(batchSize:consume:)` on up to `parts` threads (`report --db --threads N`): the
+    /// top-level records are cut by id into `parts` runs of about equal length, each replayed on a
+    /// connection and a thread of its own (all in one snapshot: each connection checks that it
+    /// sees the archive the first one sees, else the read is one-thread) into the consumer
+    /// `makeConsumer(i)` made for it, which is called only from that thread, with its run's
+    /// records in archive order. Then part 0's consumer gets the correlations, workouts and
+    /// ActivitySummary days. The parts together hold exactly what the one-thread read hands on.
+    /// An archive of fewer than `minimumRecordsPerPart` records a part is read in fewer parts
+    /// (a part's connection and lookup tables cost more than a few thousand records).
+    ///
+    /// - Throws: `ArchiveError`, or what a consumer throws (the first part's, in part order).
+    public func read(
+        parts: Int, batchSize: Int = 4096, minimumRecordsPerPart: Int = 50_000,
+        makeConsumer: (Int) -> (ExportBatch) throws -> Void
+    ) throws -> ExportSummary {
         do {
             try db.execute("BEGIN")  // one snapshot for the whole replay
             defer { try? db.execute("COMMIT") }
             readStamp = try currentStamp()  // the first read: it starts the snapshot
             let replay = try Replay(db)
-            try replay.records(batchSize: max(1, batchSize), consume)
+            let cuts = try recordCuts(parts: parts, minimumRecordsPerPart: max(1, minimumRecordsPerPart))
+            let others = try snapshotConnections(cuts.count - 1)
+            let runs: [(Int64, Int64)] = others == nil ? [(.min, .max)] : cuts
+            let connections = [db] + (others ?? [])
+            defer { for c in connections.dropFirst() { try? c.execute("COMMIT") } }
+            let consumers = (0..<runs.count).map(makeConsumer)
+            let replays = try [replay] + connections.dropFirst().map { try Replay($0) }
+            _ = try ParallelWork.map(count: runs.count, order: Array(0..<runs.count), threads: runs.count) { i in
+                try replays[i].records(from: runs[i].0, through: runs[i].1, batchSize: max(1, batchSize), consumers[i])
+            }
             var batch = ExportBatch()
             let correlations = try replay.correlations()
             for c in correlations { batch.records.append(contentsOf: c.records) }
             batch.correlations = correlations
             batch.workouts = try replay.workouts()
             batch.activitySummaries = try replay.summaries()
-            if batch.count > 0 { try consume(batch) }
+            if batch.count > 0 { try consumers[0](batch) }
             return try replay.summary(archivePath: path)
         } catch let e as SQLiteError {
             throw classify(e)
         } catch let e as DamagedRow {
             throw ArchiveError.damaged(path: path, problem: e.problem)
         }
+    }
+
+    /// The id runs `first ... last` of up to `parts` parts of about equal record counts, covering
+    /// every id: the ids at the count's quantiles (`LIMIT 1 OFFSET k`, which steps over row ids
+    /// without reading the rows' columns).
+    private func recordCuts(parts: Int, minimumRecordsPerPart: Int) throws -> [(Int64, Int64)] {
+        let counting = try db.prepare("SELECT count(*) FROM records")
+        let count = try counting.step() ? counting.int64(0) : 0
+        let n = Int(max(1, min(Int64(parts), count / Int64(minimumRecordsPerPart))))
+        guard n > 1 else { return [(Int64.min, Int64.max)] }
+        let at = try db.prepare("SELECT id FROM records ORDER BY id LIMIT 1 OFFSET ?")
+        var bounds: [Int64] = [Int64.min]
+        for k in 1..<n {
+            at.bind(1, count * Int64(k) / Int64(n))
+            if try at.step() { bounds.append(at.int64(0)) }
+            at.reset()
+        }
+        bounds.append(.max)  // (the last run ends at .max itself)
+        return (0..<(bounds.count - 1)).map { (bounds[$0], $0 + 2 < bounds.count ? bounds[$0 + 1] - 1 : .max) }
+    }
+
+    /// `count` more read-only connections, each in a read transaction that sees what this one
+    /// sees (the same `readStamp`), or nil when one does not (an import committed between them):
+    /// then the read is one-thread.
+    private func snapshotConnections(_ count: Int) throws -> [Connection]? {
+        guard count > 0 else { return [] }
+        var out: [Connection] = []
+        for _ in 0..<count {
+            let c = try Connection(path: path, readOnly: true, create: false, immutable: immutable)
+            c.setBusyHandler(busyWait)
+            try c.execute("BEGIN")
+            let s = try c.prepare("SELECT count(*), coalesce(max(id), 0) FROM exports")
+            guard try s.step(), ArchiveStamp(exports: s.int64(0), lastExportID: s.int64(1)) == readStamp else {
+                for d in out + [c] { try? d.execute("COMMIT") }
+                return nil
+            }
+            out.append(c)
+        }
+        return out
     }
 }
 
@@ -59,6 +126,13 @@ final class Replay {
     var devices: [Int64: Device] = [:]
     /// Categories by value-text id (one `CategoryValue` per distinct string).
     var categories: [Int64: CategoryValue] = [:]
+    /// The tables above that every top-level record looks up, by id as an array index (ids are
+    /// SQLite's small dense row ids): a record costs no hashing. nil: no such id.
+    var typeByID = DenseTable<String>([:])
+    var sourceByID = DenseTable<String>([:])
+    var versionByID = DenseTable<String>([:])
+    var deviceByID = DenseTable<Device>([:])
+    var unitByID = DenseTable<(unit: String, canonical: CanonicalUnit?)>([:])
 
     init(_ db: Connection) throws {
         self.db = db
@@ -77,6 +151,11 @@ final class Replay {
         try load(
             "SELECT id, name, manufacturer, model, hardware, software, creation_date, other_fields FROM devices"
         ) { devices[$0.int64(0)] = Lookups.device($0, from: 1) }
+        typeByID = DenseTable(types)
+        sourceByID = DenseTable(sources)
+        versionByID = DenseTable(versions)
+        deviceByID = DenseTable(devices)
+        unitByID = DenseTable(units)
     }
 
     /// The instant in column `c` (UTC seconds, NULL: none) with the printed offset
@@ -119,17 +198,7 @@ final class Replay {
             value = .quantity(
                 Quantity(value: v, unit: canonical, originalValue: s.doubleOrNil(c + 10) ?? v, originalUnit: unit.unit))
         } else if let textID = s.int64OrNil(c + 11) {
-            if type.hasPrefix("HKCategoryTypeIdentifier") {
-                if let known = categories[textID] {
-                    value = .category(known)
-                } else {
-                    let category = CategoryValue(exportText: valueTexts[textID] ?? "")
-                    categories[textID] = category
-                    value = .category(category)
-                }
-            } else {
-                value = .none(valueTexts[textID])
-            }
+            value = categoryOrText(type: type, textID: textID)
         } else {
             value = .none(nil)
         }
@@ -145,26 +214,91 @@ final class Replay {
             isNestedInCorrelation: nested)
     }
 
+    /// A top-level record from the stored columns of `topLevelColumns` starting at column 0: the
+    /// instants and the type come from the id and the stored durations here (the same arithmetic
+    /// as the schema's generated columns, Schema.swift), which spares SQLite computing four
+    /// virtual columns per row. The same values as `record(_:from:nested:)` of those columns.
+    /// - Throws: `DamagedRow` for a NULL duration or an impossible offset.
+    func topLevelRecord(_ s: Statement) throws -> Record {
+        let id = s.int64(0)
+        let typeID = id >> 54
+        let type = typeByID[typeID] ?? ""
+        let offsetSeconds = try Self.offsetSeconds(s.int64(6))
+        let start = ((id >> 21) & 8_589_934_591) - 2_147_483_648
+        guard let duration = s.int64OrNil(4) else {
+            throw DamagedRow(problem: "a row has no end_utc, which every row has")
+        }
+        let end = start + duration
+        let creation = s.int64OrNil(5).map { end + $0 }
+        let value: RecordValue
+        if let v = s.doubleOrNil(7), let unitID = s.int64OrNil(8), let unit = unitByID[unitID],
+            let canonical = unit.canonical
+        {
+            value = .quantity(
+                Quantity(value: v, unit: canonical, originalValue: s.doubleOrNil(9) ?? v, originalUnit: unit.unit))
+        } else if let textID = s.int64OrNil(10) {
+            value = categoryOrText(type: type, textID: textID)
+        } else {
+            value = .none(nil)
+        }
+        let sourceID = s.int64(1)
+        return Record(
+            type: type, typeSymbol: Int32(truncatingIfNeeded: typeID), value: value,
+            sourceName: sourceByID[sourceID] ?? "", sourceSymbol: Int32(truncatingIfNeeded: sourceID),
+            sourceVersion: s.int64OrNil(2).flatMap { versionByID[$0] },
+            device: s.int64OrNil(3).flatMap { deviceByID[$0] },
+            creationDate: creation.map { Timestamp(secondsSince1970: $0, printedOffsetSeconds: offsetSeconds) },
+            startDate: Timestamp(secondsSince1970: start, printedOffsetSeconds: offsetSeconds),
+            endDate: Timestamp(secondsSince1970: end, printedOffsetSeconds: offsetSeconds),
+            isNestedInCorrelation: false)
+    }
+
+    /// The stored columns `topLevelRecord` reads, then `line` (11) and `copies` (12).
+    static let topLevelColumns =
+        "id, source_id, source_version_id, device_id, duration_s, creation_delay_s, printed_offset_min, value,"
+        + " unit_id, original_value, value_text_id, line, copies"
+
+    /// A record's value stored as text: a category for an `HKCategoryTypeIdentifier…` type (one
+    /// `CategoryValue` per distinct text), else the text itself.
+    func categoryOrText(type: String, textID: Int64) -> RecordValue {
+        guard type.hasPrefix("HKCategoryTypeIdentifier") else { return .none(valueTexts[textID]) }
+        if let known = categories[textID] { return .category(known) }
+        let category = CategoryValue(exportText: valueTexts[textID] ?? "")
+        categories[textID] = category
+        return .category(category)
+    }
+
     static let recordColumns =
         "type_id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc, printed_offset_min,"
         + " value, unit_id, original_value, value_text_id"
 
     /// Top-level records in id order, with metadata and heartbeats merged in from their own
     /// tables (both ordered by record id, so each is one forward scan).
-    func records(batchSize: Int, _ consume: (ExportBatch) throws -> Void) throws {
+    func records(
+        from first: Int64 = .min, through last: Int64 = .max, batchSize: Int, _ consume: (ExportBatch) throws -> Void
+    ) throws {
         let rows = try db.prepare(
-            "SELECT id, \(Self.recordColumns), line, copies FROM records ORDER BY id")  // computed columns
+            "SELECT \(Self.topLevelColumns) FROM records WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
         let metadata = try db.prepare(
-            "SELECT owner_id, key_id, value FROM metadata WHERE owner_kind = 1 ORDER BY owner_id, position")
-        let beats = try db.prepare("SELECT record_id, bpm, time FROM heartbeats ORDER BY record_id, position")
+            """
+            SELECT owner_id, key_id, value FROM metadata WHERE owner_kind = 1 AND owner_id BETWEEN ?1 AND ?2
+            ORDER BY owner_id, position
+            """)
+        let beats = try db.prepare(
+            "SELECT record_id, bpm, time FROM heartbeats WHERE record_id BETWEEN ?1 AND ?2 ORDER BY record_id, position"
+        )
+        for s in [rows, metadata, beats] {
+            s.bind(1, first)
+            s.bind(2, last)
+        }
         var metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
         var beatOwner = try beats.step() ? beats.int64(0) : Int64.max
         var batch = ExportBatch()
         batch.records.reserveCapacity(batchSize)
         while try rows.step() {
             let id = rows.int64(0)
-            var r = try record(rows, from: 1, nested: false)
-            r.line = Int(rows.int64OrNil(13) ?? 0)
+            var r = try topLevelRecord(rows)
+            r.line = Int(rows.int64OrNil(11) ?? 0)
             while metadataOwner < id { metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max }
             while metadataOwner == id {
                 r.metadata.append(MetadataEntry(key: keys[metadata.int64(1)] ?? "", value: metadata.text(2)))
@@ -175,7 +309,7 @@ final class Replay {
                 r.heartbeats.append(InstantaneousBeatsPerMinute(bpm: beats.double(1), time: beats.text(2)))
                 beatOwner = try beats.step() ? beats.int64(0) : Int64.max
             }
-            for _ in 0..<max(1, rows.int64(14)) { batch.records.append(r) }
+            for _ in 0..<max(1, rows.int64(12)) { batch.records.append(r) }
             if batch.records.count >= batchSize {
                 try consume(batch)
                 batch.records.removeAll(keepingCapacity: true)
@@ -428,5 +562,26 @@ final class Replay {
         return ExportSummary(
             replaying: name, exportDate: exportDate, exportVersion: version, locale: locale, me: me, bytesRead: bytes,
             timeZoneCounts: zones, droppedDoctype: false, diagnostics: diagnostics)
+    }
+}
+
+/// Values by SQLite row id, in an array indexed by the id: the archive's lookup tables have small
+/// dense ids (1, 2, 3, ...). Ids beyond the array's reach (a hand-edited table) are looked up in
+/// a dictionary instead.
+struct DenseTable<Value> {
+    private var slots: [Value?] = []
+    private var sparse: [Int64: Value] = [:]
+    static var maxDenseID: Int64 { 1 << 20 }
+
+    init(_ values: [Int64: Value]) {
+        let top = values.keys.filter { $0 >= 0 && $0 < Self.maxDenseID }.max() ?? -1
+        slots = Array(repeating: nil, count: Int(top + 1))
+        for (id, v) in values {
+            if id >= 0 && id <= top { slots[Int(id)] = v } else { sparse[id] = v }
+        }
+    }
+
+    subscript(id: Int64) -> Value? {
+        id >= 0 && id < Int64(slots.count) ? slots[Int(id)] : sparse[id]
     }
 }

@@ -63,7 +63,7 @@ struct ZipEntrySource: ChunkSource {
         archive_read_support_filter_none(a)
         archive = a
         if archive_read_open_filename(a, path, 1 << 20) != ARCHIVE_OK {
-            let message = archiveErrorText(a)
+            let message = zipErrorText(a)
             archive_read_free(a)
             archive = nil
             throw ExportReadError.zip(path: path, message: message)
@@ -80,7 +80,7 @@ struct ZipEntrySource: ChunkSource {
             let rc = archive_read_next_header(a, &entry)
             if rc == ARCHIVE_EOF { break }
             guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else {
-                throw ExportReadError.zip(path: path, message: archiveErrorText(a))
+                throw ExportReadError.zip(path: path, message: zipErrorText(a))
             }
             let name = entryName(entry)
             seen.append(name)
@@ -96,7 +96,7 @@ struct ZipEntrySource: ChunkSource {
                 if n < 0 {
                     throw ExportReadError.zip(
                         path: path,
-                        message: archiveErrorText(a, fallback: "read failed")
+                        message: zipErrorText(a, fallback: "read failed")
                             + " while reading \(name); the archive is damaged or truncated")
                 }
                 if n == 0 { break }
@@ -148,7 +148,7 @@ struct ZipEntrySource: ChunkSource {
         if n < 0 {
             throw ExportReadError.zip(
                 path: path,
-                message: archiveErrorText(a, fallback: "read failed")
+                message: zipErrorText(a, fallback: "read failed")
                     + " while reading \(entry); the archive is damaged or truncated")
         }
         return n

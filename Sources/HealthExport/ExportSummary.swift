@@ -140,7 +140,7 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
             // The entry readers (ChunkSources.swift) end their text with this; the advice says it.
             let suffix = "; the archive is damaged or truncated"
             if text.hasSuffix(suffix) { text.removeLast(suffix.count) }
-            // When libarchive gave no text, `archiveErrorText`'s fallback says only what the
+            // When libarchive gave no text, `zipErrorText`'s fallback says only what the
             // advice says.
             let said = text == String(suffix.dropFirst(2)) ? "" : ": \(text)"
             return "\(path): cannot read the zip archive\(said). "

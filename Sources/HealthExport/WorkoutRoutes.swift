@@ -200,7 +200,7 @@ public struct RouteFileIndex: Hashable, Sendable {
             while true {
                 let n = chunk.withUnsafeMutableBytes { archive_read_data(a, $0.baseAddress, $0.count) }
                 if n < 0 {
-                    failure = .unreadable(file: label, reason: archiveErrorText(a))
+                    failure = .unreadable(file: label, reason: zipErrorText(a))
                     break
                 }
                 if n == 0 { break }

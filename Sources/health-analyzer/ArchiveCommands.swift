@@ -12,18 +12,28 @@ enum ArchiveCommands {
     /// Replays the archive through the same pipeline as `report` (with a progress line), from a
     /// read-only connection: reading needs no write access (issue 17). Returns the run and the
     /// archive's contents as read (`ArchiveStamp`), for `storeResults`.
-    static func report(db: String, options: AnalysisOptions) throws -> (run: ReportRun, stamp: ArchiveStamp?) {
+    /// With `threads` of 2 or more, the archive's records are read and analysed in that many
+    /// parts at once (`Archive.read(parts:…)`); the progress line follows part 0.
+    static func report(db: String, options: AnalysisOptions, threads: Int) throws -> (
+        run: ReportRun, stamp: ArchiveStamp?
+    ) {
         let archive = try Archive(path: db, readOnly: true, onLongWait: announceWait)
         let progress = ProgressLine(label: "Reading \((db as NSString).lastPathComponent)", unit: .records)
         defer { progress.finish() }
         let total = progress.isEnabled ? try archive.rowCounts()["records"].map { Int64($0) } : nil
+        let parts = max(1, threads)
         var done: Int64 = 0
         let run = try ReportPipeline.run(
-            reading: { consume in
-                try archive.read { batch in
-                    done += Int64(batch.records.count)
-                    if progress.isEnabled { progress.update(done, total) }
-                    try consume(batch)
+            parts: parts,
+            reading: { makeConsumer in
+                try archive.read(parts: parts) { i in
+                    let consume = makeConsumer(i)
+                    guard i == 0 else { return consume }
+                    return { batch in
+                        done += Int64(batch.records.count)
+                        if progress.isEnabled { progress.update(done * Int64(parts), total) }
+                        try consume(batch)
+                    }
                 }
             }, options: options,
             environmentTimeZone: ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 })

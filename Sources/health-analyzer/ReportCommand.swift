@@ -57,7 +57,9 @@ enum ReportCommand {
     /// The analysis: from the archive (`--db`, with the archive's stamp for its stored results)
     /// or from the export, read once with a progress line on a terminal.
     private static func read(_ request: Request) throws -> (ReportRun, ArchiveStamp?) {
-        if let db = request.db { return try ArchiveCommands.report(db: db, options: request.options) }
+        if let db = request.db {
+            return try ArchiveCommands.report(db: db, options: request.options, threads: request.threads)
+        }
         let progress = ProgressLine(label: "Reading " + inputLabel(request.input))
         var readerOptions = ReaderOptions()
         if progress.isEnabled {

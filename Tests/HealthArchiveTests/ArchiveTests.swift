@@ -455,6 +455,84 @@ struct ArchiveFidelityTests {
 }
 
 extension ArchiveFidelityTests {
+    /// `read(parts:)` (`report --db --threads N`) cuts the records into runs of about equal
+    /// length, each read on a connection and thread of its own: together the parts hand on
+    /// exactly what the one-thread read does, each part's records in archive (id) order, and part
+    /// 0 also the correlations, workouts and ActivitySummary days. 21 synthetic days (several
+    /// thousand records) with at least 500 records a part: 3 parts.
+    @Test func aReadInPartsHandsOnWhatTheOneThreadReadDoes() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = dir.appendingPathComponent("export.xml").path
+        try Data(try flawedExport(winter).xml.utf8).write(to: URL(fileURLWithPath: export))
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        let imported = try archive.importExport(.path(export))
+        #expect(imported.recordsNew > 1_500)
+        var serial: [String] = []
+        let serialSummary = try archive.read { serial += full($0) }
+        // Each part's log is written only from its part's thread and read after the read returns.
+        final class PartLog: @unchecked Sendable { var batches: [ExportBatch] = [] }
+        let parts = (0..<3).map { _ in PartLog() }
+        let summary = try archive.read(parts: 3, batchSize: 100, minimumRecordsPerPart: 500) { i in
+            { batch in parts[i].batches.append(batch) }
+        }
+        let batches = parts.map(\.batches)
+        #expect(batches.allSatisfy { $0.contains { !$0.records.isEmpty } }, "every part has records")
+        #expect(batches.flatMap { $0.flatMap(full) }.sorted() == serial.sorted())
+        #expect(
+            batches[0].contains { !$0.workouts.isEmpty } && !batches[1...].joined().contains { !$0.workouts.isEmpty })
+        // Each part's run of records in archive order, and the runs in order: the records of
+        // part 0, then 1, then 2 are the one-thread read's records.
+        var oneThread: [Record] = []
+        _ = try archive.read { b in oneThread += b.records.filter { !$0.isNestedInCorrelation } }
+        let inParts = batches.flatMap { $0.flatMap { $0.records.filter { !$0.isNestedInCorrelation } } }
+        #expect(inParts.map { $0.startDate } == oneThread.map { $0.startDate })
+        #expect(inParts.map { $0.type } == oneThread.map { $0.type })
+        #expect(summary.me == serialSummary.me && summary.exportDate == serialSummary.exportDate)
+    }
+
+    /// The report from a read in parts (3 analyzers, merged) is the report of the one-thread
+    /// read, file for file, byte for byte.
+    @Test func aReportFromAReadInPartsIsTheOneThreadReport() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = dir.appendingPathComponent("export.xml").path
+        try Data(try flawedExport(winter).xml.utf8).write(to: URL(fileURLWithPath: export))
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        _ = try archive.importExport(.path(export))
+        let one = try ReportPipeline.run(
+            reading: { try archive.read(consume: $0) }, options: AnalysisOptions(), environmentTimeZone: nil)
+        let three = try ReportPipeline.run(
+            parts: 3,
+            reading: { make in
+                try archive.read(parts: 3, batchSize: 100, minimumRecordsPerPart: 500, makeConsumer: make)
+            },
+            options: AnalysisOptions(), environmentTimeZone: nil)
+        let writer = ReportWriter()
+        #expect(one.result.days.count == 21)
+        for file in ReportFile.allCases {
+            #expect(
+                writer.text(of: file, for: one.result, context: one.context)
+                    == writer.text(of: file, for: three.result, context: three.context), "\(file.fileName) differs")
+        }
+    }
+
+    /// A part's consumer that throws ends the read in parts with its error.
+    @Test func aConsumersErrorEndsAReadInParts() throws {
+        struct Stop: Error {}
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = dir.appendingPathComponent("export.xml").path
+        try Data(try flawedExport(winter).xml.utf8).write(to: URL(fileURLWithPath: export))
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        _ = try archive.importExport(.path(export))
+        #expect(throws: Stop.self) {
+            _ = try archive.read(parts: 2, minimumRecordsPerPart: 500) { i in
+                { _ in if i == 1 { throw Stop() } }
+            }
+        }
+    }
+
     /// `Me` is the latest export's (by ExportDate), whichever is imported last.
     @Test func meIsTheLatestExports() throws {
         let dir = try temporaryFolder()
