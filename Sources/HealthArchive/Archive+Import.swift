@@ -45,8 +45,8 @@ extension Archive {
     ///   archive cannot be written. Either way the archive is as it was before.
     ///
     /// - Parameter threads: parser threads (`ExportReader.read(_:threads:makeConsumer:)`); the
-    ///   archive is the same for any number (only the order of rows within one second of one
-    ///   type can differ).
+    ///   archive is the same for any number, rows and ids (the threads' batches are written in
+    ///   document order: `SegmentOrder`).
     ///
     /// - Parameter batchStored: called on the importing thread after each batch's rows are in
     ///   the open transaction (not yet committed), with the records stored so far; the CLI's
@@ -55,8 +55,10 @@ extension Archive {
         _ input: ExportInput, readerOptions: ReaderOptions = ReaderOptions(), threads: Int = 1,
         batchStored: ((_ records: Int) -> Void)? = nil
     ) throws -> ImportOutcome {
-        try importWorkers(batchStored: batchStored) { put in
-            try ExportReader(options: readerOptions).read(input, threads: threads) { worker in
+        var options = readerOptions
+        options.marksSegments = true
+        return try importWorkers(batchStored: batchStored) { put in
+            try ExportReader(options: options).read(input, threads: threads) { worker in
                 { batch in try put(worker, batch) }
             }
         }
@@ -81,14 +83,17 @@ extension Archive {
             return try writeTransaction {
                 let session = try ImportSession(archive: self)
                 var stored = 0
-                // Parsing on a thread of its own, inserting here: the two overlap.
-                let summary = try BatchPipe.run(reading: read) { worker, batch in
+                // Parsing on a thread of its own, inserting here: the two overlap. The batches are
+                // written in document order, whichever thread parsed them.
+                var order = SegmentOrder { worker, batch in
                     try session.consume(batch, worker: worker)
                     if let batchStored {
                         stored += batch.records.count
                         batchStored(stored)
                     }
                 }
+                let summary = try BatchPipe.run(reading: read) { worker, batch in try order.put(worker, batch) }
+                try order.finish()
                 return try session.finish(summary)
             }
         } catch let e as SQLiteError {

@@ -30,15 +30,21 @@ public struct ReaderOptions: Sendable {
     /// segment handed to one parser thread (default 512 KiB; a segment ends at the first boundary
     /// between two children of `<HealthData>` after this many bytes; tests use tiny values).
     public var segmentSize: Int
+    /// Parallel reads only: each batch says its segment (`ExportBatch.segment`) and each
+    /// segment ends with a batch marked `endsSegment` (an empty one when nothing is left), so
+    /// that a consumer needing document order can restore it. Off by default.
+    public var marksSegments: Bool
 
     public init(
         batchSize: Int = 4096, chunkSize: Int = 512 * 1024,
-        progress: (@Sendable (_ consumed: Int64, _ total: Int64?) -> Void)? = nil, segmentSize: Int = 512 * 1024
+        progress: (@Sendable (_ consumed: Int64, _ total: Int64?) -> Void)? = nil, segmentSize: Int = 512 * 1024,
+        marksSegments: Bool = false
     ) {
         self.batchSize = batchSize
         self.chunkSize = chunkSize
         self.progress = progress
         self.segmentSize = segmentSize
+        self.marksSegments = marksSegments
     }
 }
 

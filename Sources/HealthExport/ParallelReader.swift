@@ -82,7 +82,7 @@ extension ExportReader {
     {
         let run = ParallelRun(
             workers: consumers.count, inputName: name, batchSize: options.batchSize,
-            feedSize: max(1, min(options.chunkSize, 256 * 1024)))
+            feedSize: max(1, min(options.chunkSize, 256 * 1024)), marksSegments: options.marksSegments)
         guard
             let splitter = hsax_splitter_create(
                 Unmanaged.passUnretained(run).toOpaque(), onPiece, max(1, options.segmentSize))
@@ -184,6 +184,8 @@ final class ParallelRun: @unchecked Sendable {
     let inputName: String
     let batchSize: Int
     let feedSize: Int
+    /// `ReaderOptions.marksSegments`.
+    let marksSegments: Bool
     /// Pieces that may wait in one worker's queue.
     let queueLimit = 2
 
@@ -211,10 +213,11 @@ final class ParallelRun: @unchecked Sendable {
     /// workers never see the element (a serial read has seen it by then; issue 10).
     var exportDateBound: Int64?
 
-    init(workers: Int, inputName: String, batchSize: Int, feedSize: Int) {
+    init(workers: Int, inputName: String, batchSize: Int, feedSize: Int, marksSegments: Bool) {
         self.inputName = inputName
         self.batchSize = batchSize
         self.feedSize = feedSize
+        self.marksSegments = marksSegments
         queues = Array(repeating: [], count: workers)
         heads = Array(repeating: 0, count: workers)
         queuedBytes = Array(repeating: 0, count: workers)
@@ -366,6 +369,7 @@ final class ParallelWorker {
         var streamLine: Int64 = 1
         var started = false
         var sawFinal = false
+        var inSegment = false  // a segment was begun (for `marksSegments`)
         var ok = true
         while ok, let piece = run.pop(index) {
             defer { run.recycle(piece) }
@@ -391,6 +395,13 @@ final class ParallelWorker {
                 // Each segment on a line of its own, so that a stream line belongs to one segment.
                 ok = ok && feed(parser, "\n")
                 streamLine += 1
+                // The previous segment's elements are all delivered by now (it ends after a
+                // child's '>'): its last batch, marked, then the new segment's.
+                if run.marksSegments {
+                    if inSegment { session.endSegment() }
+                    inSegment = true
+                }
+                session.segment = Int(piece.info.segment)
                 ok = ok && hsax_parser_map_lines(parser, streamLine, piece.info.first_line, piece.info.segment) == 0
             }
             ok = ok && started && feed(parser, piece.bytes, piece.count)
@@ -401,7 +412,7 @@ final class ParallelWorker {
             if !sawFinal { ok = feed(parser, "\n</HealthData>") }
             ok = ok && hsax_parser_feed_filtered(parser, nil, 0, 1) == 0
             if ok {
-                session.flush()
+                if run.marksSegments && inSegment { session.endSegment() } else { session.flush() }
             }
         }
         if let failure = session.failure {

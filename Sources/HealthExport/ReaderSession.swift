@@ -345,14 +345,35 @@ final class ReaderSession {
         if batch.count >= batchSize || batchBeats >= Self.batchBeatLimit { flush() }
     }
 
+    /// The segment of the elements read now (`ExportBatch.segment`; set by a parallel read's
+    /// worker at each segment's start).
+    var segment = 0
+
     func flush() {
         guard batch.count > 0, failure == nil else { return }
+        batch.segment = segment
         do {
             try deliver(batch)
         } catch {
             fail(error)
         }
         batch.removeAll()
+        batchBeats = 0
+    }
+
+    /// Hands on the rest of the current segment as its last batch (`endsSegment`, possibly
+    /// empty; `ReaderOptions.marksSegments`).
+    func endSegment() {
+        guard failure == nil else { return }
+        batch.segment = segment
+        batch.endsSegment = true
+        do {
+            try deliver(batch)
+        } catch {
+            fail(error)
+        }
+        batch.removeAll()
+        batch.endsSegment = false
         batchBeats = 0
     }
 

@@ -63,6 +63,12 @@ enum SharedOption {
     static let threads = OptionSpec(
         name: "--threads", value: "N",
         help: "Parser threads (default: the cores available{cores}). Every output is the same for any N.")
+    /// `report`'s: with `--db` the threads read the archive in parts.
+    static let reportThreads = OptionSpec(
+        name: "--threads", value: "N",
+        help:
+            "Parser threads (default: the cores available{cores}; with --db, threads reading the archive)."
+            + " Every output is the same for any N.")
     static func quiet(_ help: String) -> OptionSpec { OptionSpec(name: "--quiet", help: help) }
     static let inputHelp =
         "export.zip (read in place), export.xml, the unzipped folder, or - for XML on standard input."
@@ -174,7 +180,7 @@ enum CommandTable {
             OptionSpec(
                 name: "--week", value: "last", help: "Only the last complete week (for cron jobs).",
                 completion: .choices(["last"])),
-            SharedOption.threads,
+            SharedOption.reportThreads,
             OptionSpec(
                 name: "--db", value: "<file>",
                 help: "Report over a SQLite archive made by 'import' instead of an export (no <input>); also "

@@ -175,6 +175,36 @@ struct ParallelReaderTests {
         #expect(p.summary.exportDate == ts("2025-01-21 22:00:00 +0100"))  // the last ExportDate, as serially
     }
 
+    /// `ReaderOptions.marksSegments`: every batch names its segment, each segment (numbered 0,
+    /// 1, 2, ... with none skipped) ends with exactly one batch marked `endsSegment`, and the
+    /// batches put in segment order hold the one-thread read's records in its document order.
+    /// The tricky export in 1-byte segments (a segment per child of the root), 3 threads.
+    @Test(arguments: [1, 3])
+    func markedSegmentsPutTheBatchesBackInDocumentOrder(threads: Int) throws {
+        let path = try temporaryFile(trickyExport())
+        let serial = try readAll(.path(path))
+        final class Log: @unchecked Sendable { var batches: [ExportBatch] = [] }  // one per worker
+        let logs = (0..<threads).map { _ in Log() }
+        let options = ReaderOptions(batchSize: 2, segmentSize: 1, marksSegments: true)
+        _ = try ExportReader(options: options).read(.path(path), threads: threads) { worker in
+            { batch in logs[worker].batches.append(batch) }
+        }
+        let batches = logs.flatMap(\.batches)
+        let segments = Set(batches.map(\.segment))
+        let ends = batches.filter(\.endsSegment).map(\.segment)
+        if threads == 1 {
+            // A one-thread read is one segment and marks nothing.
+            #expect(segments == [0] && ends.isEmpty)
+        } else {
+            #expect(segments.count > 10 && segments == Set(0..<segments.count))
+            #expect(ends.sorted() == Array(0..<segments.count), "one end mark per segment")
+        }
+        // Stable sort: a segment's batches keep their order (one worker read the segment).
+        let ordered = batches.enumerated().sorted { ($0.element.segment, $0.offset) < ($1.element.segment, $1.offset) }
+        let records = ordered.flatMap { $0.element.records.map(\.line) }
+        #expect(records == serial.records.map(\.line) && records.count == serial.records.count)
+    }
+
     @Test(arguments: [SyntheticExportConfiguration.Prolog.version14, .version12Malformed, .none])
     func generatedExports(prolog: SyntheticExportConfiguration.Prolog) throws {
         let (bytes, _) = SyntheticExport.makeExport(

@@ -10,6 +10,14 @@ public struct ExportBatch: Sendable {
     public var activitySummaries: [ActivitySummary] = []
     public var clinicalRecords: [ClinicalRecord] = []
     public var audiograms: [Audiogram] = []
+    /// The document segment the batch's elements come from: with `ReaderOptions.marksSegments`,
+    /// a parallel read's segments, numbered 0, 1, 2, ... in document order, each read whole by
+    /// one thread; 0 otherwise (a one-thread read is one segment).
+    public var segment: Int = 0
+    /// With `ReaderOptions.marksSegments`, true on the last batch of a parallel read's segment
+    /// (possibly empty): every segment ends with exactly one such batch, so that a consumer can
+    /// put the batches of all threads back into document order (the archive's import does).
+    public var endsSegment: Bool = false
 
     public init() {}
 
