@@ -180,7 +180,7 @@ enum BatchBenchmark {
         for reason in machine.busyReasons { print("  busy: \(reason)") }
         func line(_ name: String, _ value: String, _ target: String, _ met: Bool) {
             print(
-                "\(name.padding(toLength: 46, withPad: " ", startingAt: 0)) \(value)  (target \(target))  \(judging.verdict(met).rawValue)"
+                "\(name.padding(toLength: 50, withPad: " ", startingAt: 0)) \(value)  (target \(target))  \(judging.verdict(met).rawValue)"
             )
         }
         let ideal = median(done.map(\.singleCPUSeconds)) / Double(cores)

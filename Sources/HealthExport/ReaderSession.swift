@@ -350,23 +350,17 @@ final class ReaderSession {
     var segment = 0
 
     func flush() {
-        guard batch.count > 0, failure == nil else { return }
-        batch.segment = segment
-        do {
-            try deliver(batch)
-        } catch {
-            fail(error)
-        }
-        batch.removeAll()
-        batchBeats = 0
+        if batch.count > 0 { deliverBatch(endingSegment: false) }
     }
 
     /// Hands on the rest of the current segment as its last batch (`endsSegment`, possibly
     /// empty; `ReaderOptions.marksSegments`).
-    func endSegment() {
+    func endSegment() { deliverBatch(endingSegment: true) }
+
+    private func deliverBatch(endingSegment: Bool) {
         guard failure == nil else { return }
         batch.segment = segment
-        batch.endsSegment = true
+        batch.endsSegment = endingSegment
         do {
             try deliver(batch)
         } catch {

@@ -35,6 +35,9 @@ struct ThreadDefaultTests {
         #expect(p.terminationStatus == 0)
         // The help is wrapped to 88 columns: compare with the line breaks and indents as spaces.
         let flowing = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(flowing.contains("(default: the cores available, here 1; with --db, threads reading the archive). Every output"), "\(help)")
+        #expect(
+            flowing.contains(
+                "(default: the cores available, here 1; with --db, threads reading the archive). Every output"),
+            "\(help)")
     }
 }

@@ -489,10 +489,7 @@ extension ArchiveFidelityTests {
     @Test func aReadInPartsHandsOnWhatTheOneThreadReadDoes() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let export = dir.appendingPathComponent("export.xml").path
-        try Data(try flawedExport(winter).xml.utf8).write(to: URL(fileURLWithPath: export))
-        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
-        let imported = try archive.importExport(.path(export))
+        let (archive, imported) = try flawedArchive(in: dir)
         #expect(imported.recordsNew > 1_500)
         var serial: [String] = []
         let serialSummary = try archive.read { serial += full($0) }
@@ -522,10 +519,7 @@ extension ArchiveFidelityTests {
     @Test func aReportFromAReadInPartsIsTheOneThreadReport() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let export = dir.appendingPathComponent("export.xml").path
-        try Data(try flawedExport(winter).xml.utf8).write(to: URL(fileURLWithPath: export))
-        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
-        _ = try archive.importExport(.path(export))
+        let archive = try flawedArchive(in: dir).archive
         let one = try ReportPipeline.run(
             reading: { try archive.read(consume: $0) }, options: AnalysisOptions(), environmentTimeZone: nil)
         let three = try ReportPipeline.run(
@@ -543,15 +537,20 @@ extension ArchiveFidelityTests {
         }
     }
 
+    /// An archive of the 21 winter days with their flaws (`flawedExport`), imported in `dir`.
+    private func flawedArchive(in dir: URL) throws -> (archive: Archive, imported: ImportOutcome) {
+        let export = dir.appendingPathComponent("export.xml").path
+        try Data(try flawedExport(winter).xml.utf8).write(to: URL(fileURLWithPath: export))
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        return (archive, try archive.importExport(.path(export)))
+    }
+
     /// A part's consumer that throws ends the read in parts with its error.
     @Test func aConsumersErrorEndsAReadInParts() throws {
         struct Stop: Error {}
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let export = dir.appendingPathComponent("export.xml").path
-        try Data(try flawedExport(winter).xml.utf8).write(to: URL(fileURLWithPath: export))
-        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
-        _ = try archive.importExport(.path(export))
+        let archive = try flawedArchive(in: dir).archive
         #expect(throws: Stop.self) {
             _ = try archive.read(parts: 2, minimumRecordsPerPart: 500) { i in
                 { _ in if i == 1 { throw Stop() } }
