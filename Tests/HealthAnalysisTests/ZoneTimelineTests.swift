@@ -132,6 +132,71 @@ struct ZoneTimelineTests {
         #expect(timeline.periods[1].firstDay == CivilDate("2024-03-24")!.daysSince1970)
     }
 
+    /// Berlin to Tokyo with `HKTimeZone` on 2023-04-09 12:00 Berlin (the last naming Berlin) and
+    /// 2023-04-13 12:00 Tokyo (the first naming Tokyo); the person's first Tokyo day is 04-10.
+    /// The Watch records 800 kcal at 10:00 Berlin on 04-09, and from 04-10 on, every Tokyo day,
+    /// 5 kcal at 06:00 and 1,000 kcal at 12:00 Tokyo. With `summaries`, the ActivitySummary of
+    /// each day is its true value: 800 on 04-09, 1,005 on each Tokyo day.
+    static func berlinToTokyo(summaries: Bool) -> ZoneTimelineBuilder {
+        var b = ZoneTimelineBuilder()
+        b.range = Clock(zone: "UTC").t("2023-04-01 00:00")...Clock(zone: "UTC").t("2023-04-20 00:00")
+        b.evidence.add("Europe/Berlin", at: Clock(zone: "Europe/Berlin").t("2023-04-09 12:00"))
+        b.evidence.add("Asia/Tokyo", at: Clock(zone: "Asia/Tokyo").t("2023-04-13 12:00"))
+        let travel = Clock(zone: "Europe/Berlin").t("2023-04-09 10:00")
+        b.rings.addEnergy(start: travel, end: travel + 60, kcal: 800)
+        if summaries {
+            b.summaries[CivilDate("2023-04-09")!.daysSince1970] = ActivitySummary(
+                date: CivilDate("2023-04-09")!, activeEnergyBurnedKcal: 800)
+        }
+        for day in 10...16 {
+            let tokyo = Clock(zone: "Asia/Tokyo")
+            b.rings.addEnergy(start: tokyo.t("2023-04-\(day) 06:00"), end: tokyo.t("2023-04-\(day) 06:01"), kcal: 5)
+            b.rings.addEnergy(start: tokyo.t("2023-04-\(day) 12:00"), end: tokyo.t("2023-04-\(day) 12:01"), kcal: 1_000)
+            if summaries {
+                b.summaries[CivilDate("2023-04-\(day)")!.daysSince1970] = ActivitySummary(
+                    date: CivilDate("2023-04-\(day)")!, activeEnergyBurnedKcal: 1_005)
+            }
+        }
+        return b
+    }
+
+    @Test func theFirstDayIsTheOneWhoseValuesEqualTheSummaryNotOnlyWithinTheTolerance() {
+        // First Tokyo days 04-10 … 04-13 are possible (Tokyo midnight after 04-09 12:00 Berlin =
+        // 19:00 Tokyo, and not after 04-13 12:00 Tokyo). With 04-11, Berlin stays in force until
+        // Tokyo midnight 04-11 = 04-10 17:00 Berlin, so 04-10 06:00 Tokyo (04-09 23:00 Berlin)
+        // falls on 04-09: 805 kcal against 800 (5 ≤ the tolerance max(1, 8)), and 04-10 reads
+        // 1,000 against 1,005 (5 ≤ 10.05). 04-12 and 04-13 shift the same 5 kcal across more days,
+        // each within the tolerance too: every first day agrees on every day from 04-08 to 04-14
+        // that has a summary (04-09 … 04-14: 6 compared). Only 04-10 gives every day its summary exactly
+        // (deviation 0); before issue 16 the tie went to the latest, 04-13.
+        let timeline = Self.berlinToTokyo(summaries: true).build()
+        #expect(timeline.periods.map(\.identifier) == ["Europe/Berlin", "Asia/Tokyo"])
+        #expect(timeline.periods[1].firstDay == CivilDate("2023-04-10")!.daysSince1970)
+        #expect(
+            timeline.periods[1].changeNote
+                == "the change lies between 2023-04-10 and 2023-04-13; 2023-04-10 agrees best with the ActivitySummary (6 of 6 days around it)"
+        )
+        #expect(!timeline.notes.contains { $0.severity == .warning })
+        // The day values: 04-09 800 kcal, 04-10 1,005.
+        let cal = timeline.calendar(covering: Self.berlinToTokyo(summaries: true).range)
+        let values = Self.berlinToTokyo(summaries: true).rings.dailyValues(cal)
+        #expect(values[CivilDate("2023-04-09")!.daysSince1970]?.energyKcal == 800)
+        #expect(values[CivilDate("2023-04-10")!.daysSince1970]?.energyKcal == 1_005)
+    }
+
+    @Test func aChangeThatNothingPlacesWhileRingDataDependsOnItIsAWarning() {
+        // The same data without ActivitySummary rows: the four first days give 04-09 … 04-12
+        // different values (the 5 kcal mornings move), and nothing tells them apart. The change
+        // stays at the first sample naming Tokyo (04-13), with a warning naming the days.
+        let timeline = Self.berlinToTokyo(summaries: false).build()
+        #expect(timeline.periods[1].firstDay == CivilDate("2023-04-13")!.daysSince1970)
+        let warnings = timeline.notes.filter { $0.severity == .warning }.map(\.text)
+        #expect(
+            warnings == [
+                "the move from Europe/Berlin to Asia/Tokyo lies between 2023-04-10 and 2023-04-13, and neither HKTimeZone nor the ActivitySummary tells on which day: the days from 2023-04-09 to 2023-04-13 may hold hours of the other zone (the change is placed at 2023-04-13)."
+            ])
+    }
+
     @Test func aStraySampleBetweenTwoOfOneZoneIsNoise() {
         var b = ZoneTimelineBuilder()
         b.range = Self.range

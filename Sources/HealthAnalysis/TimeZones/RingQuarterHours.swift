@@ -235,6 +235,17 @@ struct RingAgreement: Sendable, Equatable {
     var agreeing = 0
     /// Days with a summary but no ring records (not counted as disagreements).
     var summaryOnly = 0
+    /// How far the compared days are from their summaries, in tolerances: per day and ring,
+    /// |value − summary| ÷ that ring's tolerance, summed. Tells apart two ways of cutting days
+    /// that agree on as many days (a few kcal moved between days stay within the Move tolerance).
+    var deviation = 0.0
+
+    /// True when `self` fits the summaries better than `other`: more agreeing days, or as many
+    /// and a deviation smaller by more than rounding.
+    func isBetter(than other: RingAgreement) -> Bool {
+        if agreeing != other.agreeing { return agreeing > other.agreeing }
+        return deviation < other.deviation - 1e-6 * max(1, other.deviation)
+    }
 
     /// Compares per-day ring values with the summaries (keyed by day number), with the
     /// tolerances of docs/rings.md §4: Move ±max(1 kcal, 1 %), exercise ±1 min, stand exact. A
@@ -252,20 +263,26 @@ struct RingAgreement: Sendable, Equatable {
             }
             var ok = true
             var any = false
+            var deviation = 0.0
             if !s.isMoveTimeMode, let e = s.activeEnergyBurnedKcal {
                 any = true
-                if abs(v.energyKcal - e) > max(1, abs(e) * 0.01) + 1e-9 { ok = false }
+                let tolerance = max(1, abs(e) * 0.01)
+                if abs(v.energyKcal - e) > tolerance + 1e-9 { ok = false }
+                deviation += abs(v.energyKcal - e) / tolerance
             }
             if let x = s.appleExerciseTimeMinutes {
                 any = true
                 if abs(v.exerciseMinutes - x) > 1 + 1e-9 { ok = false }
+                deviation += abs(v.exerciseMinutes - x)
             }
             if let h = s.appleStandHours {
                 any = true
                 if abs(Double(v.standHours) - h) > 1e-9 { ok = false }
+                deviation += abs(Double(v.standHours) - h)
             }
             guard any else { continue }
             a.compared += 1
+            a.deviation += deviation
             if ok { a.agreeing += 1 }
         }
         return a

@@ -251,8 +251,11 @@ struct ZoneTimelineBuilder {
                     top = x
                 }
                 runs.append(firstCandidate...top)
+                // The best fit wins: more agreeing days, then the smaller deviation from the
+                // summaries (a few kcal of the new zone's first morning on the wrong day stay
+                // within the Move tolerance, issue 16). Ties keep the later run.
                 var best: RingAgreement?
-                var bestCount = 0
+                var bestRuns = 0
                 chosen = lastCandidate
                 for run in runs {
                     let x = run.upperBound
@@ -264,22 +267,30 @@ struct ZoneTimelineBuilder {
                     let cal = ZoneTimeline(periods: trial).calendar(covering: window)
                     let days = (cal.dayNumber(a.last) - 1)...(cal.dayNumber(b.first) + 1)
                     let score = RingAgreement.score(rings.dailyValues(cal), summaries: summaries, days: days)
-                    if let b = best, score.agreeing <= b.agreeing {
-                        if score.agreeing == b.agreeing { bestCount += run.count }
+                    if let b = best, !score.isBetter(than: b) {
+                        if !b.isBetter(than: score) { bestRuns += 1 }
                     } else {
                         best = score
-                        bestCount = run.count
+                        bestRuns = 1
                         chosen = x
                     }
                 }
                 let first = CivilDate(daysSince1970: firstCandidate)
                 let last = CivilDate(daysSince1970: lastCandidate)
-                if let best, best.compared > 0, bestCount < lastCandidate - firstCandidate + 1 {
+                if let best, best.compared > 0, bestRuns == 1 {
                     note =
                         "the change lies between \(first) and \(last); \(CivilDate(daysSince1970: chosen)) agrees best with the ActivitySummary (\(grouped(best.agreeing)) of \(counted(best.compared, "day")) around it)"
                 } else {
                     note =
-                        "the change lies between \(first) and \(last) (no sample names a zone in between, and the ActivitySummary cannot tell); placed at the first sample naming \(b.id)"
+                        "the change lies between \(first) and \(last) (no sample names a zone in between, and the ActivitySummary cannot tell); placed at \(CivilDate(daysSince1970: chosen))"
+                    if bestRuns > 1 {
+                        // Ring data lies between the equally good first days, so the days in
+                        // between hold different values depending on the choice.
+                        notes.append(
+                            .warning(
+                                "the move from \(a.id) to \(b.id) lies between \(first) and \(last), and neither HKTimeZone nor the ActivitySummary tells on which day: the days from \(CivilDate(daysSince1970: firstCandidate - 1)) to \(last) may hold hours of the other zone (the change is placed at \(CivilDate(daysSince1970: chosen)))."
+                            ))
+                    }
                 }
             }
             periods.append(
