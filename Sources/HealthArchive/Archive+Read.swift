@@ -559,9 +559,23 @@ final class Replay {
             """)
         z.bind(1, MetadataKey.timeZone)
         while try z.step() { zones[z.text(0)] = Int(z.int64(1)) }
-        return ExportSummary(
+        // Every other export's date, oldest first: its offset names zones for its own days.
+        var earlier: [Timestamp] = []
+        let all = try db.prepare(
+            """
+            SELECT export_utc, printed_offset_min FROM exports WHERE export_utc IS NOT NULL
+            ORDER BY export_utc, id
+            """)
+        while try all.step() {
+            if let t = try timestamp(all, 0, offsetMinutes: all.int64OrNil(1) ?? 0), t != exportDate {
+                earlier.append(t)
+            }
+        }
+        var summary = ExportSummary(
             replaying: name, exportDate: exportDate, exportVersion: version, locale: locale, me: me, bytesRead: bytes,
             timeZoneCounts: zones, droppedDoctype: false, diagnostics: diagnostics)
+        summary.earlierExportDates = earlier
+        return summary
     }
 }
 

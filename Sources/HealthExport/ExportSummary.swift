@@ -74,6 +74,10 @@ public struct ExportSummary: Sendable {
     /// records skipped for their value or unit after their dates were read, so that a report can
     /// say which days lost records (an empty cell then is rejected input, not "no data").
     public var rejectedRecordStarts: [Int64] = []
+    /// In an archive, the `ExportDate` of every export but the latest (`exportDate`), oldest
+    /// first: each one's printed offset names the zones the person may have been in when it was
+    /// made (docs/days-and-time-zones.md §6.1). Empty for an export.
+    public var earlierExportDates: [Timestamp] = []
 
     /// The most frequent `HKTimeZone` value (ties broken by name), or nil when none was seen.
     public var mostFrequentTimeZone: String? {

@@ -59,7 +59,7 @@ public enum ReportPipeline {
         let result = try analyzer.finish(
             exportDate: summary.exportDate, timeZoneCounts: summary.timeZoneCounts,
             environmentTimeZone: environmentTimeZone, locale: summary.locale,
-            rejectedRecordStarts: summary.rejectedRecordStarts)
+            rejectedRecordStarts: summary.rejectedRecordStarts, earlierExportDates: summary.earlierExportDates)
         // A cron job's report of a window without data must not replace the last good report with
         // empty files: refuse it before anything is written.
         if let empty = result.emptyWindow { throw ReportPipelineError.emptyWindow(empty) }

@@ -61,6 +61,30 @@ struct TimeZoneScenarioTests {
             configuration: SyntheticExportConfiguration(
                 firstDay: "2025-10-20", days: 14, timeZoneIdentifier: "Europe/Berlin", seed: 8,
                 writesTimeZoneMetadata: false), environmentTZ: "Asia/Tokyo"),
+        // Moves and trips without HKTimeZone (issue 16): found from where the ActivitySummary
+        // agreement and the HRV beat times change zone.
+        Scenario(
+            name: "no HKTimeZone, relocation Los Angeles to Berlin",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2024-03-01", days: 39, timeZoneIdentifier: "America/Los_Angeles", seed: 3,
+                zoneChanges: [SyntheticZoneChange(firstDay: "2024-03-21", timeZoneIdentifier: "Europe/Berlin")],
+                writesTimeZoneMetadata: false)),
+        Scenario(
+            name: "no HKTimeZone, one-week trip Berlin to Tokyo and back, TZ=America/New_York",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-10-13", days: 28, timeZoneIdentifier: "Europe/Berlin", seed: 4,
+                zoneChanges: [
+                    SyntheticZoneChange(firstDay: "2025-10-20", timeZoneIdentifier: "Asia/Tokyo"),
+                    SyntheticZoneChange(firstDay: "2025-10-27", timeZoneIdentifier: "Europe/Berlin"),
+                ], writesTimeZoneMetadata: false), environmentTZ: "America/New_York"),
+        Scenario(
+            name: "no HKTimeZone, Berlin to New York, a 3-day trip",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-05-05", days: 20, timeZoneIdentifier: "Europe/Berlin", seed: 12,
+                zoneChanges: [
+                    SyntheticZoneChange(firstDay: "2025-05-12", timeZoneIdentifier: "America/New_York"),
+                    SyntheticZoneChange(firstDay: "2025-05-15", timeZoneIdentifier: "Europe/Berlin"),
+                ], writesTimeZoneMetadata: false)),
         // No HKTimeZone in the southern hemisphere: Santiago leaves DST on 2025-04-06.
         Scenario(
             name: "no HKTimeZone, America/Santiago",
@@ -121,6 +145,59 @@ struct TimeZoneScenarioTests {
             report.contains(
                 "\(model)\(scenario.noWatch ? " (the phone-estimated Move ring, on days without Apple Watch energy)" : "") on \(truth.days.count) days; agrees with the ActivitySummary on \(truth.days.count) of \(truth.days.count) (100%)"
             ), "\(report)")
+    }
+
+    @Test func anArchiveOfExportsMadeInThreeZonesTakesEachExportsOffsetForItsDays() throws {
+        // One iPhone-only person (no Watch: no ring inputs, no HRV beats), no HKTimeZone: in
+        // Berlin from 2024-01-08, in Bogota from 2024-06-17. Three exports, each made at noon of
+        // the day after its last day: 2024-02-17 (+0100, Berlin winter), 2024-06-16 (+0200,
+        // Berlin summer) and 2024-07-26 (-0500, Bogota). Only Berlin's group of zones has +0100
+        // and +0200 then, and no zone has all three offsets, so the archive holds two periods:
+        // Berlin up to the day of the second export, Bogota from the day after it (06-17, the
+        // truth). Imported in any order. Before issue 16, the latest export's offset decided
+        // alone: Bogota for every day, 161 of 200 days in the wrong zone.
+        let dir = try temporaryFolder()
+        func export(days: Int, moves: Bool) -> SyntheticExportConfiguration {
+            SyntheticExportConfiguration(
+                firstDay: "2024-01-08", days: days, timeZoneIdentifier: "Europe/Berlin", seed: 5, locale: "es_CO",
+                zoneChanges: moves
+                    ? [SyntheticZoneChange(firstDay: "2024-06-17", timeZoneIdentifier: "America/Bogota")] : [],
+                writesTimeZoneMetadata: false, hasAppleWatch: false)
+        }
+        let configurations = [
+            export(days: 40, moves: false), export(days: 160, moves: false), export(days: 200, moves: true),
+        ]
+        var paths: [String] = []
+        var truth: SyntheticTruth?
+        for (k, c) in configurations.enumerated() {
+            let made = SyntheticExport.makeExport(c)
+            let xml = dir.appendingPathComponent("export\(k + 1).xml")
+            try Data(made.bytes).write(to: xml)
+            paths.append(xml.path)
+            truth = made.truth
+        }
+        let days = try #require(truth).days.map(\.date)
+        let zones = try #require(truth).dayTimeZoneIdentifiers
+        #expect(zones.filter { $0 == "Europe/Berlin" }.count == 161)
+        for order in [[2, 0, 1], [0, 1, 2], [1, 2, 0]] {
+            let db = dir.appendingPathComponent("order\(order.map(String.init).joined()).sqlite")
+            for k in order {
+                let r = try run(["import", paths[k], "--db", db.path, "--quiet"], environment: ["TZ": "UTC"])
+                #expect(r.status == 0, "\(r.stderr)")
+            }
+            let out = dir.appendingPathComponent("out\(order.map(String.init).joined())")
+            let r = try run(["report", "--db", db.path, "--out", out.path], environment: ["TZ": "UTC"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let rows = try readPlainCSV(out.appendingPathComponent("daily.csv"))
+            #expect(rows.map { $0["date"]! } == days, "\(order)")
+            #expect(rows.map { $0["time_zone"]! } == zones, "\(order)")
+            let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+            #expect(
+                report.contains(
+                    "  - `Europe/Berlin` 2024-01-08 to 2024-06-16, without `HKTimeZone`: a zone with the offset printed on the export made then\n"
+                ), "\(report)")
+            #expect(report.contains("  - `America/Bogota` 2024-06-17 to 2024-07-25, without `HKTimeZone`"), "\(report)")
+        }
     }
 
     @Test func theSameExportGivesTheSameDaysOnEveryMachine() throws {

@@ -27,7 +27,8 @@ extension Analyzer {
     /// for everything if set; else periods decided from the `HKTimeZone` values with their
     /// instants (a change takes effect at the new zone's local midnight, see `ZoneTimeline`);
     /// without any, the IANA zones with the printed offset of `exportDate` at the export instant,
-    /// scored by `ActivitySummary` agreement and HRV beat times; `environmentTimeZone` (the
+    /// scored by `ActivitySummary` agreement and HRV beat times, split into periods where no one
+    /// zone fits all the days (§6.1); `environmentTimeZone` (the
     /// machine's `TZ`) only when the export cannot tell its candidates apart; else the fixed
     /// printed offset, with a warning in `notes`.
     ///
@@ -46,6 +47,9 @@ extension Analyzer {
     ///   - rejectedRecordStarts: start instants of records the reader skipped for their value or
     ///     unit (`ExportSummary.rejectedRecordStarts`); days without other data among them are
     ///     named in a note, so that their empty cells are not read as "no data" (issue 10).
+    ///   - earlierExportDates: in an archive, the other exports' `ExportDate` values: without
+    ///     `HKTimeZone`, each one's printed offset must be the offset in force when it was made
+    ///     (docs/days-and-time-zones.md §6.1).
     /// - Throws: `AnalysisError` for an invalid `--tz` or an empty `--from`/`--to` range; the
     ///   scratch space's error when spilling cumulative samples or reading them back failed.
     /// - Complexity: O(n log n) in the number of stored cumulative samples; memory bounded by
@@ -55,7 +59,7 @@ extension Analyzer {
     ///   than 31 days are dropped (`CumulativeTypes.maxDurationSeconds`), both with a note.
     public func finish(
         exportDate: Timestamp?, timeZoneCounts: [String: Int], environmentTimeZone: String?,
-        locale: String? = nil, rejectedRecordStarts: [Int64] = []
+        locale: String? = nil, rejectedRecordStarts: [Int64] = [], earlierExportDates: [Timestamp] = []
     ) throws -> AnalysisResult {
         try options.validate()
         markFinished()
@@ -68,7 +72,7 @@ extension Analyzer {
         let covered = coveredInstants(exportDate: exportDate, rejectedRecordStarts: rejectedRecordStarts)
         let timeline = makeZoneTimeline(
             priority: priority, exportDate: exportDate, environmentTimeZone: environmentTimeZone, range: covered,
-            timeZoneCounts: timeZoneCounts, locale: locale)
+            timeZoneCounts: timeZoneCounts, locale: locale, earlierExportDates: earlierExportDates)
         notes.append(contentsOf: timeline.notes)
         let calendar = timeline.calendar(covering: covered)
         let current = timeline.periods[timeline.periods.count - 1]

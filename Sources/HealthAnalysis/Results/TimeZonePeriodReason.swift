@@ -14,6 +14,11 @@ public enum TimeZonePeriodReason: Hashable, Sendable {
     /// with the export's printed offset at the export instant, this one's offsets match the true
     /// local time of `matching` of `records` HRV beat lists.
     case hrvBeatOffsets(candidates: Int, matching: Int, records: Int)
+    /// No `HKTimeZone`, and no one zone fits all the days (a move or a trip): this period's days
+    /// fit this zone best, found by a change-point search (docs/days-and-time-zones.md §6.1):
+    /// `agreeingDays` of `comparedDays` agree with the `ActivitySummary`, and `hrvMatching` of
+    /// `hrvRecords` HRV beat lists in the period have its offset.
+    case changePoints(agreeingDays: Int, comparedDays: Int, hrvMatching: Int, hrvRecords: Int)
     /// No `HKTimeZone` and nothing in the data to score the `candidates` (the IANA zones with the
     /// export's printed offset at the export instant) with: either they all give the same days,
     /// or only the zones of the export locale's `region` (ISO 3166, nil: not used) do.

@@ -6,7 +6,7 @@ extension Analyzer {
     /// export's offset scored by `ActivitySummary` agreement and HRV beat offsets.
     func makeZoneTimeline(
         priority: SourcePriority, exportDate: Timestamp?, environmentTimeZone: String?, range: ClosedRange<Int64>,
-        timeZoneCounts: [String: Int], locale: String?
+        timeZoneCounts: [String: Int], locale: String?, earlierExportDates: [Timestamp] = []
     ) -> ZoneTimeline {
         var builder = ZoneTimelineBuilder()
         builder.option = options.timeZoneIdentifier
@@ -15,6 +15,9 @@ extension Analyzer {
         builder.counts = timeZoneCounts
         builder.exportInstant = exportDate?.secondsSince1970
         builder.exportOffset = exportDate.map { Int64($0.printedOffsetSeconds) }
+        builder.earlierExports = earlierExportDates.map {
+            ZoneChangePoints.Anchor(instant: $0.secondsSince1970, offset: Int64($0.printedOffsetSeconds))
+        }
         builder.environment = environmentTimeZone
         builder.locale = locale
         builder.range = range

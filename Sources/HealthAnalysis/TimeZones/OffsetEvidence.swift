@@ -63,6 +63,13 @@ struct OffsetEvidence: Sendable {
 
     var count: Int { entries.values.reduce(0) { $0 + $1.count } }
 
+    /// Every observation: the first instant of its UTC hour, the offset seen (seconds east) and
+    /// how many HRV records saw it then, ordered by instant, then offset.
+    var observations: [(instant: Int64, offset: Int64, count: Int)] {
+        entries.map { key, e in (e.first, (key - floorDiv(key, 256) * 256 - 128) * 900, e.count) }
+            .sorted { $0.instant != $1.instant ? $0.instant < $1.instant : $0.offset < $1.offset }
+    }
+
     /// Seconds since local midnight of a locale-formatted time of day: `h:mm:ss` with optional
     /// fraction (`.` or `,`) and optional `AM`/`PM` (after a space, U+202F or nothing).
     static func secondsOfDay(_ text: String) -> Int? {

@@ -261,31 +261,38 @@ struct RingAgreement: Sendable, Equatable {
                 if s.hasRingValues { a.summaryOnly += 1 }
                 continue
             }
-            var ok = true
-            var any = false
-            var deviation = 0.0
-            if !s.isMoveTimeMode, let e = s.activeEnergyBurnedKcal {
-                any = true
-                let tolerance = max(1, abs(e) * 0.01)
-                if abs(v.energyKcal - e) > tolerance + 1e-9 { ok = false }
-                deviation += abs(v.energyKcal - e) / tolerance
-            }
-            if let x = s.appleExerciseTimeMinutes {
-                any = true
-                if abs(v.exerciseMinutes - x) > 1 + 1e-9 { ok = false }
-                deviation += abs(v.exerciseMinutes - x)
-            }
-            if let h = s.appleStandHours {
-                any = true
-                if abs(Double(v.standHours) - h) > 1e-9 { ok = false }
-                deviation += abs(Double(v.standHours) - h)
-            }
-            guard any else { continue }
+            guard let c = compare(v, s) else { continue }
             a.compared += 1
-            a.deviation += deviation
-            if ok { a.agreeing += 1 }
+            a.deviation += c.deviation
+            if c.agrees { a.agreeing += 1 }
         }
         return a
+    }
+
+    /// One day's ring values against its summary, with the tolerances of docs/rings.md §4:
+    /// whether every ring agrees, and the deviation (per ring, |value − summary| ÷ tolerance,
+    /// summed). Nil when the summary has no ring to compare.
+    static func compare(_ v: RingQuarterHours.Bucket, _ s: ActivitySummary) -> (agrees: Bool, deviation: Double)? {
+        var ok = true
+        var any = false
+        var deviation = 0.0
+        if !s.isMoveTimeMode, let e = s.activeEnergyBurnedKcal {
+            any = true
+            let tolerance = max(1, abs(e) * 0.01)
+            if abs(v.energyKcal - e) > tolerance + 1e-9 { ok = false }
+            deviation += abs(v.energyKcal - e) / tolerance
+        }
+        if let x = s.appleExerciseTimeMinutes {
+            any = true
+            if abs(v.exerciseMinutes - x) > 1 + 1e-9 { ok = false }
+            deviation += abs(v.exerciseMinutes - x)
+        }
+        if let h = s.appleStandHours {
+            any = true
+            if abs(Double(v.standHours) - h) > 1e-9 { ok = false }
+            deviation += abs(Double(v.standHours) - h)
+        }
+        return any ? (ok, deviation) : nil
     }
 }
 

@@ -88,6 +88,9 @@ struct ZoneTimelineBuilder {
     /// The `ExportDate` instant and its printed offset (seconds east).
     var exportInstant: Int64?
     var exportOffset: Int64?
+    /// In an archive, the earlier exports' instants and printed offsets: each names the zones
+    /// the person may have been in when it was made (docs/days-and-time-zones.md §6.1).
+    var earlierExports: [ZoneChangePoints.Anchor] = []
     /// The machine's `TZ`: used only when nothing in the export tells the candidates apart.
     var environment: String?
     /// The export's `HealthData locale` (`de_DE`): its region breaks ties between zones.
@@ -332,34 +335,23 @@ struct ZoneTimelineBuilder {
             }
             return fixed(0, warning: "no ExportDate")
         }
-        let exportDate = Date(timeIntervalSince1970: Double(e))
-        var groups: [[Int64]: (calendar: LocalCalendar, ids: [String])] = [:]
-        for id in TimeZone.knownTimeZoneIdentifiers {
-            guard let tz = TimeZone(identifier: id), Int64(tz.secondsFromGMT(for: exportDate)) == printed else {
-                continue
-            }
-            let cal = LocalCalendar(timeZone: tz, covering: range)
-            let signature = cal.segments.flatMap { [$0.start, $0.offset] }
-            groups[signature, default: (cal, [])].ids.append(id)
-            groups[signature]?.calendar = cal  // the last zone's, as before (same segments)
+        let latest = ZoneChangePoints.Anchor(instant: e, offset: printed)
+        let anchors = (earlierExports.filter { $0 != latest } + [latest]).sorted { $0.instant < $1.instant }
+        // The zones that had each export's printed offset when it was made; when no one zone
+        // had them all (an archive of exports made in different zones), those of the latest.
+        var groups = Self.zoneGroups(range: range) { tz in
+            anchors.allSatisfy { Self.offset(tz, $0.instant) == $0.offset }
+        }
+        let anchorsAgree = !groups.isEmpty
+        if !anchorsAgree {
+            if let periods = changePoints(anchors: anchors, beating: nil) { return periods }
+            groups = Self.zoneGroups(range: range) { tz in Self.offset(tz, e) == printed }
         }
         let candidateCount = groups.values.reduce(0) { $0 + $1.ids.count }
         guard !groups.isEmpty else {
             return fixed(printed, warning: "no IANA zone has the export's offset")
         }
-        // Ties are broken by the export's own evidence, never by the machine's TZ: the zones of
-        // the locale's region first, then the well-known representatives, then the name.
         let region = ZoneRegions.region(ofLocale: locale)
-        let regionZones = ZoneRegions.zones(ofLocale: locale)
-        func inRegion(_ ids: [String]) -> Bool { ids.contains { regionZones.contains($0) } }
-        func representative(_ ids: [String]) -> String {
-            let local = ids.filter { regionZones.contains($0) }
-            let pool = local.isEmpty ? ids : local
-            if let p = Self.preferredRepresentatives.first(where: { pool.contains($0) }) { return p }
-            if let first = regionZones.first(where: { local.contains($0) }) { return first }  // zone.tab order
-            let plain = ids.filter { !$0.hasPrefix("Etc/") && $0.contains("/") }
-            return (plain.isEmpty ? ids : plain).min() ?? ids[0]  // a group has at least one zone
-        }
         let hasRingEvidence = !rings.isEmpty && summaries.values.contains { $0.hasRingValues }
         var scored: [(signature: [Int64], ids: [String], score: RingAgreement, offsets: Int)] = groups.map {
             sig, group in
@@ -367,9 +359,6 @@ struct ZoneTimelineBuilder {
                 hasRingEvidence
                 ? RingAgreement.score(rings.dailyValues(group.calendar), summaries: summaries) : RingAgreement()
             return (sig, group.ids.sorted(), score, offsets.matches(group.calendar))
-        }
-        func preference(_ ids: [String]) -> Int {
-            Self.preferredRepresentatives.firstIndex { ids.contains($0) } ?? Self.preferredRepresentatives.count
         }
         // Ring agreement first; then the true offsets of HRV beat times; then the locale's region;
         // then a well-known zone.
@@ -428,6 +417,14 @@ struct ZoneTimelineBuilder {
             return fixed(printed, warning: "no HKTimeZone metadata and no ring data to tell the candidate zones apart")
         }
         let winner = top[0]
+        // No one zone fits the days (a move or a trip): look for periods.
+        let poorRings =
+            winner.score.compared > 0 && Double(winner.score.agreeing) < 0.95 * Double(winner.score.compared)
+        let poorBeats = !offsets.isEmpty && Double(winner.offsets) < 0.95 * Double(offsets.count)
+        if poorRings || poorBeats, let periods = changePoints(anchors: anchors, beating: (winner.score, winner.offsets))
+        {
+            return periods
+        }
         let id = representative(winner.ids)
         if !offsets.isEmpty {
             notes.append(
@@ -463,6 +460,117 @@ struct ZoneTimelineBuilder {
                             comparedDays: winner.score.compared)
                         : .hrvBeatOffsets(candidates: candidateCount, matching: winner.offsets, records: offsets.count))
             ], notes: notes)
+    }
+
+    /// The UTC offset of `tz` at instant `t` (seconds east).
+    static func offset(_ tz: TimeZone, _ t: Int64) -> Int64 {
+        Int64(tz.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))))
+    }
+
+    /// The IANA zones that `include` accepts, grouped by their offsets over `range` (zones in one
+    /// group give the same days), each group with the calendar of its zones.
+    static func zoneGroups(
+        range: ClosedRange<Int64>, of identifiers: [String] = TimeZone.knownTimeZoneIdentifiers,
+        _ include: (TimeZone) -> Bool
+    ) -> [[Int64]: (calendar: LocalCalendar, ids: [String])] {
+        var groups: [[Int64]: (calendar: LocalCalendar, ids: [String])] = [:]
+        for id in identifiers {
+            guard let tz = TimeZone(identifier: id), include(tz) else { continue }
+            let cal = LocalCalendar(timeZone: tz, covering: range)
+            let signature = cal.segments.flatMap { [$0.start, $0.offset] }
+            if groups[signature]?.ids.contains(id) == true { continue }
+            groups[signature, default: (cal, [])].ids.append(id)
+            groups[signature]?.calendar = cal  // the last zone's (same segments)
+        }
+        return groups
+    }
+
+    /// True when a zone of the export locale's region is among `ids`.
+    func inRegion(_ ids: [String]) -> Bool {
+        let regionZones = ZoneRegions.zones(ofLocale: locale)
+        return ids.contains { regionZones.contains($0) }
+    }
+
+    /// The zone that names a group of zones giving the same days. Ties are broken by the
+    /// export's own evidence, never by the machine's TZ: the zones of the locale's region first,
+    /// then the well-known representatives, then the name (docs/days-and-time-zones.md §6).
+    func representative(_ ids: [String]) -> String {
+        let regionZones = ZoneRegions.zones(ofLocale: locale)
+        let local = ids.filter { regionZones.contains($0) }
+        let pool = local.isEmpty ? ids : local
+        if let p = Self.preferredRepresentatives.first(where: { pool.contains($0) }) { return p }
+        if let first = regionZones.first(where: { local.contains($0) }) { return first }  // zone.tab order
+        let plain = ids.filter { !$0.hasPrefix("Etc/") && $0.contains("/") }
+        return (plain.isEmpty ? ids : plain).min() ?? ids[0]  // a group has at least one zone
+    }
+
+    /// The place of a group in `preferredRepresentatives` (after them all when none is in it).
+    func preference(_ ids: [String]) -> Int {
+        Self.preferredRepresentatives.firstIndex { ids.contains($0) } ?? Self.preferredRepresentatives.count
+    }
+
+    /// Periods of zones found by `ZoneChangePoints` (docs/days-and-time-zones.md §6.1), or nil
+    /// when the search finds one period only, or (given `beating`, the best single zone's
+    /// agreement and HRV matches) periods that fit the days no better than that zone.
+    /// Candidates: the well-known representative zones and every zone with an export's printed
+    /// offset at its instant, grouped by their offsets over the data.
+    func changePoints(
+        anchors: [ZoneChangePoints.Anchor], beating single: (score: RingAgreement, offsets: Int)?
+    ) -> ZoneTimeline? {
+        let names = Set(Self.preferredRepresentatives)
+        let groups = Self.zoneGroups(range: range) { tz in
+            names.contains(tz.identifier) || anchors.contains { Self.offset(tz, $0.instant) == $0.offset }
+        }
+        let ordered = groups.values.map { (calendar: $0.calendar, ids: $0.ids.sorted()) }.sorted { a, b in
+            if inRegion(a.ids) != inRegion(b.ids) { return inRegion(a.ids) }
+            if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }
+            return representative(a.ids) < representative(b.ids)
+        }
+        var search = ZoneChangePoints(candidates: ordered.map { .init(ids: $0.ids, calendar: $0.calendar) })
+        search.rings = rings
+        search.summaries = summaries
+        search.offsets = offsets
+        search.anchors = anchors
+        guard let found = search.search(), found.count > 1 else { return nil }
+        var periods: [ZoneTimeline.Period] = []
+        for (k, p) in found.enumerated() {
+            let c = ordered[p.candidate]
+            let id = representative(c.ids)
+            var note: String?
+            if k > 0 {
+                let before = representative(ordered[found[k - 1].candidate].ids)
+                note =
+                    "no sample names a zone: the days' evidence (ActivitySummary, HRV beat times, the offsets printed on the exports) fits \(before) until \(CivilDate(daysSince1970: p.firstDay - 1)) and \(id) from \(CivilDate(daysSince1970: p.firstDay))"
+            }
+            periods.append(
+                .init(
+                    identifier: id, timeZone: TimeZone(identifier: id), fixedOffset: 0,
+                    start: k == 0 ? .min : c.calendar.startOfDay(p.firstDay), firstDay: k == 0 ? nil : p.firstDay,
+                    reason: .changePoints(
+                        agreeingDays: p.agreeing, comparedDays: p.compared, hrvMatching: p.hrvMatching,
+                        hrvRecords: p.hrvRecords),
+                    changeNote: note))
+        }
+        var timeline = ZoneTimeline(periods: periods)
+        // The periods as the report reads them (each change at the new zone's midnight) must
+        // fit better than the best single zone.
+        let score = RingAgreement.score(rings.dailyValues(timeline.calendar(covering: range)), summaries: summaries)
+        let matching = offsets.matches(timeline.calendar(covering: range))
+        if let single {
+            let better =
+                score.agreeing > single.score.agreeing
+                || (score.agreeing == single.score.agreeing && matching > single.offsets)
+            guard better else { return nil }
+        }
+        timeline.notes.append(
+            .info(
+                "Time zone: the export names none (no HKTimeZone)"
+                    + (single.map {
+                        ", and no one zone fits all its days (the best agrees with the ActivitySummary on \(grouped($0.score.agreeing)) of \(counted($0.score.compared, "day")) and matches \(grouped($0.offsets)) of \(counted(offsets.count, "HRV record")))"
+                    } ?? ", and its exports were made at offsets that no one zone has")
+                    + ": the days fall into \(counted(periods.count, "period")) of zones (see Time zones), which agree with the ActivitySummary on \(grouped(score.agreeing)) of \(counted(score.compared, "day")) and match \(grouped(matching)) of \(counted(offsets.count, "HRV record"))."
+            ))
+        return timeline
     }
 
     private func fixed(_ offset: Int64, warning why: String) -> ZoneTimeline {

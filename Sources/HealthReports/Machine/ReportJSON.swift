@@ -36,6 +36,7 @@ extension ReportWriter {
         case .hkTimeZone: reason = "most frequent HKTimeZone"
         case .activitySummaryAgreement: reason = "export-time offset candidates, ActivitySummary agreement"
         case .hrvBeatOffsets: reason = "export-time offset candidates, HRV beat offsets"
+        case .changePoints: reason = "change points of ActivitySummary agreement and HRV beat offsets"
         case .exportOffsetCandidates(_, let region):
             reason =
                 region.map { "export-time offset candidates, locale region \($0)" } ?? "export-time offset candidates"

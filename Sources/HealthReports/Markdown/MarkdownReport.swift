@@ -96,6 +96,10 @@ struct MarkdownReport {
                 + "of the \(counted(candidates, "IANA zone")) with the export's offset at the export instant, the one "
                 + "whose offsets match the true local time of the most HRV beat lists (\(grouped(matching)) of "
                 + "\(grouped(records)))"
+        case .changePoints(let agreeing, let compared, let matching, let records):
+            return "the export names no zone (no `HKTimeZone`): the zone its days fit best, found where the "
+                + "ActivitySummary agreement and HRV beat times change zone (\(grouped(agreeing)) of "
+                + "\(counted(compared, "day")) agree; \(grouped(matching)) of \(counted(records, "HRV beat list")) match)"
         case .exportOffsetCandidates(let candidates, let region):
             return "the export names no zone (no `HKTimeZone`) and has nothing to score zones with: "
                 + "of the \(counted(candidates, "IANA zone")) with the export's offset at the export instant, "

@@ -24,6 +24,14 @@ extension MarkdownReport {
         case .hkTimeZone(let samples):
             line += ", from \(grouped(samples)) `HKTimeZone` \(samples == 1 ? "sample" : "samples")"
         case .option: line += ", given with `--tz`"
+        case .changePoints(let agreeing, let compared, let matching, let records):
+            if compared == 0 && records == 0 {
+                line += ", without `HKTimeZone`: a zone with the offset printed on the export made then"
+            } else {
+                line +=
+                    ", without `HKTimeZone`: its days fit this zone best (ActivitySummary: \(grouped(agreeing)) of \(counted(compared, "day")) agree"
+                line += records > 0 ? "; HRV beat times: \(grouped(matching)) of \(grouped(records)) match)" : ")"
+            }
         case .activitySummaryAgreement, .hrvBeatOffsets, .exportOffsetCandidates, .environment, .exportOffset: break
         }
         if let note = p.changeNote { line += "; " + Markdown.escape(note) }

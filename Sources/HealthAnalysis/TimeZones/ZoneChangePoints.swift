@@ -1,0 +1,192 @@
+import HealthExport
+
+/// Periods of zones for an export that names none (no `HKTimeZone`), found from the days
+/// themselves (docs/days-and-time-zones.md §6.1): each candidate zone group scores every local
+/// day (1 when its ring values agree with that day's `ActivitySummary`, plus the share of the
+/// day's HRV beat lists whose true offset it has), and the search picks the sequence of groups
+/// with the highest total, where every change costs `changePenalty` and every period lasts at
+/// least two days. Each export instant (the latest export's, and in an archive every earlier
+/// export's) must lie in a group with the offset printed on that export.
+///
+/// Pure and deterministic: equal scores go to the earlier candidate (the caller orders them by
+/// preference) and to the earliest change that the evidence allows.
+struct ZoneChangePoints {
+    /// A group of zones with the same offsets over the data, with their calendar.
+    struct Candidate {
+        var ids: [String]
+        var calendar: LocalCalendar
+    }
+
+    /// An export instant and the UTC offset printed on that export (seconds east).
+    struct Anchor: Sendable, Equatable {
+        var instant: Int64
+        var offset: Int64
+    }
+
+    /// A run of local days (day numbers) in one candidate, with the evidence it rests on.
+    struct Period: Equatable {
+        var candidate: Int
+        var firstDay: Int
+        var lastDay: Int
+        /// Days with a summary and ring values, and how many of them agree.
+        var agreeing = 0
+        var compared = 0
+        /// HRV beat lists in the period, and how many of them have the candidate's offset.
+        var hrvMatching = 0
+        var hrvRecords = 0
+    }
+
+    /// What one change must gain: more than one day of agreement, so that a lone odd day never
+    /// makes a period, and two days that agree only in another zone do.
+    static let changePenalty = 1.5
+    /// Periods shorter than this many days are not considered.
+    static let shortestPeriodDays = 2
+    /// The longest run of days searched (a century); longer inputs are not searched.
+    static let longestSearchDays = 36_600
+
+    var candidates: [Candidate]
+    var rings = RingQuarterHours()
+    var summaries: [Int: ActivitySummary] = [:]
+    var offsets = OffsetEvidence()
+    var anchors: [Anchor] = []
+
+    private struct DayEvidence {
+        var agrees = false
+        var compared = false
+        var hrvMatching = 0
+        var hrvRecords = 0
+        var score: Double { (agrees ? 1 : 0) + (hrvRecords > 0 ? Double(hrvMatching) / Double(hrvRecords) : 0) }
+    }
+
+    /// The periods, first to last; nil when no sequence of candidates has every anchor's offset
+    /// or there is nothing to search.
+    func search() -> [Period]? {
+        guard !candidates.isEmpty else { return nil }
+        let observations = offsets.observations
+        var evidence: [[Int: DayEvidence]] = []
+        var forbidden: [Set<Int>] = []
+        var lo = Int.max
+        var hi = Int.min
+        for c in candidates {
+            var days: [Int: DayEvidence] = [:]
+            let values = rings.dailyValues(c.calendar)
+            for (day, s) in summaries {
+                guard let v = values[day], let r = RingAgreement.compare(v, s) else { continue }
+                days[day, default: DayEvidence()].compared = true
+                days[day]?.agrees = r.agrees
+            }
+            for o in observations {
+                let day = c.calendar.dayNumber(o.instant)
+                days[day, default: DayEvidence()].hrvRecords += o.count
+                if c.calendar.offset(at: o.instant) == o.offset { days[day]?.hrvMatching += o.count }
+            }
+            var no = Set<Int>()
+            for a in anchors {
+                let day = c.calendar.dayNumber(a.instant)
+                lo = min(lo, day)
+                hi = max(hi, day)
+                if c.calendar.offset(at: a.instant) != a.offset { no.insert(day) }
+            }
+            for day in days.keys {
+                lo = min(lo, day)
+                hi = max(hi, day)
+            }
+            evidence.append(days)
+            forbidden.append(no)
+        }
+        guard lo <= hi, hi - lo < Self.longestSearchDays else { return nil }
+        let n = hi - lo + 1
+        let g = candidates.count
+        let minus = -Double.infinity
+        // v1[k]: best total with day i the first of a period in k; v2[k]: day i at least the
+        // second. Per day, `fromLonger[i][k]` says (k, ≥ 2) came from (k, ≥ 2) (else (k, 1)),
+        // and `switchFrom[i]` the best and second-best predecessor of a change at day i.
+        var v1 = [Double](repeating: minus, count: g)
+        var v2 = [Double](repeating: minus, count: g)
+        var fromLonger = [[Bool]](repeating: [], count: n)
+        var switchFrom = [(Int, Int)](repeating: (-1, -1), count: n)
+        func score(_ k: Int, _ day: Int) -> Double {
+            if forbidden[k].contains(day) { return minus }
+            return evidence[k][day]?.score ?? 0
+        }
+        for k in 0..<g { v1[k] = score(k, lo) }
+        fromLonger[0] = [Bool](repeating: false, count: g)
+        for i in 1..<max(n, 1) {
+            let day = lo + i
+            // The two best periods of at least two days that could end at day i − 1.
+            var first = -1
+            var second = -1
+            for k in 0..<g where v2[k] > minus {
+                if first < 0 || v2[k] > v2[first] {
+                    second = first
+                    first = k
+                } else if second < 0 || v2[k] > v2[second] {
+                    second = k
+                }
+            }
+            switchFrom[i] = (first, second)
+            var n1 = [Double](repeating: minus, count: g)
+            var n2 = [Double](repeating: minus, count: g)
+            var longer = [Bool](repeating: false, count: g)
+            for k in 0..<g {
+                let s = score(k, day)
+                guard s > minus else { continue }
+                // Ties keep the longer run, which moves a change as early as the evidence allows.
+                let stay = max(v1[k], v2[k])
+                if stay > minus {
+                    n2[k] = stay + s
+                    longer[k] = v2[k] >= v1[k]
+                }
+                let from = first != k ? first : second
+                if from >= 0 { n1[k] = v2[from] - Self.changePenalty + s }
+            }
+            v1 = n1
+            v2 = n2
+            fromLonger[i] = longer
+        }
+        // The best end: a period of at least two days (or the one day searched), the earlier
+        // candidate on ties.
+        var end = -1
+        var endValue = minus
+        for k in 0..<g {
+            let v = n == 1 ? v1[k] : v2[k]
+            if v > endValue {
+                end = k
+                endValue = v
+            }
+        }
+        guard end >= 0 else { return nil }
+        // Back from the last day.
+        var assignment = [Int](repeating: 0, count: n)
+        var k = end
+        var inFirstDay = n == 1
+        var i = n - 1
+        while i >= 0 {
+            assignment[i] = k
+            if i == 0 { break }
+            if inFirstDay {
+                let (first, second) = switchFrom[i]
+                k = first != k ? first : second
+                inFirstDay = false
+            } else {
+                inFirstDay = !fromLonger[i][k]
+            }
+            i -= 1
+        }
+        var periods: [Period] = []
+        for (i, c) in assignment.enumerated() {
+            let day = lo + i
+            if periods.last?.candidate != c {
+                periods.append(Period(candidate: c, firstDay: day, lastDay: day))
+            }
+            periods[periods.count - 1].lastDay = day
+            if let e = evidence[c][day] {
+                if e.compared { periods[periods.count - 1].compared += 1 }
+                if e.agrees { periods[periods.count - 1].agreeing += 1 }
+                periods[periods.count - 1].hrvMatching += e.hrvMatching
+                periods[periods.count - 1].hrvRecords += e.hrvRecords
+            }
+        }
+        return periods
+    }
+}
