@@ -407,7 +407,7 @@ extension Generator {
         out.append(" sourceName=\"Strava\" sourceVersion=\"39310\"")
         writeTimes(created: end + 600, start: start, end: end)
         out.append(">\n")
-        if config.writesTimeZoneMetadata {
+        if config.writesTimeZoneMetadata && schedule.namesZone(at: start) {
             writeMetadata("HKTimeZone", zoneEscaped[schedule.zone(at: start)], indent: 2)
         }
         out.append(" </Workout>\n")

@@ -116,7 +116,7 @@ extension Generator {
         case .heartRate:
             out.append(">\n")
             writeMetadata("HKMetadataKeyHeartRateMotionContext", s.tag == Tag.active ? "2" : "1", indent: level + 1)
-        case .sleepAnalysis where config.writesTimeZoneMetadata:
+        case .sleepAnalysis where config.writesTimeZoneMetadata && schedule.namesZone(at: s.start):
             out.append(">\n")
             writeMetadata("HKTimeZone", zoneEscaped[schedule.zone(at: s.start)], indent: level + 1)
         case .stepCount where s.tag == Tag.userEntered:
@@ -234,7 +234,7 @@ extension Generator {
         writeTimes(created: created, start: w.start, end: w.end)
         out.append(">\n")
         writeMetadata("HKIndoorWorkout", w.kind == .strength ? "1" : "0", indent: 2)
-        if config.writesTimeZoneMetadata {
+        if config.writesTimeZoneMetadata && schedule.namesZone(at: w.start) {
             writeMetadata("HKTimeZone", zoneEscaped[schedule.zone(at: w.start)], indent: 2)
         }
         let mets = Array("\(r.int(3...11)).\(r.int(10000...99999)) kcal/hr\u{00B7}kg".utf8)

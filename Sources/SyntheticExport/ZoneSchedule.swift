@@ -4,10 +4,14 @@ public struct SyntheticZoneChange: Sendable, Equatable {
     /// `YYYY-MM-DD`: the first local day in the new zone.
     public var firstDay: String
     public var timeZoneIdentifier: String
+    /// The first this many days in the new zone carry no `HKTimeZone` metadata (a Watch that
+    /// recorded no workout or sleep there yet), so the export cannot name the change's day.
+    public var daysWithoutTimeZoneMetadata: Int
 
-    public init(firstDay: String, timeZoneIdentifier: String) {
+    public init(firstDay: String, timeZoneIdentifier: String, daysWithoutTimeZoneMetadata: Int = 0) {
         self.firstDay = firstDay
         self.timeZoneIdentifier = timeZoneIdentifier
+        self.daysWithoutTimeZoneMetadata = daysWithoutTimeZoneMetadata
     }
 }
 
@@ -27,6 +31,9 @@ struct ZoneSchedule: Sendable {
     let identifiers: [String]
     /// Day indices where a new zone starts, with the instant its clock takes over.
     let changes: [(index: Int, instant: Int64)]
+    /// Instants `[start, end)` whose samples carry no `HKTimeZone`
+    /// (`SyntheticZoneChange.daysWithoutTimeZoneMetadata`).
+    let unnamed: [Range<Int64>]
 
     init(_ config: SyntheticExportConfiguration, firstDay: Int) {
         self.firstDay = firstDay
@@ -51,7 +58,21 @@ struct ZoneSchedule: Sendable {
             changes.append((i, clocks[zoneOfDay[i]].midnight(day: firstDay + i)))
         }
         self.changes = changes
+        var unnamed: [Range<Int64>] = []
+        for change in config.zoneChanges where change.daysWithoutTimeZoneMetadata > 0 {
+            let start = Civil.parse(change.firstDay)! - firstDay
+            guard start > 0, start < zoneOfDay.count,
+                let c = changes.first(where: { $0.0 == start })
+            else { continue }
+            let end = min(start + change.daysWithoutTimeZoneMetadata, zoneOfDay.count - 1)
+            unnamed.append(c.1..<clocks[zoneOfDay[end]].midnight(day: firstDay + end))
+        }
+        self.unnamed = unnamed
     }
+
+    /// False for a sample starting at `t` that carries no `HKTimeZone` (the first days after a
+    /// change with `daysWithoutTimeZoneMetadata`).
+    func namesZone(at t: Int64) -> Bool { !unnamed.contains { $0.contains(t) } }
 
     /// The zone clock of day `index`.
     func clock(_ index: Int) -> ZoneClock { clocks[zoneOfDay[min(max(index, 0), zoneOfDay.count - 1)]] }

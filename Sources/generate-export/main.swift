@@ -5,7 +5,7 @@ import Foundation
 import SyntheticExport
 
 let usage =
-    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--zone-change DATE=ZONE]... [--no-hktimezone] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
+    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--zone-change DATE=ZONE[+N]]... [--no-hktimezone] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
 
 let help = """
     \(usage)
@@ -19,7 +19,8 @@ let help = """
       --tz ZONE             IANA time zone (default Europe/Berlin)
       --zone-change DATE=ZONE  from local day DATE on the person lives in ZONE (a move or
                             a trip; repeat for several). The day before is a travel day
-                            of at least 9 hours (an eastward change of at most 15 hours)
+                            of at least 9 hours (an eastward change of at most 15 hours);
+                            DATE=ZONE+N: no HKTimeZone on the first N days in ZONE
       --no-hktimezone       write no HKTimeZone metadata (older exports, iPhone-only users)
       --seed N              random seed, unsigned 64-bit (default 1)
       --prolog KIND         v14 (default), v12-malformed (the broken iOS 16 DTD) or none
@@ -69,7 +70,14 @@ func parse(_ arguments: [String]) throws -> Options? {
             let v = try value(a)
             let parts = v.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw UsageError(message: "--zone-change: '\(v)' is not DATE=ZONE") }
-            o.configuration.zoneChanges.append(SyntheticZoneChange(firstDay: parts[0], timeZoneIdentifier: parts[1]))
+            // DATE=ZONE+N: the first N days in ZONE carry no HKTimeZone.
+            let zone = parts[1].split(separator: "+", maxSplits: 1).map(String.init)
+            guard let silent = zone.count == 2 ? Int(zone[1]) : 0, silent >= 0 else {
+                throw UsageError(message: "--zone-change: '\(v)' is not DATE=ZONE or DATE=ZONE+N")
+            }
+            o.configuration.zoneChanges.append(
+                SyntheticZoneChange(
+                    firstDay: parts[0], timeZoneIdentifier: zone[0], daysWithoutTimeZoneMetadata: silent))
         case "--no-hktimezone": o.configuration.writesTimeZoneMetadata = false
         case "--seed":
             let v = try value(a)

@@ -33,6 +33,25 @@ struct TimeZoneScenarioTests {
                     SyntheticZoneChange(firstDay: "2025-10-20", timeZoneIdentifier: "Asia/Tokyo"),
                     SyntheticZoneChange(firstDay: "2025-10-27", timeZoneIdentifier: "Europe/Berlin"),
                 ])),
+        // The first days after a move without HKTimeZone (issue 16): no sample names Tokyo on
+        // 2023-04-10 … 04-12, so the first Tokyo day can be any of 04-10 … 04-13 and the
+        // ActivitySummary decides.
+        Scenario(
+            name: "Berlin to Tokyo, HKTimeZone only from the fourth day",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2023-03-27", days: 30, timeZoneIdentifier: "Europe/Berlin", seed: 13,
+                zoneChanges: [
+                    SyntheticZoneChange(
+                        firstDay: "2023-04-10", timeZoneIdentifier: "Asia/Tokyo", daysWithoutTimeZoneMetadata: 3)
+                ])),
+        Scenario(
+            name: "Los Angeles to Berlin, HKTimeZone only from the fourth day",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2024-03-01", days: 39, timeZoneIdentifier: "America/Los_Angeles", seed: 14,
+                zoneChanges: [
+                    SyntheticZoneChange(
+                        firstDay: "2024-03-21", timeZoneIdentifier: "Europe/Berlin", daysWithoutTimeZoneMetadata: 3)
+                ])),
         // Los Angeles (PST) to Bangkok (+07:00) from 2025-11-14: the travel day 2025-11-13 lasts
         // 9 hours (Los Angeles midnight to Bangkok midnight), the shortest the generator plans.
         Scenario(

@@ -12,9 +12,10 @@ import HealthExport
 /// west, the first day in B also holds the hours of date X that were still spent in the old zone
 /// before B's midnight (it is longer). Equivalently: day X starts at the earlier of the two zones'
 /// midnights starting X. The first day X is the latest day whose B-midnight lies after the last
-/// sample that names the old zone and not after the first sample that names B, unless an earlier
-/// such day agrees better with `ActivitySummary`; a long gap without data (a flight) is where the
-/// change usually is, and there any of these days gives the same totals.
+/// sample that names the old zone and not after the first sample that names B that fits the
+/// `ActivitySummary` and the HRV beat times best (`ChangeFit`), else the latest; a long gap
+/// without data (a flight) is where the change usually is, and there any of these days gives the
+/// same totals.
 struct ZoneTimeline: Sendable {
     struct Period: Sendable {
         var identifier: String
@@ -70,6 +71,19 @@ struct ZoneTimeline: Sendable {
             if let f = p.firstDay, f <= day { k = i } else if p.firstDay == nil { k = i }
         }
         return k
+    }
+}
+
+/// How well one placement of a zone change fits the export: `ActivitySummary` agreement, then
+/// HRV beat lists with their true offset, then the deviation from the summaries.
+struct ChangeFit {
+    var rings: RingAgreement
+    var offsets: Int
+
+    func isBetter(than other: ChangeFit) -> Bool {
+        if rings.agreeing != other.rings.agreeing { return rings.agreeing > other.rings.agreeing }
+        if offsets != other.offsets { return offsets > other.offsets }
+        return rings.isBetter(than: other.rings)
     }
 }
 
@@ -204,6 +218,7 @@ struct ZoneTimelineBuilder {
                 reason: .hkTimeZone(samples: runs[0].count))
         ]
         var ringQuarters: [Int64]?  // the ring data's quarter-hours, sorted (when needed)
+        let hrvObservations = runs.count > 1 ? offsets.observations : []
         for k in 1..<runs.count {
             let a = runs[k - 1]
             let b = runs[k]
@@ -247,6 +262,13 @@ struct ZoneTimelineBuilder {
                     breaks.insert(x)
                     q += 1
                 }
+                // HRV beat lists between the candidates tell them apart too (their true offset).
+                let start = calB.startOfDay(firstCandidate)
+                for o in hrvObservations where o.instant >= start && o.instant < stop {
+                    var x = calB.dayNumber(o.instant)
+                    while calB.startOfDay(x + 1) <= o.instant { x += 1 }
+                    breaks.insert(x)
+                }
                 var runs: [ClosedRange<Int>] = []  // descending, each of equal score
                 var top = lastCandidate
                 for x in breaks.sorted(by: >) where x >= firstCandidate && x < top {
@@ -254,10 +276,12 @@ struct ZoneTimelineBuilder {
                     top = x
                 }
                 runs.append(firstCandidate...top)
-                // The best fit wins: more agreeing days, then the smaller deviation from the
-                // summaries (a few kcal of the new zone's first morning on the wrong day stay
-                // within the Move tolerance, issue 16). Ties keep the later run.
-                var best: RingAgreement?
+                // The best fit wins (issue 16): more days agreeing with the ActivitySummary, then
+                // more HRV beat lists with their true offset (a Watch worn only in the hours
+                // when both zones show the same date leaves the rings alike), then the smaller
+                // deviation from the summaries (a few kcal of the new zone's first morning on the
+                // wrong day stay within the Move tolerance). Ties keep the later run.
+                var best: ChangeFit?
                 var bestRuns = 0
                 chosen = lastCandidate
                 for run in runs {
@@ -269,7 +293,9 @@ struct ZoneTimelineBuilder {
                             reason: .hkTimeZone(samples: b.count)))
                     let cal = ZoneTimeline(periods: trial).calendar(covering: window)
                     let days = (cal.dayNumber(a.last) - 1)...(cal.dayNumber(b.first) + 1)
-                    let score = RingAgreement.score(rings.dailyValues(cal), summaries: summaries, days: days)
+                    let score = ChangeFit(
+                        rings: RingAgreement.score(rings.dailyValues(cal), summaries: summaries, days: days),
+                        offsets: offsets.matches(cal))
                     if let b = best, !score.isBetter(than: b) {
                         if !b.isBetter(than: score) { bestRuns += 1 }
                     } else {
@@ -280,9 +306,12 @@ struct ZoneTimelineBuilder {
                 }
                 let first = CivilDate(daysSince1970: firstCandidate)
                 let last = CivilDate(daysSince1970: lastCandidate)
-                if let best, best.compared > 0, bestRuns == 1 {
+                if let best, best.rings.compared > 0 || hrvObservations.count > 0, bestRuns == 1 {
                     note =
-                        "the change lies between \(first) and \(last); \(CivilDate(daysSince1970: chosen)) agrees best with the ActivitySummary (\(grouped(best.agreeing)) of \(counted(best.compared, "day")) around it)"
+                        "the change lies between \(first) and \(last); \(CivilDate(daysSince1970: chosen)) agrees best with the ActivitySummary (\(grouped(best.rings.agreeing)) of \(counted(best.rings.compared, "day")) around it)"
+                        + (best.offsets > 0
+                            ? " and the HRV beat times (\(grouped(best.offsets)) of \(counted(offsets.count, "HRV record")))"
+                            : "")
                 } else {
                     note =
                         "the change lies between \(first) and \(last) (no sample names a zone in between, and the ActivitySummary cannot tell); placed at \(CivilDate(daysSince1970: chosen))"
