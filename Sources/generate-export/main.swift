@@ -120,53 +120,41 @@ func parse(_ arguments: [String]) throws -> Options? {
 
 func fail(_ message: String, code: Int32) -> Never {
     FileHandle.standardError.write(Data("generate-export: \(message)\n".utf8))
-    exit(code)
+    exitProcess(code)
 }
-
-func openForWriting(_ path: String) -> UnsafeMutablePointer<FILE> {
-    if path == "-" { return fdopen(1, "wb") }
-    guard let f = fopen(path, "wb") else {
-        fail("cannot write '\(path)': \(String(cString: strerror(errno)))", code: 1)
-    }
-    return f
-}
-
-struct WriteError: Error { var path: String }
 
 let options: Options
 do {
     guard let parsed = try parse(Array(CommandLine.arguments.dropFirst())) else {
         print(help)
-        exit(0)
+        exitProcess(0)
     }
     options = parsed
 } catch let error as UsageError {
     FileHandle.standardError.write(Data("generate-export: \(error.message)\n\(usage)\n".utf8))
-    exit(64)
+    exitProcess(64)
 }
 
 let outPath = options.out!
-let file = openForWriting(outPath)
 let started = Date()
 let truth: SyntheticTruth
 do {
-    truth = try SyntheticExport.write(options.configuration) { chunk in
-        if fwrite(chunk.baseAddress, 1, chunk.count, file) != chunk.count { throw WriteError(path: outPath) }
-    }
-} catch {
-    fail("write to '\(outPath)' failed: \(String(cString: strerror(errno)))", code: 1)
+    let file = try OutputFile(outPath)
+    truth = try SyntheticExport.write(options.configuration) { chunk in try file.write(UnsafeRawBufferPointer(chunk)) }
+    try file.close()
+} catch let error as OutputFileError {
+    fail("cannot write '\(error.path)': \(error.reason)", code: 1)
 }
-if fflush(file) != 0 { fail("write to '\(outPath)' failed: \(String(cString: strerror(errno)))", code: 1) }
-if outPath != "-" { fclose(file) }
 let seconds = Date().timeIntervalSince(started)
 
 if let truthPath = options.truth {
-    let f = openForWriting(truthPath)
-    let csv = Array(truth.csv().utf8)
-    if fwrite(csv, 1, csv.count, f) != csv.count || fflush(f) != 0 {
-        fail("write to '\(truthPath)' failed: \(String(cString: strerror(errno)))", code: 1)
+    do {
+        let file = try OutputFile(truthPath)
+        try Array(truth.csv().utf8).withUnsafeBytes { try file.write($0) }
+        try file.close()
+    } catch let error as OutputFileError {
+        fail("cannot write '\(error.path)': \(error.reason)", code: 1)
     }
-    if truthPath != "-" { fclose(f) }
 }
 
 if let routes = options.routes {
