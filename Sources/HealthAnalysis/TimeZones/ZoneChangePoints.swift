@@ -36,10 +36,12 @@ struct ZoneChangePoints {
         var hrvRecords = 0
     }
 
-    /// What one change must gain: more than one day of agreement, so that a lone odd day never
-    /// makes a period, and two days that agree only in another zone do.
-    static let changePenalty = 1.5
-    /// Periods shorter than this many days are not considered.
+    /// What one change must gain: more than two days' score, so that two odd days at either end
+    /// of the data never make a period of their own, while a move (every day before it
+    /// disagrees) and a trip of three days with ring data and HRV beats (2 a day) do.
+    static let changePenalty = 2.5
+    /// Periods shorter than this many days are not considered (but for the first, which also
+    /// holds the days before the search's first).
     static let shortestPeriodDays = 2
     /// The longest run of days searched (a century); longer inputs are not searched.
     static let longestSearchDays = 36_600
@@ -109,7 +111,11 @@ struct ZoneChangePoints {
             if forbidden[k].contains(day) { return minus }
             return evidence[k][day]?.score ?? 0
         }
-        for k in 0..<g { v1[k] = score(k, lo) }
+        // The first period also holds the days before the first one searched: it may be short.
+        for k in 0..<g {
+            v1[k] = score(k, lo)
+            v2[k] = v1[k]
+        }
         fromLonger[0] = [Bool](repeating: false, count: g)
         for i in 1..<max(n, 1) {
             let day = lo + i
