@@ -95,9 +95,13 @@ enum ReportCommand {
         let result = run.result
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
         let what = request.db.map { "archive \($0)" } ?? run.summary.inputName
+        // Several periods (a move, a trip): their zones in order, each once per period.
+        var zones: [String] = []
+        for p in result.timeZonePeriods where p.identifier != zones.last { zones.append(p.identifier) }
+        let zoneText =
+            zones.count > 1 ? "zones " + zones.joined(separator: " → ") : "zone \(result.timeZone.identifier)"
         print(
-            "Read \(what): \(counted(result.days.count, "day")) (\(period.isEmpty ? "no data" : period)), "
-                + "zone \(result.timeZone.identifier)")
+            "Read \(what): \(counted(result.days.count, "day")) (\(period.isEmpty ? "no data" : period)), \(zoneText)")
         for path in written { print("wrote \(path)") }
     }
 

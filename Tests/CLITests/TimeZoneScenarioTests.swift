@@ -166,6 +166,38 @@ struct TimeZoneScenarioTests {
             ), "\(report)")
     }
 
+    @Test func reportListsThePeriodsFoundWithoutHKTimeZoneWithTheirOwnEvidence() throws {
+        // The no-HKTimeZone move of the scenarios: 20 Los Angeles days (03-01 … 03-20) and 19
+        // Berlin days, each period's days counted as the report cuts them (the travel day 03-20
+        // ends at Berlin's midnight), every one agreeing with its ActivitySummary.
+        let configuration = try #require(
+            Self.scenarios.first { $0.name == "no HKTimeZone, relocation Los Angeles to Berlin" }
+        )
+        .configuration
+        let dir = try temporaryFolder()
+        let xml = dir.appendingPathComponent("export.xml")
+        let (bytes, truth) = SyntheticExport.makeExport(configuration)
+        try Data(bytes).write(to: xml)
+        let out = dir.appendingPathComponent("out")
+        let r = try run(["report", xml.path, "--out", out.path], environment: ["TZ": "UTC"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stdout.hasPrefix(
+                "Read \(xml.path): 39 days (2024-03-01 to 2024-04-08), zones America/Los_Angeles → Europe/Berlin\n"))
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        let hrv = truth.days.map { $0.hrvRecords }
+        #expect(
+            report.contains(
+                "  - `America/Los_Angeles` 2024-03-01 to 2024-03-20, without `HKTimeZone`: its days fit this zone best (ActivitySummary: 20 of 20 days agree; HRV beat times: \(hrv.prefix(20).reduce(0, +)) of \(hrv.prefix(20).reduce(0, +)) match)\n"
+            ), "\(report)")
+        #expect(
+            report.contains(
+                "  - `Europe/Berlin` 2024-03-21 to 2024-04-08, without `HKTimeZone`: its days fit this zone best (ActivitySummary: 19 of 19 days agree; HRV beat times: \(hrv.dropFirst(20).reduce(0, +)) of \(hrv.dropFirst(20).reduce(0, +)) match); no sample names a zone: the days' evidence (ActivitySummary, HRV beat times) fits America/Los\\_Angeles until 2024-03-20 and Europe/Berlin from 2024-03-21\n"
+            ), "\(report)")
+        let json = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
+        #expect(json.contains("\"reason\": \"change points of ActivitySummary agreement and HRV beat offsets\""))
+    }
+
     @Test func anArchiveOfExportsMadeInThreeZonesTakesEachExportsOffsetForItsDays() throws {
         // One iPhone-only person (no Watch: no ring inputs, no HRV beats), no HKTimeZone: in
         // Berlin from 2024-01-08, in Bogota from 2024-06-17. Three exports, each made at noon of
@@ -254,6 +286,9 @@ struct TimeZoneScenarioTests {
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("- `America/Los_Angeles` 2024-03-01 to 2024-03-20, from "))
         #expect(report.contains("- `Europe/Berlin` 2024-03-21 to 2024-04-08, from "))
+        #expect(
+            r.stdout.hasPrefix(
+                "Read \(xml.path): 39 days (2024-03-01 to 2024-04-08), zones America/Los_Angeles → Europe/Berlin\n"))
         // --tz still forces one zone for everything.
         let forced = dir.appendingPathComponent("forced")
         let f = try run(["report", xml.path, "--out", forced.path, "--tz", "Europe/Berlin"])

@@ -51,14 +51,21 @@ struct OffsetEvidence: Sendable {
         }
     }
 
-    /// How many observations `calendar` explains (its offset at the instant equals the seen one).
-    func matches(_ calendar: LocalCalendar) -> Int {
+    /// How many observations `calendar` explains (its offset at the instant equals the seen one),
+    /// of those in `range` when it is given.
+    func matches(_ calendar: LocalCalendar, in range: ClosedRange<Int64>? = nil) -> Int {
         var n = 0
         for (key, e) in entries {
+            if let range, !range.contains(e.first) { continue }
             let offset = (key - floorDiv(key, 256) * 256 - 128) * 900
             if calendar.offset(at: e.first) == offset { n += e.count }
         }
         return n
+    }
+
+    /// How many observations lie in `range`.
+    func count(in range: ClosedRange<Int64>) -> Int {
+        entries.values.reduce(0) { range.contains($1.first) ? $0 + $1.count : $0 }
     }
 
     var count: Int { entries.values.reduce(0) { $0 + $1.count } }

@@ -295,7 +295,7 @@ struct ZoneTimelineBuilder {
                     let days = (cal.dayNumber(a.last) - 1)...(cal.dayNumber(b.first) + 1)
                     let score = ChangeFit(
                         rings: RingAgreement.score(rings.dailyValues(cal), summaries: summaries, days: days),
-                        offsets: offsets.matches(cal))
+                        offsets: offsets.matches(cal, in: window))
                     if let b = best, !score.isBetter(than: b) {
                         if !b.isBetter(than: score) { bestRuns += 1 }
                     } else {
@@ -310,7 +310,7 @@ struct ZoneTimelineBuilder {
                     note =
                         "the change lies between \(first) and \(last); \(CivilDate(daysSince1970: chosen)) agrees best with the ActivitySummary (\(grouped(best.rings.agreeing)) of \(counted(best.rings.compared, "day")) around it)"
                         + (best.offsets > 0
-                            ? " and the HRV beat times (\(grouped(best.offsets)) of \(counted(offsets.count, "HRV record")))"
+                            ? " and the HRV beat times (\(grouped(best.offsets)) of \(counted(offsets.count(in: window), "HRV record")) around it)"
                             : "")
                 } else {
                     note =
@@ -568,8 +568,12 @@ struct ZoneTimelineBuilder {
             var note: String?
             if k > 0 {
                 let before = representative(ordered[found[k - 1].candidate].ids)
+                let evidence =
+                    anchors.count > 1
+                    ? "ActivitySummary, HRV beat times, the offsets printed on the exports"
+                    : "ActivitySummary, HRV beat times"
                 note =
-                    "no sample names a zone: the days' evidence (ActivitySummary, HRV beat times, the offsets printed on the exports) fits \(before) until \(CivilDate(daysSince1970: p.firstDay - 1)) and \(id) from \(CivilDate(daysSince1970: p.firstDay))"
+                    "no sample names a zone: the days' evidence (\(evidence)) fits \(before) until \(CivilDate(daysSince1970: p.firstDay - 1)) and \(id) from \(CivilDate(daysSince1970: p.firstDay))"
             }
             periods.append(
                 .init(
@@ -582,9 +586,28 @@ struct ZoneTimelineBuilder {
         }
         var timeline = ZoneTimeline(periods: periods)
         // The periods as the report reads them (each change at the new zone's midnight) must
-        // fit better than the best single zone.
-        let score = RingAgreement.score(rings.dailyValues(timeline.calendar(covering: range)), summaries: summaries)
-        let matching = offsets.matches(timeline.calendar(covering: range))
+        // fit better than the best single zone; each period's evidence is counted that way too.
+        let calendar = timeline.calendar(covering: range)
+        let values = rings.dailyValues(calendar)
+        let score = RingAgreement.score(values, summaries: summaries)
+        let matching = offsets.matches(calendar)
+        var perPeriod = [(agreeing: Int, compared: Int, matching: Int, records: Int)](
+            repeating: (0, 0, 0, 0), count: periods.count)
+        for (day, summary) in summaries {
+            guard let v = values[day], let c = RingAgreement.compare(v, summary) else { continue }
+            let k = timeline.periodIndex(day: day)
+            perPeriod[k].compared += 1
+            if c.agrees { perPeriod[k].agreeing += 1 }
+        }
+        for o in offsets.observations {
+            let k = timeline.periodIndex(day: calendar.dayNumber(o.instant))
+            perPeriod[k].records += o.count
+            if calendar.offset(at: o.instant) == o.offset { perPeriod[k].matching += o.count }
+        }
+        for (k, e) in perPeriod.enumerated() {
+            timeline.periods[k].reason = .changePoints(
+                agreeingDays: e.agreeing, comparedDays: e.compared, hrvMatching: e.matching, hrvRecords: e.records)
+        }
         if let single {
             let better =
                 score.agreeing > single.score.agreeing
