@@ -20,6 +20,7 @@ extension MarkdownReport {
             ("Exercise (min)", 0, 0, { $0.exerciseMinutes }),
             ("Stand hours", 1, 0, { $0.standHours.map(Double.init) }),
             ("Resting heart rate (bpm)", 1, 1, { $0.restingHeartRateBpm }),
+            ("Heart rate, time-weighted mean (bpm)", 1, 1, { $0.heartRateAvgBpm }),
             // The body and vital measures, listed only when the export has them.
             ("HRV, SDNN (ms)", 1, 1, { $0.hrvSdnnMs }),
             ("Body mass (kg)", 2, 2, { $0.bodyMassKg }),
