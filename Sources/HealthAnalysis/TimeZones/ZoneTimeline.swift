@@ -450,7 +450,9 @@ struct ZoneTimelineBuilder {
         let poorRings =
             winner.score.compared > 0 && Double(winner.score.agreeing) < 0.95 * Double(winner.score.compared)
         let poorBeats = !offsets.isEmpty && Double(winner.offsets) < 0.95 * Double(offsets.count)
-        if poorRings || poorBeats, let periods = changePoints(anchors: anchors, beating: (winner.score, winner.offsets))
+        if poorRings || poorBeats,
+            let periods = changePoints(
+                anchors: anchors, beating: (winner.score, winner.offsets, representative(winner.ids)))
         {
             return periods
         }
@@ -544,7 +546,7 @@ struct ZoneTimelineBuilder {
     /// Candidates: the well-known representative zones and every zone with an export's printed
     /// offset at its instant, grouped by their offsets over the data.
     func changePoints(
-        anchors: [ZoneChangePoints.Anchor], beating single: (score: RingAgreement, offsets: Int)?
+        anchors: [ZoneChangePoints.Anchor], beating single: (score: RingAgreement, offsets: Int, zone: String)?
     ) -> ZoneTimeline? {
         let names = Set(Self.preferredRepresentatives)
         let groups = Self.zoneGroups(range: range) { tz in
@@ -618,9 +620,9 @@ struct ZoneTimelineBuilder {
             .info(
                 "Time zone: the export names none (no HKTimeZone)"
                     + (single.map {
-                        ", and no one zone fits all its days (the best agrees with the ActivitySummary on \(grouped($0.score.agreeing)) of \(counted($0.score.compared, "day")) and matches \(grouped($0.offsets)) of \(counted(offsets.count, "HRV record")))"
+                        ", and no one zone fits all its days (the best, \($0.zone), agrees with the ActivitySummary on \(grouped($0.score.agreeing)) of \(counted($0.score.compared, "day")) and matches \(grouped($0.offsets)) of \(counted(offsets.count, "HRV record")))"
                     } ?? ", and its exports were made at offsets that no one zone has")
-                    + ": the days fall into \(counted(periods.count, "period")) of zones (see Time zones), which agree with the ActivitySummary on \(grouped(score.agreeing)) of \(counted(score.compared, "day")) and match \(grouped(matching)) of \(counted(offsets.count, "HRV record"))."
+                    + ": the days fall into \(counted(periods.count, "period")) of zones (listed in the Overview), which agree with the ActivitySummary on \(grouped(score.agreeing)) of \(counted(score.compared, "day")) and match \(grouped(matching)) of \(counted(offsets.count, "HRV record"))."
             ))
         return timeline
     }
