@@ -52,6 +52,14 @@ struct TimeZoneScenarioTests {
                     SyntheticZoneChange(
                         firstDay: "2024-03-21", timeZoneIdentifier: "Europe/Berlin", daysWithoutTimeZoneMetadata: 3)
                 ])),
+        Scenario(
+            name: "Berlin to New York, HKTimeZone only from the fourth day",
+            configuration: SyntheticExportConfiguration(
+                firstDay: "2025-05-05", days: 30, timeZoneIdentifier: "Europe/Berlin", seed: 15,
+                zoneChanges: [
+                    SyntheticZoneChange(
+                        firstDay: "2025-05-19", timeZoneIdentifier: "America/New_York", daysWithoutTimeZoneMetadata: 3)
+                ])),
         // Los Angeles (PST) to Bangkok (+07:00) from 2025-11-14: the travel day 2025-11-13 lasts
         // 9 hours (Los Angeles midnight to Bangkok midnight), the shortest the generator plans.
         Scenario(
