@@ -309,7 +309,10 @@ final class Replay {
                 r.heartbeats.append(InstantaneousBeatsPerMinute(bpm: beats.double(1), time: beats.text(2)))
                 beatOwner = try beats.step() ? beats.int64(0) : Int64.max
             }
-            for _ in 0..<max(1, rows.int64(12)) { batch.records.append(r) }
+            // Exact duplicates come back as copies; the last (most often the only) one is moved.
+            let copies = rows.int64(12)
+            if copies > 1 { for _ in 1..<copies { batch.records.append(r) } }
+            batch.records.append(consume r)
             if batch.records.count >= batchSize {
                 try consume(batch)
                 batch.records.removeAll(keepingCapacity: true)
