@@ -231,12 +231,12 @@ final class Replay {
         let end = start + duration
         let creation = s.int64OrNil(5).map { end + $0 }
         let value: RecordValue
-        if let v = s.doubleOrNil(7), let unitID = s.int64OrNil(8), let unit = unitByID[unitID],
+        if let v = s.doubleOrNil(7), let unitID = s.rowIDOrNil(8), let unit = unitByID[unitID],
             let canonical = unit.canonical
         {
             value = .quantity(
                 Quantity(value: v, unit: canonical, originalValue: s.doubleOrNil(9) ?? v, originalUnit: unit.unit))
-        } else if let textID = s.int64OrNil(10) {
+        } else if let textID = s.rowIDOrNil(10) {
             value = categoryOrText(type: type, textID: textID)
         } else {
             value = .none(nil)
@@ -245,8 +245,8 @@ final class Replay {
         return Record(
             type: type, typeSymbol: Int32(truncatingIfNeeded: typeID), value: value,
             sourceName: sourceByID[sourceID] ?? "", sourceSymbol: Int32(truncatingIfNeeded: sourceID),
-            sourceVersion: s.int64OrNil(2).flatMap { versionByID[$0] },
-            device: s.int64OrNil(3).flatMap { deviceByID[$0] },
+            sourceVersion: s.rowIDOrNil(2).flatMap { versionByID[$0] },
+            device: s.rowIDOrNil(3).flatMap { deviceByID[$0] },
             creationDate: creation.map { Timestamp(secondsSince1970: $0, printedOffsetSeconds: offsetSeconds) },
             startDate: Timestamp(secondsSince1970: start, printedOffsetSeconds: offsetSeconds),
             endDate: Timestamp(secondsSince1970: end, printedOffsetSeconds: offsetSeconds),
@@ -298,7 +298,7 @@ final class Replay {
         while try rows.step() {
             let id = rows.int64(0)
             var r = try topLevelRecord(rows)
-            r.line = Int(rows.int64OrNil(11) ?? 0)
+            r.line = Int(rows.int64(11))  // NULL reads as 0
             while metadataOwner < id { metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max }
             while metadataOwner == id {
                 r.metadata.append(MetadataEntry(key: keys[metadata.int64(1)] ?? "", value: metadata.text(2)))

@@ -174,6 +174,12 @@ final class Statement {
     }
     func int64(_ c: Int32) -> Int64 { sqlite3_column_int64(handle, c) }
     func int64OrNil(_ c: Int32) -> Int64? { isNull(c) ? nil : int64(c) }
+    /// A row id of column `c`, nil for NULL (SQLite reads NULL as 0) and for ids below 1, which
+    /// no lookup table gives out: one call into SQLite instead of two.
+    func rowIDOrNil(_ c: Int32) -> Int64? {
+        let v = int64(c)
+        return v > 0 ? v : nil
+    }
     func intOrNil(_ c: Int32) -> Int? { isNull(c) ? nil : Int(int64(c)) }
     func double(_ c: Int32) -> Double { sqlite3_column_double(handle, c) }
     func doubleOrNil(_ c: Int32) -> Double? { isNull(c) ? nil : double(c) }
