@@ -356,3 +356,10 @@ struct DecimalFormat: Hashable, Sendable {
         return digits.isEmpty ? ([], 0) : (digits, pointPosition)
     }
 }
+
+/// `value` with `decimals` decimals and `,` between groups of three integer digits
+/// (`12,277.5`), as report.md's tables write numbers; `—` for NaN or infinity. For the other
+/// Markdown outputs of the package (the cohort report).
+package func groupedDecimal(_ value: Double, decimals: Int) -> String {
+    DecimalFormat(decimals: decimals, groupingSeparator: ",").string(value) ?? "—"
+}

@@ -79,8 +79,9 @@ enum CohortReport {
         return text
     }
 
+    /// A measure's value as report.md writes numbers (`12,277`; percentages as `71.4`).
     static func format(_ value: Double, _ measure: Measure) -> String {
-        TableCell.number(measure.percent ? value * 100 : value).csvText(.number(decimals: measure.decimals))
+        groupedDecimal(measure.percent ? value * 100 : value, decimals: measure.decimals)
     }
 
     /// The chart: one row per measure with people's values, a box from the lower to the upper
