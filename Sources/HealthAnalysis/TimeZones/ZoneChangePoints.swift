@@ -116,8 +116,7 @@ struct ZoneChangePoints {
             v1[k] = score(k, lo)
             v2[k] = v1[k]
         }
-        fromLonger[0] = [Bool](repeating: false, count: g)
-        for i in 1..<max(n, 1) {
+        for i in 1..<n {
             let day = lo + i
             // The two best periods of at least two days that could end at day i − 1.
             var first = -1
@@ -150,12 +149,12 @@ struct ZoneChangePoints {
             v2 = n2
             fromLonger[i] = longer
         }
-        // The best end: a period of at least two days (or the one day searched), the earlier
+        // The best end: a period of at least two days (or the first, of any length), the earlier
         // candidate on ties.
         var end = -1
         var endValue = minus
         for k in 0..<g {
-            let v = n == 1 ? v1[k] : v2[k]
+            let v = v2[k]
             if v > endValue {
                 end = k
                 endValue = v
@@ -165,7 +164,7 @@ struct ZoneChangePoints {
         // Back from the last day.
         var assignment = [Int](repeating: 0, count: n)
         var k = end
-        var inFirstDay = n == 1
+        var inFirstDay = false
         var i = n - 1
         while i >= 0 {
             assignment[i] = k

@@ -331,13 +331,12 @@ struct ZoneTimelineBuilder {
                     reason: .hkTimeZone(samples: b.count), changeNote: note))
         }
         if let e = exportInstant, let printed = exportOffset, let lastPeriod = periods.last,
-            let last = lastPeriod.timeZone,
-            Int64(last.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e)))) != printed
+            let last = lastPeriod.timeZone, Self.offset(last, e) != printed
         {
             notes.append(
                 .info(
                     "The export was made at \(Analyzer.offsetLabel(printed)), but the last HKTimeZone, \(lastPeriod.identifier), "
-                        + "has \(Analyzer.offsetLabel(Int64(last.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e)))))) then: "
+                        + "has \(Analyzer.offsetLabel(Self.offset(last, e))) then: "
                         + "the phone was elsewhere at export time; days after the last sample naming a zone may be in another zone."
                 ))
         }
@@ -371,8 +370,7 @@ struct ZoneTimelineBuilder {
         var groups = Self.zoneGroups(range: range) { tz in
             anchors.allSatisfy { Self.offset(tz, $0.instant) == $0.offset }
         }
-        let anchorsAgree = !groups.isEmpty
-        if !anchorsAgree {
+        if groups.isEmpty {
             if let periods = changePoints(anchors: anchors, beating: nil) { return periods }
             groups = Self.zoneGroups(range: range) { tz in Self.offset(tz, e) == printed }
         }
@@ -501,15 +499,13 @@ struct ZoneTimelineBuilder {
     /// The IANA zones that `include` accepts, grouped by their offsets over `range` (zones in one
     /// group give the same days), each group with the calendar of its zones.
     static func zoneGroups(
-        range: ClosedRange<Int64>, of identifiers: [String] = TimeZone.knownTimeZoneIdentifiers,
-        _ include: (TimeZone) -> Bool
+        range: ClosedRange<Int64>, _ include: (TimeZone) -> Bool
     ) -> [[Int64]: (calendar: LocalCalendar, ids: [String])] {
         var groups: [[Int64]: (calendar: LocalCalendar, ids: [String])] = [:]
-        for id in identifiers {
+        for id in TimeZone.knownTimeZoneIdentifiers {
             guard let tz = TimeZone(identifier: id), include(tz) else { continue }
             let cal = LocalCalendar(timeZone: tz, covering: range)
             let signature = cal.segments.flatMap { [$0.start, $0.offset] }
-            if groups[signature]?.ids.contains(id) == true { continue }
             groups[signature, default: (cal, [])].ids.append(id)
             groups[signature]?.calendar = cal  // the last zone's (same segments)
         }
@@ -591,8 +587,6 @@ struct ZoneTimelineBuilder {
         // fit better than the best single zone; each period's evidence is counted that way too.
         let calendar = timeline.calendar(covering: range)
         let values = rings.dailyValues(calendar)
-        let score = RingAgreement.score(values, summaries: summaries)
-        let matching = offsets.matches(calendar)
         var perPeriod = [(agreeing: Int, compared: Int, matching: Int, records: Int)](
             repeating: (0, 0, 0, 0), count: periods.count)
         for (day, summary) in summaries {
@@ -610,10 +604,13 @@ struct ZoneTimelineBuilder {
             timeline.periods[k].reason = .changePoints(
                 agreeingDays: e.agreeing, comparedDays: e.compared, hrvMatching: e.matching, hrvRecords: e.records)
         }
+        // The whole timeline's fit: the periods' sums.
+        let agreeing = perPeriod.reduce(0) { $0 + $1.agreeing }
+        let compared = perPeriod.reduce(0) { $0 + $1.compared }
+        let matching = perPeriod.reduce(0) { $0 + $1.matching }
         if let single {
             let better =
-                score.agreeing > single.score.agreeing
-                || (score.agreeing == single.score.agreeing && matching > single.offsets)
+                agreeing > single.score.agreeing || (agreeing == single.score.agreeing && matching > single.offsets)
             guard better else { return nil }
         }
         timeline.notes.append(
@@ -622,7 +619,7 @@ struct ZoneTimelineBuilder {
                     + (single.map {
                         ", and no one zone fits all its days (the best, \($0.zone), agrees with the ActivitySummary on \(grouped($0.score.agreeing)) of \(counted($0.score.compared, "day")) and matches \(grouped($0.offsets)) of \(counted(offsets.count, "HRV record")))"
                     } ?? ", and its exports were made at offsets that no one zone has")
-                    + ": the days fall into \(counted(periods.count, "period")) of zones (listed in the Overview), which agree with the ActivitySummary on \(grouped(score.agreeing)) of \(counted(score.compared, "day")) and match \(grouped(matching)) of \(counted(offsets.count, "HRV record"))."
+                    + ": the days fall into \(counted(periods.count, "period")) of zones (listed in the Overview), which agree with the ActivitySummary on \(grouped(agreeing)) of \(counted(compared, "day")) and match \(grouped(matching)) of \(counted(offsets.count, "HRV record"))."
             ))
         return timeline
     }
