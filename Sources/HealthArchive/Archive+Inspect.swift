@@ -54,11 +54,11 @@ extension Archive {
                             Timestamp(secondsSince1970: $0, printedOffsetSeconds: Int32((e.int64OrNil(2) ?? 0) * 60))
                         }, recordsRead: Int(e.int64(3)), recordsNew: Int(e.int64(4)), firstImported: e.int64(5)))
             }
-            // One pass over the records (in id order: type, then start), counted here rather
-            // than with GROUP BYs that would each sort the whole table.
+            // One pass over the record blocks (in id order: type, then start), counted here rather
+            // than with GROUP BYs over the `records` view.
             out.nestedRecords = Int(try db.integer("SELECT count(*) FROM correlation_records") ?? 0)
             out.summaryDays = Int(try db.integer("SELECT count(*) FROM activity_summaries") ?? 0)
-            let total = try db.integer("SELECT count(*) FROM records") ?? 0
+            let total = try db.integer("SELECT coalesce(sum(count), 0) FROM record_blocks") ?? 0
             var names: [String: [Int64: String]] = [:]
             for (table, column) in [("types", "identifier"), ("sources", "name"), ("units", "unit")] {
                 let s = try db.prepare("SELECT id, \(column) FROM \(table)")
@@ -69,22 +69,25 @@ extension Archive {
             while try d.step() { deviceNames[d.int64(0)] = d.text(1) }
             var perType: [Int64: (count: Int, units: [Int64: Int])] = [:]
             var perSource: [Int64: (count: Int, devices: [Int64: Int])] = [:]
-            let rows = try db.prepare("SELECT id, source_id, device_id, unit_id, duration_s FROM records")
+            let blocks = try db.prepare("SELECT id, records FROM record_blocks ORDER BY id")
             var done: Int64 = 0
-            while try rows.step() {
-                let id = rows.int64(0)
-                let type = id >> 54
-                let start = Schema.start(ofRecord: id)
-                let end = start + rows.int64(4)
-                out.firstStart = min(out.firstStart ?? start, start)
-                out.lastEnd = max(out.lastEnd ?? end, end)
-                perType[type, default: (0, [:])].count += 1
-                perType[type]!.units[rows.int64OrNil(3) ?? 0, default: 0] += 1
-                let source = rows.int64(1)
-                perSource[source, default: (0, [:])].count += 1
-                perSource[source]!.devices[rows.int64OrNil(2) ?? 0, default: 0] += 1
-                done += 1
-                if done % 65_536 == 0 { progress?(done, total) }
+            var stored: [StoredRecord] = []
+            while try blocks.step() {
+                let block = blocks.int64(0)
+                try blocks.withTextBytes(1) { try RecordBlock.decode($0, block: block, into: &stored) }
+                for r in stored {
+                    let type = r.id >> 54
+                    let start = Schema.start(ofRecord: r.id)
+                    let end = start + r.duration
+                    out.firstStart = min(out.firstStart ?? start, start)
+                    out.lastEnd = max(out.lastEnd ?? end, end)
+                    perType[type, default: (0, [:])].count += 1
+                    perType[type]!.units[r.unit ?? 0, default: 0] += 1
+                    perSource[r.source, default: (0, [:])].count += 1
+                    perSource[r.source]!.devices[r.device ?? 0, default: 0] += 1
+                    done += 1
+                    if done % 65_536 == 0 { progress?(done, total) }
+                }
             }
             out.records = Int(done)
             out.types = perType.map { type, v in

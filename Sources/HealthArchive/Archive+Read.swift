@@ -68,19 +68,26 @@ extension Archive {
     }
 
     /// The id runs `first ... last` of up to `parts` parts of about equal record counts, covering
-    /// every id: the ids at the count's quantiles (`LIMIT 1 OFFSET k`, which steps over row ids
-    /// without reading the rows' columns).
+    /// every id, cut between blocks (one pass over the blocks' `count`, which SQLite keeps
+    /// before the blocks' text: the text is not read).
     private func recordCuts(parts: Int, minimumRecordsPerPart: Int) throws -> [(Int64, Int64)] {
-        let counting = try db.prepare("SELECT count(*) FROM records")
-        let count = try counting.step() ? counting.int64(0) : 0
-        let n = Int(max(1, min(Int64(parts), count / Int64(minimumRecordsPerPart))))
+        let blocks = try db.prepare("SELECT id, count FROM record_blocks ORDER BY id")
+        var counts: [(block: Int64, count: Int64)] = []
+        var total: Int64 = 0
+        while try blocks.step() {
+            counts.append((blocks.int64(0), blocks.int64(1)))
+            total += max(0, blocks.int64(1))
+        }
+        let n = Int(max(1, min(Int64(parts), total / Int64(minimumRecordsPerPart))))
         guard n > 1 else { return [(Int64.min, Int64.max)] }
-        let at = try db.prepare("SELECT id FROM records ORDER BY id LIMIT 1 OFFSET ?")
         var bounds: [Int64] = [Int64.min]
-        for k in 1..<n {
-            at.bind(1, count * Int64(k) / Int64(n))
-            if try at.step() { bounds.append(at.int64(0)) }
-            at.reset()
+        var sum: Int64 = 0
+        for (block, count) in counts {
+            // A new part starts at the first block past the next quantile.
+            if sum >= total * Int64(bounds.count) / Int64(n), bounds.count < n {
+                bounds.append(RecordBlock.firstRecordID(ofBlock: block))
+            }
+            sum += max(0, count)
         }
         bounds.append(.max)  // (the last run ends at .max itself)
         return (0..<(bounds.count - 1)).map { (bounds[$0], $0 + 2 < bounds.count ? bounds[$0 + 1] - 1 : .max) }
@@ -105,13 +112,6 @@ extension Archive {
         }
         return out
     }
-}
-
-/// A value that the archive's schema and importer never write (a NULL in a NOT NULL column, an
-/// offset of days), found in a hand-edited or damaged archive: `ArchiveError.damaged` for the
-/// archive's path.
-struct DamagedRow: Error {
-    var problem: String
 }
 
 /// The lookup tables by id and the queries of one replay.
@@ -214,49 +214,37 @@ final class Replay {
             isNestedInCorrelation: nested)
     }
 
-    /// A top-level record from the stored columns of `topLevelColumns` starting at column 0: the
-    /// instants and the type come from the id and the stored durations here (the same arithmetic
-    /// as the schema's generated columns, Schema.swift), which spares SQLite computing four
-    /// virtual columns per row. The same values as `record(_:from:nested:)` of those columns.
-    /// - Throws: `DamagedRow` for a NULL duration or an impossible offset.
-    func topLevelRecord(_ s: Statement) throws -> Record {
-        let id = s.int64(0)
-        let typeID = id >> 54
+    /// The top-level record a block holds as `r`: the instants and the type come from the id
+    /// and the stored durations (the same arithmetic as the `records` view, Schema.swift).
+    /// - Throws: `DamagedRow` for an impossible offset.
+    func topLevelRecord(_ r: StoredRecord) throws -> Record {
+        let typeID = r.id >> 54
         let type = typeByID[typeID] ?? ""
-        let offsetSeconds = try Self.offsetSeconds(s.int64(6))
-        let start = ((id >> 21) & 8_589_934_591) - 2_147_483_648
-        guard let duration = s.int64OrNil(4) else {
-            throw DamagedRow(problem: "a row has no end_utc, which every row has")
-        }
-        let end = start + duration
-        let creation = s.int64OrNil(5).map { end + $0 }
+        let offsetSeconds = try Self.offsetSeconds(r.offsetMinutes)
+        let start = Schema.start(ofRecord: r.id)
+        let end = start + r.duration
         let value: RecordValue
-        if let v = s.doubleOrNil(7), let unitID = s.rowIDOrNil(8), let unit = unitByID[unitID],
-            let canonical = unit.canonical
-        {
+        if let v = r.value, let unitID = r.unit, let unit = unitByID[unitID], let canonical = unit.canonical {
             value = .quantity(
-                Quantity(value: v, unit: canonical, originalValue: s.doubleOrNil(9) ?? v, originalUnit: unit.unit))
-        } else if let textID = s.rowIDOrNil(10) {
+                Quantity(value: v, unit: canonical, originalValue: r.original ?? v, originalUnit: unit.unit))
+        } else if let textID = r.text {
             value = categoryOrText(type: type, textID: textID)
         } else {
             value = .none(nil)
         }
-        let sourceID = s.int64(1)
-        return Record(
+        var record = Record(
             type: type, typeSymbol: Int32(truncatingIfNeeded: typeID), value: value,
-            sourceName: sourceByID[sourceID] ?? "", sourceSymbol: Int32(truncatingIfNeeded: sourceID),
-            sourceVersion: s.rowIDOrNil(2).flatMap { versionByID[$0] },
-            device: s.rowIDOrNil(3).flatMap { deviceByID[$0] },
-            creationDate: creation.map { Timestamp(secondsSince1970: $0, printedOffsetSeconds: offsetSeconds) },
+            sourceName: sourceByID[r.source] ?? "", sourceSymbol: Int32(truncatingIfNeeded: r.source),
+            sourceVersion: r.version.flatMap { versionByID[$0] }, device: r.device.flatMap { deviceByID[$0] },
+            creationDate: r.creationDelay.map {
+                Timestamp(secondsSince1970: end + $0, printedOffsetSeconds: offsetSeconds)
+            },
             startDate: Timestamp(secondsSince1970: start, printedOffsetSeconds: offsetSeconds),
             endDate: Timestamp(secondsSince1970: end, printedOffsetSeconds: offsetSeconds),
             isNestedInCorrelation: false)
+        record.line = Int(r.line ?? 0)
+        return record
     }
-
-    /// The stored columns `topLevelRecord` reads, then `line` (11) and `copies` (12).
-    static let topLevelColumns =
-        "id, source_id, source_version_id, device_id, duration_s, creation_delay_s, printed_offset_min, value,"
-        + " unit_id, original_value, value_text_id, line, copies"
 
     /// A record's value stored as text: a category for an `HKCategoryTypeIdentifier…` type (one
     /// `CategoryValue` per distinct text), else the text itself.
@@ -272,13 +260,14 @@ final class Replay {
         "type_id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc, printed_offset_min,"
         + " value, unit_id, original_value, value_text_id"
 
-    /// Top-level records in id order, with metadata and heartbeats merged in from their own
-    /// tables (both ordered by record id, so each is one forward scan).
+    /// Top-level records in id order, block by block, with metadata, heartbeats and copies
+    /// merged in from their own tables (each ordered by record id, so each is one forward scan).
     func records(
         from first: Int64 = .min, through last: Int64 = .max, batchSize: Int, _ consume: (ExportBatch) throws -> Void
     ) throws {
-        let rows = try db.prepare(
-            "SELECT \(Self.topLevelColumns) FROM records WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
+        let blocks = try db.prepare("SELECT id, records FROM record_blocks WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
+        blocks.bind(1, RecordBlock.blockID(ofRecord: first))
+        blocks.bind(2, RecordBlock.blockID(ofRecord: last))
         let metadata = try db.prepare(
             """
             SELECT owner_id, key_id, value FROM metadata WHERE owner_kind = 1 AND owner_id BETWEEN ?1 AND ?2
@@ -287,35 +276,48 @@ final class Replay {
         let beats = try db.prepare(
             "SELECT record_id, bpm, time FROM heartbeats WHERE record_id BETWEEN ?1 AND ?2 ORDER BY record_id, position"
         )
-        for s in [rows, metadata, beats] {
+        let copies = try db.prepare("SELECT id, copies FROM record_copies WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
+        for s in [metadata, beats, copies] {
             s.bind(1, first)
             s.bind(2, last)
         }
         var metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
         var beatOwner = try beats.step() ? beats.int64(0) : Int64.max
+        var copiesOwner = try copies.step() ? copies.int64(0) : Int64.max
         var batch = ExportBatch()
         batch.records.reserveCapacity(batchSize)
-        while try rows.step() {
-            let id = rows.int64(0)
-            var r = try topLevelRecord(rows)
-            r.line = Int(rows.int64(11))  // NULL reads as 0
-            while metadataOwner < id { metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max }
-            while metadataOwner == id {
-                r.metadata.append(MetadataEntry(key: keys[metadata.int64(1)] ?? "", value: metadata.text(2)))
-                metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
-            }
-            while beatOwner < id { beatOwner = try beats.step() ? beats.int64(0) : Int64.max }
-            while beatOwner == id {
-                r.heartbeats.append(InstantaneousBeatsPerMinute(bpm: beats.double(1), time: beats.text(2)))
-                beatOwner = try beats.step() ? beats.int64(0) : Int64.max
-            }
-            // Exact duplicates come back as copies; the last (most often the only) one is moved.
-            let copies = rows.int64(12)
-            if copies > 1 { for _ in 1..<copies { batch.records.append(r) } }
-            batch.records.append(consume r)
-            if batch.records.count >= batchSize {
-                try consume(batch)
-                batch.records.removeAll(keepingCapacity: true)
+        var stored: [StoredRecord] = []
+        var previous = Int64.min
+        while try blocks.step() {
+            let block = blocks.int64(0)
+            try blocks.withTextBytes(1) { try RecordBlock.decode($0, block: block, into: &stored) }
+            for s in stored where s.id >= first && s.id <= last {
+                let id = s.id
+                guard id > previous else { throw DamagedRow(problem: "record block \(block) is out of id order") }
+                previous = id
+                var r = try topLevelRecord(s)
+                while metadataOwner < id { metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max }
+                while metadataOwner == id {
+                    r.metadata.append(MetadataEntry(key: keys[metadata.int64(1)] ?? "", value: metadata.text(2)))
+                    metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
+                }
+                while beatOwner < id { beatOwner = try beats.step() ? beats.int64(0) : Int64.max }
+                while beatOwner == id {
+                    r.heartbeats.append(InstantaneousBeatsPerMinute(bpm: beats.double(1), time: beats.text(2)))
+                    beatOwner = try beats.step() ? beats.int64(0) : Int64.max
+                }
+                while copiesOwner < id { copiesOwner = try copies.step() ? copies.int64(0) : Int64.max }
+                // Exact duplicates come back as copies; the last (most often the only) one is moved.
+                if copiesOwner == id {
+                    let n = copies.int64(1)
+                    guard n <= 1 << 21 else { throw DamagedRow(problem: "record \(id) has \(n) copies") }
+                    if n > 1 { for _ in 1..<n { batch.records.append(r) } }
+                }
+                batch.records.append(consume r)
+                if batch.records.count >= batchSize {
+                    try consume(batch)
+                    batch.records.removeAll(keepingCapacity: true)
+                }
             }
         }
         if !batch.records.isEmpty { try consume(batch) }
@@ -557,7 +559,8 @@ final class Replay {
         let z = try db.prepare(
             """
             SELECT m.value,
-              sum(CASE m.owner_kind WHEN 1 THEN (SELECT r.copies FROM records r WHERE r.id = m.owner_id) ELSE 1 END)
+              sum(CASE m.owner_kind WHEN 1 THEN coalesce((SELECT c.copies FROM record_copies c WHERE c.id = m.owner_id), 1)
+                ELSE 1 END)
             FROM metadata m WHERE m.key_id = (SELECT id FROM metadata_keys WHERE key = ?) GROUP BY m.value
             """)
         z.bind(1, MetadataKey.timeZone)

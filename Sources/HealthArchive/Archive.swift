@@ -13,6 +13,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case changedMeanwhile(path: String, before: ArchiveStamp, now: ArchiveStamp)
     /// An archive written by a newer health-analyzer (schema `version` > this code's). Not modified.
     case newerSchema(path: String, version: Int64, supported: Int64)
+    /// An archive of an earlier schema version that this process cannot upgrade in place (read
+    /// access only). Not modified.
+    case olderSchema(path: String, version: Int64, reason: String)
     /// `inspect --db` or `report --db` on a file that does not exist.
     case missing(path: String)
     /// Another import held the archive longer than the busy timeout.
@@ -38,6 +41,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         case .newerSchema(let path, let version, let supported):
             return "\(path): archive schema version \(version) is newer than this health-analyzer supports"
                 + " (\(supported)); left unchanged, update health-analyzer"
+        case .olderSchema(let path, let version, let reason):
+            return "\(path): archive schema version \(version) is from an earlier health-analyzer; it is upgraded in"
+                + " place when it can be written, and this one cannot (\(reason)); left unchanged"
         case .missing(let path):
             return "\(path): no such archive; create it with 'health-analyzer import <export> --db \(path)'"
         case .busy(let path, let seconds):
@@ -140,7 +146,16 @@ public final class Archive {
         }
         busyWait = BusyWait(path: path, timeoutSeconds: busyTimeoutSeconds, onLongWait: onLongWait)
         db.setBusyHandler(busyWait)
-        try wrap { try checkSchema(readOnly: readOnly) }
+        do throws(ArchiveError) {
+            try wrap { try checkSchema(readOnly: readOnly) }
+        } catch .olderSchema(let path, let version, _) where readOnly {
+            // Reading needs the current schema: upgrade through a writable connection, then read.
+            if let problem = Archive.whyNotWritable(path) {
+                throw .olderSchema(path: path, version: version, reason: problem)
+            }
+            _ = try Archive(path: path, create: false, busyTimeoutSeconds: busyTimeoutSeconds, onLongWait: onLongWait)
+            try wrap { try checkSchema(readOnly: readOnly) }
+        }
     }
 
     /// The wait for other processes' locks (see `onLongWait`).
@@ -333,6 +348,17 @@ public final class Archive {
         guard s.version >= 1 else {
             throw ArchiveError.notAnArchive(path: path, reason: "schema version \(s.version)")
         }
+        if s.version < Schema.version {
+            if readOnly { throw ArchiveError.olderSchema(path: path, version: s.version, reason: "read-only") }
+            try db.execute("BEGIN IMMEDIATE")  // another process may be upgrading it right now
+            do {
+                if try state().version == 1 { try Schema.upgradeFromVersion1(db) }
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
         if !readOnly {
             // WAL: a reader never blocks an import, and a crash mid-import leaves the last commit.
             try enableWAL()
@@ -370,6 +396,8 @@ public final class Archive {
             throw e
         } catch let e as SQLiteError {
             throw classify(e)
+        } catch let e as DamagedRow {
+            throw .damaged(path: path, problem: e.problem)
         } catch {
             throw .sqlite(SQLiteError(code: SQLITE_ERROR, message: "\(path): \(error)"))
         }
@@ -422,6 +450,8 @@ public final class Archive {
                 // A table name from sqlite_master, quoted as an identifier: not a value.
                 counts[name] = Int(try db.integer("SELECT count(*) FROM \"\(name)\"") ?? 0)
             }
+            // The records the blocks hold, as version 1 counted its `records` table.
+            counts["records"] = Int(try db.integer("SELECT coalesce(sum(count), 0) FROM record_blocks") ?? 0)
             return counts
         }
     }

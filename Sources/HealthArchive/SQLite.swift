@@ -132,6 +132,19 @@ final class Statement {
         if let v { sqlite3_bind_text(handle, i, v, -1, transient) } else { sqlite3_bind_null(handle, i) }
     }
 
+    /// Binds UTF-8 `bytes` as TEXT (copied by SQLite).
+    func bindText(_ i: Int32, _ bytes: [UInt8]) {
+        if bytes.isEmpty {
+            _ = sqlite3_bind_text(handle, i, "", 0, transient)
+            return
+        }
+        bytes.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { c in
+                _ = sqlite3_bind_text(handle, i, c.baseAddress, Int32(c.count), transient)
+            }
+        }
+    }
+
     /// Binds `values` to parameters 1, 2, … in order.
     func bindAll(_ values: [SQLValue]) {
         for (i, v) in values.enumerated() {
@@ -174,12 +187,6 @@ final class Statement {
     }
     func int64(_ c: Int32) -> Int64 { sqlite3_column_int64(handle, c) }
     func int64OrNil(_ c: Int32) -> Int64? { isNull(c) ? nil : int64(c) }
-    /// A row id of column `c`, nil for NULL (SQLite reads NULL as 0) and for ids below 1, which
-    /// no lookup table gives out: one call into SQLite instead of two.
-    func rowIDOrNil(_ c: Int32) -> Int64? {
-        let v = int64(c)
-        return v > 0 ? v : nil
-    }
     func intOrNil(_ c: Int32) -> Int? { isNull(c) ? nil : Int(int64(c)) }
     func double(_ c: Int32) -> Double { sqlite3_column_double(handle, c) }
     func doubleOrNil(_ c: Int32) -> Double? { isNull(c) ? nil : double(c) }
@@ -189,6 +196,12 @@ final class Statement {
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
     func textOrNil(_ c: Int32) -> String? { isNull(c) ? nil : text(c) }
+    /// The bytes of TEXT column `c` without a copy, valid only inside `body` (empty for NULL).
+    func withTextBytes<T>(_ c: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let p = sqlite3_column_text(handle, c)
+        let n = Int(sqlite3_column_bytes(handle, c))
+        return try body(UnsafeBufferPointer(start: p, count: p == nil ? 0 : n))
+    }
 
     /// The value of column `c` with its storage class.
     func value(_ c: Int32) -> SQLValue {

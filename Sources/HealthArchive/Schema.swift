@@ -1,4 +1,5 @@
-// The archive's schema, version 1. Documented for people in the README ("The archive");
+// The archive's schema, version 2 (version 1 stored one `records` row per record; SchemaUpgrade.swift
+// turns such an archive into this one). Documented for people in the README ("The archive");
 // keep the two in step. Instants are INTEGER seconds since 1970 UTC (`*_utc`), with the
 // offset the export printed them in beside them (`printed_offset_min`, minutes east of UTC,
 // docs/export-format.md §9): identity and every computation use the instant, never the printed text.
@@ -7,7 +8,7 @@
 
 enum Schema {
     /// `PRAGMA user_version` of archives this code writes. A newer archive is refused.
-    static let version: Int64 = 1
+    static let version: Int64 = 2
     /// The id of a top-level record: type, then start (biased by 2^31 so 1901-12-13 to 2174-02-25 fit in 33
     /// bits), then `n`, a counter among records of one type starting in the same second.
     static func recordID(type: Int64, start: Int64, n: Int64) -> Int64? {
@@ -45,7 +46,7 @@ enum Schema {
         case workoutRoute = 7
     }
 
-    /// The tables, indexes and views of version 1, created in one transaction.
+    /// The tables, indexes and views of version 2, created in one transaction.
     static let create: [String] =
         [
             // Lookup tables: every repeated string once.
@@ -73,27 +74,20 @@ enum Schema {
               first_line INTEGER NOT NULL, PRIMARY KEY (export_id, position)) WITHOUT ROWID
             """,
 
-            // Top-level records. Identity: type, source, start, end, value and unit (checked on
-            // import). The id is the key `(type_id << 54) | ((start_utc + 2^31) << 21) | n`, so the
-            // table itself is ordered by type and start (no separate index); type_id, start_utc,
-            // end_utc and creation_utc are computed columns (stored: durations only). `line` is the
-            // record's line in the export it was first imported from; `copies` the most exact
-            // duplicates of it (docs/deduplication.md §2) that any one imported export held
-            // (1 costs no byte: SQLite stores the integers 0 and 1 in the record header alone).
+            // Top-level records, in blocks (RecordBlocks.swift): one row holds the records of one
+            // type whose starts share a 2^16-second stretch, as JSON. Identity: type, source,
+            // start, end, value and unit (checked on import). A record's id is the key
+            // `(type_id << 54) | ((start_utc + 2^31) << 21) | n`, and its block's id is the record
+            // id >> 37, so the table is ordered by type and start. `count` is the block's records.
             """
-            CREATE TABLE records (id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL REFERENCES sources(id),
-              source_version_id INTEGER REFERENCES source_versions(id), device_id INTEGER REFERENCES devices(id),
-              duration_s INTEGER NOT NULL, creation_delay_s INTEGER, printed_offset_min INTEGER NOT NULL,
-              value REAL, unit_id INTEGER REFERENCES units(id), original_value REAL,
-              value_text_id INTEGER REFERENCES value_texts(id), export_id INTEGER NOT NULL REFERENCES exports(id),
-              line INTEGER, copies INTEGER NOT NULL DEFAULT 1,
-              type_id INTEGER GENERATED ALWAYS AS (id >> 54) VIRTUAL,
-              start_utc INTEGER GENERATED ALWAYS AS (((id >> 21) & 8589934591) - 2147483648) VIRTUAL,
-              end_utc INTEGER GENERATED ALWAYS AS (start_utc + duration_s) VIRTUAL,
-              creation_utc INTEGER GENERATED ALWAYS AS (start_utc + duration_s + creation_delay_s) VIRTUAL)
+            CREATE TABLE record_blocks (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, records TEXT NOT NULL,
+              type_id INTEGER GENERATED ALWAYS AS (id >> 17) VIRTUAL)
             """,
+            // `copies`: the most exact duplicates of a record (docs/deduplication.md §2) that any
+            // one imported export held, for the few records where that is more than 1.
+            "CREATE TABLE record_copies (id INTEGER PRIMARY KEY, copies INTEGER NOT NULL)",
             """
-            CREATE TABLE heartbeats (record_id INTEGER NOT NULL REFERENCES records(id), position INTEGER NOT NULL,
+            CREATE TABLE heartbeats (record_id INTEGER NOT NULL, position INTEGER NOT NULL,
               bpm REAL NOT NULL, time TEXT NOT NULL, PRIMARY KEY (record_id, position)) WITHOUT ROWID
             """,
 
@@ -187,7 +181,9 @@ enum Schema {
               PRIMARY KEY (owner_kind, owner_id, position)) WITHOUT ROWID
             """,
 
-            // Views for people: names instead of ids, instants as UTC text.
+            // Views for people: the records of the blocks one per row, with the columns version 1
+            // stored; names instead of ids, instants as UTC text.
+            recordsView,
             """
             CREATE VIEW record_values AS
               SELECT r.id, t.identifier AS type, s.name AS source, datetime(r.start_utc, 'unixepoch') AS start_utc,
@@ -219,6 +215,29 @@ enum Schema {
             """,
         ] + plainViews.map(plainView)
 
+    /// The `CREATE VIEW` statements of `create`.
+    static var views: [String] { create.filter { $0.hasPrefix("CREATE VIEW") } }
+
+    /// `records`: one row per top-level record, unpacked from `record_blocks` (`line` is the record's
+    /// line in the export it was first imported from; `block_id` its block, for fast filters).
+    static let recordsView = """
+        CREATE VIEW records AS
+          SELECT (b.id << 37) | ((r.value ->> 0) << 21) | (r.value ->> 1) AS id, r.value ->> 2 AS source_id,
+            r.value ->> 9 AS source_version_id, r.value ->> 10 AS device_id, r.value ->> 3 AS duration_s,
+            r.value ->> 11 AS creation_delay_s, r.value ->> 6 AS printed_offset_min,
+            CAST(r.value ->> 4 AS REAL) AS value, r.value ->> 5 AS unit_id,
+            CAST(r.value ->> 12 AS REAL) AS original_value, r.value ->> 13 AS value_text_id,
+            r.value ->> 7 AS export_id, r.value ->> 8 AS line,
+            coalesce((SELECT c.copies FROM record_copies c
+              WHERE c.id = (b.id << 37) | ((r.value ->> 0) << 21) | (r.value ->> 1)), 1) AS copies,
+            b.id >> 17 AS type_id, (((b.id & 131071) << 16) | (r.value ->> 0)) - 2147483648 AS start_utc,
+            (((b.id & 131071) << 16) | (r.value ->> 0)) - 2147483648 + (r.value ->> 3) AS end_utc,
+            (((b.id & 131071) << 16) | (r.value ->> 0)) - 2147483648 + (r.value ->> 3) + (r.value ->> 11)
+              AS creation_utc,
+            b.id AS block_id
+          FROM record_blocks b, json_each(b.records) r
+        """
+
     /// Views with plain names over one record type each: `steps`, `heart_rate`, ….
     static let plainViews: [(name: String, type: String)] = [
         ("steps", "HKQuantityTypeIdentifierStepCount"),
@@ -247,8 +266,8 @@ enum Schema {
             s.name AS source, coalesce(r.value, vt.text) AS value, u.canonical_unit AS unit
           FROM records r JOIN sources s ON s.id = r.source_id LEFT JOIN units u ON u.id = r.unit_id
             LEFT JOIN value_texts vt ON vt.id = r.value_text_id
-          WHERE r.id BETWEEN (SELECT id << 54 FROM types WHERE identifier = '\(view.type)')
-            AND (SELECT ((id + 1) << 54) - 1 FROM types WHERE identifier = '\(view.type)')
+          WHERE r.block_id BETWEEN (SELECT id << 17 FROM types WHERE identifier = '\(view.type)')
+            AND (SELECT ((id + 1) << 17) - 1 FROM types WHERE identifier = '\(view.type)')
         """
     }
 }

@@ -47,12 +47,12 @@ func folderWithAnArchive(days: Int = 3) throws -> (dir: URL, db: String) {
 
 @Suite("Hostile archives (issue 17)")
 struct HostileArchiveTests {
-    /// 4 KiB of garbage over the `records` table's root page (found with sqlite3; page n starts
+    /// 4 KiB of garbage over the `record_blocks` table's root page (found with sqlite3; page n starts
     /// at (n − 1) × page_size): on main `import` wrote into the archive and said "… new". Now
     /// `PRAGMA quick_check` refuses it first, and the file is byte-identical.
     @Test func importIntoADamagedArchiveIsRefusedAndLeftByteIdentical() throws {
         let (dir, db) = try folderWithAnArchive()
-        let root = try #require(Int(try sqlite3(db, "SELECT rootpage FROM sqlite_master WHERE name = 'records'")))
+        let root = try #require(Int(try sqlite3(db, "SELECT rootpage FROM sqlite_master WHERE name = 'record_blocks'")))
         let pageSize = try #require(Int(try sqlite3(db, "PRAGMA page_size")))
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: db)))
         var generator = SplitMix(seed: 17)
@@ -71,15 +71,24 @@ struct HostileArchiveTests {
     /// offset: on main `report --db` stopped with SIGILL), and a workout whose `start_utc` is
     /// NULL once the NOT NULL is edited out of the schema (main's force unwrap). Each is now the
     /// one-line "archive is damaged" error naming what is wrong, exit 1, the archive unchanged.
-    @Test(arguments: ["offset", "null"])
+    /// A record block that is not JSON the importer writes (cut short) is damaged too, naming
+    /// the block and the byte: "[[1,2" ends at byte 5 where a ',' or ']' must follow.
+    @Test(arguments: ["offset", "null", "block"])
     func aHandEditedArchiveIsDamagedNotACrash(edit: String) throws {
         let (dir, db) = try folderWithAnArchive()
         let problem: String
         if edit == "offset" {
+            // Field 6 of a record in its block is printed_offset_min (docs/archive.md §6.1).
             _ = try sqlite3(
                 db,
-                "UPDATE records SET printed_offset_min = 100000000000 WHERE rowid = (SELECT min(rowid) FROM records)")
+                "UPDATE record_blocks SET records = json_set(records, '$[0][6]', 100000000000)"
+                    + " WHERE id = (SELECT min(id) FROM record_blocks)")
+            #expect(try sqlite3(db, "SELECT max(printed_offset_min) FROM records") == "100000000000")
             problem = "a printed offset of 100000000000 minutes is not an offset of any zone"
+        } else if edit == "block" {
+            let block = try sqlite3(db, "SELECT min(id) FROM record_blocks")
+            _ = try sqlite3(db, "UPDATE record_blocks SET records = '[[1,2' WHERE id = \(block)")
+            problem = "record block \(block) is damaged at byte 5: expected ',' or ']'"
         } else {
             #expect(try sqlite3(db, "SELECT count(*) FROM workouts") != "0")
             _ = try sqlite3(

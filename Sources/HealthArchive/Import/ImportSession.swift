@@ -51,7 +51,8 @@ final class ImportSession {
             // The same export again: its first row stays, this import's row goes.
             effectiveExport = find.int64(0)
             outcome.exportWasKnown = true
-            for table in ["records", "correlations", "workouts"] {
+            try records.moveRecords(to: effectiveExport)
+            for table in ["correlations", "workouts"] {
                 let move = try db.prepare("UPDATE \(table) SET export_id = ? WHERE export_id = ?")
                 move.bind(1, effectiveExport)
                 move.bind(2, exportID)

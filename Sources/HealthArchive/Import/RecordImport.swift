@@ -35,15 +35,25 @@ struct RecordIdentity: Hashable {
 
 /// The part of an import that writes top-level records (with their metadata and heartbeats)
 /// and correlations (with their records), each once: a record the archive holds already is
-/// counted as a copy, not stored again.
+/// counted as a copy, not stored again. Top-level records go into blocks (RecordBlocks.swift):
+/// each batch reads the blocks its records fall in, adds to them, and writes the blocks it
+/// changed once, at the batch's end.
 final class RecordImport {
     let db: Connection
     let exportID: Int64
     let lookups: ImportLookups
-    let insertRecord: Statement
+    let readBlocks, writeBlock, readRecordCopies, writeRecordCopies: Statement
     let insertHeartbeat: Statement
-    let window, windowCopies, writeCopies, updateCopies, updateLine: Statement
+    let windowCopies, writeCopies: Statement
     let insertCorrelation, insertCorrelationRecord: Statement
+
+    /// The blocks this batch read or made, by block id, and which of them it changed.
+    var blocks: [Int64: [StoredRecord]] = [:]
+    var changed: Set<Int64> = []
+    /// Blocks holding records this import stored (their export id moves when the export turns
+    /// out to be one the archive has: `moveRecords(to:)`).
+    var blocksWithNewRecords: Set<Int64> = []
+    private var text: [UInt8] = []
 
     /// Days apart beyond which two starts of one type are looked up separately.
     static let windowGap: Int64 = 2 * 86_400
@@ -55,18 +65,11 @@ final class RecordImport {
         let recordColumns =
             "type_id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc, printed_offset_min,"
             + " value, unit_id, original_value, value_text_id"
-        insertRecord = try db.prepare(
-            """
-            INSERT INTO records (id, source_id, source_version_id, device_id, duration_s, creation_delay_s,
-              printed_offset_min, value, unit_id, original_value, value_text_id, export_id, line)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
-            """)
+        readBlocks = try db.prepare("SELECT id, records FROM record_blocks WHERE id BETWEEN ? AND ?")
+        writeBlock = try db.prepare("INSERT OR REPLACE INTO record_blocks (id, count, records) VALUES (?, ?, ?)")
+        readRecordCopies = try db.prepare("SELECT id, copies FROM record_copies WHERE id BETWEEN ? AND ?")
+        writeRecordCopies = try db.prepare("INSERT OR REPLACE INTO record_copies (id, copies) VALUES (?, ?)")
         insertHeartbeat = try db.prepare("INSERT INTO heartbeats (record_id, position, bpm, time) VALUES (?,?,?,?)")
-        window = try db.prepare(
-            """
-            SELECT id, source_id, duration_s, value, unit_id, value_text_id, export_id, copies, line FROM records
-            WHERE id BETWEEN ? AND ?
-            """)
         // This import's copies of records that earlier imports stored (see `consumeRecords`);
         // a temporary table, so that memory stays O(batch) however large the export.
         try db.execute(
@@ -74,8 +77,6 @@ final class RecordImport {
         try db.execute("DELETE FROM temp.import_copies")
         windowCopies = try db.prepare("SELECT id, copies FROM temp.import_copies WHERE id BETWEEN ? AND ?")
         writeCopies = try db.prepare("INSERT OR REPLACE INTO temp.import_copies (id, copies) VALUES (?, ?)")
-        updateCopies = try db.prepare("UPDATE records SET copies = ? WHERE id = ?")
-        updateLine = try db.prepare("UPDATE records SET line = ? WHERE id = ?")
         insertCorrelation = try db.prepare(
             """
             INSERT INTO correlations (type_id, source_id, source_version_id, device_id, start_utc, end_utc,
@@ -87,14 +88,15 @@ final class RecordImport {
     }
 
     /// Looks up, per type and per stretch of starts, the identities the archive already holds,
-    /// then inserts the records that are new, in document order (so the archive's row order is
-    /// the first export's order), with their line in this export (the smallest of their copies').
+    /// then stores the records that are new, with their line in this export (the smallest of
+    /// their copies'). A block keeps its records in id order (type, start, then `n`).
     ///
-    /// Exact duplicates (docs/deduplication.md §2) are one row whose `copies` is the most
-    /// copies any one imported export held: the archive is the union of its exports, so two
-    /// exports each holding a pair keep a pair, and re-importing an export changes nothing.
-    /// This import's count of a row stored by an earlier import lives in `temp.import_copies`
-    /// (a duplicate can be in another batch); of a row this import stored, in `copies` itself.
+    /// Exact duplicates (docs/deduplication.md §2) are one record whose `copies` (in
+    /// `record_copies` when above 1) is the most copies any one imported export held: the
+    /// archive is the union of its exports, so two exports each holding a pair keep a pair, and
+    /// re-importing an export changes nothing. This import's count of a record stored by an
+    /// earlier import lives in `temp.import_copies` (a duplicate can be in another batch); of a
+    /// record this import stored, in `record_copies` itself.
     func consume(_ records: [Record], outcome: inout ImportOutcome) throws {
         var keys: [(type: Int64, start: Int64, index: Int)] = []
         keys.reserveCapacity(records.count)
@@ -120,64 +122,119 @@ final class RecordImport {
             for k in first...last { windowOf[keys[k].index] = known.count - 1 }
             first = last + 1
         }
-        for i in records.indices where !records[i].isNestedInCorrelation {
-            let r = records[i]
-            outcome.recordsRead += 1
-            let source = try lookups.recordSourceID(r)
-            let (value, unit, original, text) = try lookups.valueColumns(r)
-            let identity = RecordIdentity(
-                source: source, start: r.startDate.secondsSince1970, end: r.endDate.secondsSince1970,
-                value: RecordIdentity.valueKey(value), unit: unit ?? 0, text: text ?? 0)
-            if let stored = known[windowOf[i]].identities[identity] {
-                try countCopy(of: identity, stored, line: r.line, in: &known[windowOf[i]])
-                continue
+        var lastBlock: Int64 = -1
+        try records.withUnsafeBufferPointer { records in
+            for i in records.indices where !records[i].isNestedInCorrelation {
+                try store(records[i], type: types[i], in: &known[windowOf[i]], lastBlock: &lastBlock, &outcome)
             }
-            let n = known[windowOf[i]].nextN[identity.start, default: 0]
-            guard let id = Schema.recordID(type: types[i], start: identity.start, n: n) else {
-                outcome.recordsSkipped += 1
-                if outcome.firstSkippedLine == 0 { outcome.firstSkippedLine = r.line }
-                continue
-            }
-            known[windowOf[i]].nextN[identity.start] = n + 1
-            known[windowOf[i]].identities[identity] = Window.Stored(
-                id: id, copies: 1, seen: 1, byThisImport: true, line: r.line)
-            let s = insertRecord
-            s.bind(1, id)
-            s.bind(2, source)
-            try lookups.bindProvenance(s, from: 3, version: r.sourceVersion, device: r.device)
-            s.bind(5, identity.end - identity.start)
-            s.bind(6, r.creationDate.map { $0.secondsSince1970 - identity.end })
-            s.bind(7, Int64(r.startDate.printedOffsetSeconds / 60))
-            s.bind(8, value)
-            s.bind(9, unit)
-            s.bind(10, original)
-            s.bind(11, text)
-            s.bind(12, exportID)
-            s.bind(13, r.line)
-            try s.run()
-            outcome.recordsNew += 1
-            try lookups.insertMetadata(r.metadata, kind: .record, owner: id)
-            for (n, beat) in r.heartbeats.enumerated() {
-                insertHeartbeat.bind(1, id)
-                insertHeartbeat.bind(2, n)
-                insertHeartbeat.bind(3, beat.bpm)
-                insertHeartbeat.bind(4, beat.time)
-                try insertHeartbeat.run()
-            }
+        }
+        try writeChangedBlocks()
+    }
+
+    /// Stores `r` (of type id `type`) unless `window` holds it already, then counts a copy.
+    @inline(__always)
+    private func store(
+        _ r: borrowing Record, type: Int64, in window: inout Window, lastBlock: inout Int64,
+        _ outcome: inout ImportOutcome
+    ) throws {
+        outcome.recordsRead += 1
+        let source = try lookups.recordSourceID(r)
+        let (value, unit, original, text) = try lookups.valueColumns(r)
+        let identity = RecordIdentity(
+            source: source, start: r.startDate.secondsSince1970, end: r.endDate.secondsSince1970,
+            value: RecordIdentity.valueKey(value), unit: unit ?? 0, text: text ?? 0)
+        if let stored = window.identities[identity] {
+            return try countCopy(of: identity, stored, line: r.line, in: &window)
+        }
+        let n = window.nextN[identity.start, default: 0]
+        guard let id = Schema.recordID(type: type, start: identity.start, n: n) else {
+            outcome.recordsSkipped += 1
+            if outcome.firstSkippedLine == 0 { outcome.firstSkippedLine = r.line }
+            return
+        }
+        window.nextN[identity.start] = n + 1
+        let block = RecordBlock.blockID(ofRecord: id)
+        blocks[block, default: []].append(
+            StoredRecord(
+                id: id, source: source, duration: identity.end - identity.start, value: value, unit: unit,
+                offsetMinutes: Int64(r.startDate.printedOffsetSeconds / 60), export: exportID,
+                line: Int64(r.line), version: try lookups.versionID(r.sourceVersion),
+                device: try lookups.deviceID(r.device),
+                creationDelay: r.creationDate.map { $0.secondsSince1970 - identity.end }, original: original,
+                text: text))
+        if block != lastBlock {
+            changed.insert(block)
+            blocksWithNewRecords.insert(block)
+            lastBlock = block
+        }
+        window.identities[identity] = Window.Stored(id: id, copies: 1, seen: 1, byThisImport: true, line: r.line)
+        outcome.recordsNew += 1
+        if !r.metadata.isEmpty { try lookups.insertMetadata(r.metadata, kind: .record, owner: id) }
+        for (n, beat) in r.heartbeats.enumerated() {
+            insertHeartbeat.bind(1, id)
+            insertHeartbeat.bind(2, n)
+            insertHeartbeat.bind(3, beat.bpm)
+            insertHeartbeat.bind(4, beat.time)
+            try insertHeartbeat.run()
         }
     }
 
+    /// Writes the blocks this batch changed (records in id order) and forgets the batch's blocks.
+    func writeChangedBlocks() throws {
+        for block in changed {
+            blocks[block]!.sort { $0.id < $1.id }
+            text.removeAll(keepingCapacity: true)
+            RecordBlock.encode(blocks[block]!, into: &text)
+            writeBlock.bind(1, block)
+            writeBlock.bind(2, blocks[block]!.count)
+            writeBlock.bindText(3, text)
+            try writeBlock.run()
+        }
+        changed.removeAll(keepingCapacity: true)
+        blocks.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads the blocks with ids in `range` into `blocks`, but for those this batch has.
+    func loadBlocks(_ range: ClosedRange<Int64>) throws {
+        let s = readBlocks
+        defer { s.reset() }
+        s.bind(1, range.lowerBound)
+        s.bind(2, range.upperBound)
+        var decoded: [StoredRecord] = []
+        while try s.step() {
+            let block = s.int64(0)
+            if blocks[block] != nil { continue }
+            try s.withTextBytes(1) { try RecordBlock.decode($0, block: block, into: &decoded) }
+            blocks[block] = decoded
+        }
+    }
+
+    /// The export id of the records this import stored becomes `export` (the same export
+    /// imported before: its first row stays).
+    func moveRecords(to export: Int64) throws {
+        for block in blocksWithNewRecords.sorted() {
+            try loadBlocks(block...block)
+            guard var records = blocks[block] else { continue }
+            for k in records.indices where records[k].export == exportID { records[k].export = export }
+            blocks[block] = records
+            changed.insert(block)
+        }
+        try writeChangedBlocks()
+    }
+
     /// One more copy of a stored record in this export: raises its `copies` when this export
-    /// holds more of it than any before. A row this import stored keeps the smallest line of its
-    /// copies (with parser threads, a later copy can arrive first), as the analyzer notes lines.
+    /// holds more of it than any before. A record this import stored keeps the smallest line of
+    /// its copies (with parser threads, a later copy can arrive first), as the analyzer notes lines.
     func countCopy(of identity: RecordIdentity, _ stored: Window.Stored, line: Int, in window: inout Window) throws {
         var stored = stored
         stored.seen += 1
         if stored.byThisImport && line < stored.line {
             stored.line = line
-            updateLine.bind(1, line)
-            updateLine.bind(2, stored.id)
-            try updateLine.run()
+            let block = RecordBlock.blockID(ofRecord: stored.id)
+            if let k = blocks[block]?.firstIndex(where: { $0.id == stored.id }) {
+                blocks[block]![k].line = Int64(line)
+                changed.insert(block)
+            }
         }
         if !stored.byThisImport {
             writeCopies.bind(1, stored.id)
@@ -186,9 +243,9 @@ final class RecordImport {
         }
         if stored.seen > stored.copies {
             stored.copies = stored.seen
-            updateCopies.bind(1, stored.copies)
-            updateCopies.bind(2, stored.id)
-            try updateCopies.run()
+            writeRecordCopies.bind(1, stored.id)
+            writeRecordCopies.bind(2, stored.copies)
+            try writeRecordCopies.run()
         }
         window.identities[identity] = stored
     }
@@ -210,29 +267,39 @@ final class RecordImport {
 
         init(_ session: RecordImport, type: Int64, from: Int64, to: Int64) throws {
             guard let range = Schema.recordIDs(type: type, from: from, to: to) else { return }
-            let s = session.window
-            defer { s.reset() }
-            s.bind(1, range.lowerBound)
-            s.bind(2, range.upperBound)
+            let blockRange =
+                RecordBlock.blockID(
+                    ofRecord: range.lowerBound)...RecordBlock.blockID(
+                    ofRecord: range.upperBound)
+            try session.loadBlocks(blockRange)
             var seen: [Int64: Int64] = [:]
-            let c = session.windowCopies
-            defer { c.reset() }
-            c.bind(1, range.lowerBound)
-            c.bind(2, range.upperBound)
-            while try c.step() { seen[c.int64(0)] = c.int64(1) }
-            while try s.step() {
-                let id = s.int64(0)
-                let start = Schema.start(ofRecord: id)
-                let byThisImport = s.int64(6) == session.exportID
-                let copies = s.int64(7)
-                identities[
-                    RecordIdentity(
-                        source: s.int64(1), start: start, end: start + s.int64(2),
-                        value: RecordIdentity.valueKey(s.doubleOrNil(3)), unit: s.int64OrNil(4) ?? 0,
-                        text: s.int64OrNil(5) ?? 0)] = Stored(
-                        id: id, copies: copies, seen: byThisImport ? copies : seen[id] ?? 0, byThisImport: byThisImport,
-                        line: Int(s.int64OrNil(8) ?? 0))
-                nextN[start] = max(nextN[start] ?? 0, (id & ((1 << 21) - 1)) + 1)
+            var copies: [Int64: Int64] = [:]
+            let ids =
+                RecordBlock.firstRecordID(
+                    ofBlock: blockRange.lowerBound)...RecordBlock.lastRecordID(
+                    ofBlock: blockRange.upperBound)
+            for (s, into) in [(session.windowCopies, 0), (session.readRecordCopies, 1)] {
+                defer { s.reset() }
+                s.bind(1, ids.lowerBound)
+                s.bind(2, ids.upperBound)
+                while try s.step() {
+                    if into == 0 { seen[s.int64(0)] = s.int64(1) } else { copies[s.int64(0)] = s.int64(1) }
+                }
+            }
+            for block in blockRange {
+                guard let records = session.blocks[block] else { continue }
+                for r in records {
+                    let start = Schema.start(ofRecord: r.id)
+                    let byThisImport = r.export == session.exportID
+                    let n = copies[r.id] ?? 1
+                    identities[
+                        RecordIdentity(
+                            source: r.source, start: start, end: start + r.duration,
+                            value: RecordIdentity.valueKey(r.value), unit: r.unit ?? 0, text: r.text ?? 0)] = Stored(
+                            id: r.id, copies: n, seen: byThisImport ? n : seen[r.id] ?? 0,
+                            byThisImport: byThisImport, line: Int(r.line ?? 0))
+                    nextN[start] = max(nextN[start] ?? 0, (r.id & ((1 << 21) - 1)) + 1)
+                }
             }
         }
     }

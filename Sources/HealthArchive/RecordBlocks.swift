@@ -1,0 +1,358 @@
+import HealthExport
+
+// The stored form of top-level records (schema version 2, docs/archive.md "Record blocks"): the
+// records of one type whose starts share a 2^16-second stretch (about 18 hours) are one row of
+// `record_blocks`, a JSON array with one array of numbers per record. One row per block instead
+// of one per record is what makes an import and `report --db` cheap: SQLite's cost is per row,
+// and a block holds a few dozen to a few thousand records. The `records` view unpacks the blocks
+// for people (`json_each`), with the columns of version 1's `records` table.
+
+/// One top-level record as a block holds it: the lookup ids and numbers of the `records` view's
+/// columns. Instants: `id` carries the type and the start (`Schema.recordID`); the end is the start
+/// plus `duration`, the creation date the end plus `creationDelay` (seconds, UTC).
+struct StoredRecord: Equatable {
+    var id: Int64
+    var source: Int64
+    var duration: Int64
+    /// In the canonical unit of `unit`'s dimension (docs/export-format.md §11).
+    var value: Double?
+    var unit: Int64?
+    /// The offset the export printed the start in, minutes east of UTC.
+    var offsetMinutes: Int64
+    var export: Int64
+    /// The record's line in the export it was first imported from.
+    var line: Int64?
+    var version: Int64?
+    var device: Int64?
+    var creationDelay: Int64?
+    /// The value as written, where it differs from `value`.
+    var original: Double?
+    var text: Int64?
+}
+
+/// A value that the archive's schema and importer never write (a NULL in a NOT NULL column, an
+/// offset of days, a block that is not `RecordBlock.encode`'s JSON), found in a hand-edited or
+/// damaged archive: `ArchiveError.damaged` for the archive's path.
+struct DamagedRow: Error, Equatable {
+    var problem: String
+}
+
+/// The encoding of a block: `[[s,n,source,duration,value,unit,offset,export,line,version,device,
+/// creation_delay,original_value,value_text],…]` in record id order, trailing nulls left out.
+/// `s` is the low 16 bits of the start biased by 2^31, `n` the record's counter in its start second
+/// (`Schema.recordID`): the record id is `block << 37 | s << 21 | n`.
+enum RecordBlock {
+    /// Record id bits below the block id.
+    static let shift: Int64 = 37
+
+    static func blockID(ofRecord id: Int64) -> Int64 { id >> shift }
+    static func firstRecordID(ofBlock block: Int64) -> Int64 { block << shift }
+    static func lastRecordID(ofBlock block: Int64) -> Int64 { block << shift | ((1 << shift) - 1) }
+
+    /// Bytes one record's JSON can take: 14 fields of at most 24 bytes ("-1.2345678901234567e-300"),
+    /// with commas and brackets.
+    static let maxRecordBytes = 14 * 25 + 3
+
+    /// Appends the JSON of `records` (sorted by id, all of one block) to `out`.
+    static func encode(_ records: [StoredRecord], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (k, r) in records.enumerated() {
+            // Room for the longest record, written through a pointer, then the rest cut off:
+            // an append per byte would cost several times more.
+            let start = out.count
+            out.append(contentsOf: repeatElement(0, count: maxRecordBytes))
+            let used = out.withUnsafeMutableBufferPointer { b in
+                var w = JSONWriter(p: b.baseAddress! + start)
+                if k > 0 { w.byte(UInt8(ascii: ",")) }
+                w.record(r)
+                return w.count
+            }
+            out.removeLast(maxRecordBytes - used)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    fileprivate static let null = Array("null".utf8)
+
+    /// Numbers and `null` as JSON, written at a pointer the caller has room behind.
+    private struct JSONWriter {
+        let p: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        init(p: UnsafeMutablePointer<UInt8>) { self.p = p }
+
+        @inline(__always) mutating func byte(_ b: UInt8) {
+            p[count] = b
+            count += 1
+        }
+
+        mutating func record(_ r: StoredRecord) {
+            byte(UInt8(ascii: "["))
+            integer((r.id >> 21) & 0xFFFF)
+            byte(UInt8(ascii: ","))
+            integer(r.id & 0x1F_FFFF)
+            byte(UInt8(ascii: ","))
+            integer(r.source)
+            byte(UInt8(ascii: ","))
+            integer(r.duration)
+            byte(UInt8(ascii: ","))
+            double(r.value)
+            byte(UInt8(ascii: ","))
+            integer(r.unit)
+            byte(UInt8(ascii: ","))
+            integer(r.offsetMinutes)
+            byte(UInt8(ascii: ","))
+            integer(r.export)
+            // Trailing nulls are left out.
+            let last: Int
+            if r.text != nil {
+                last = 13
+            } else if r.original != nil {
+                last = 12
+            } else if r.creationDelay != nil {
+                last = 11
+            } else if r.device != nil {
+                last = 10
+            } else if r.version != nil {
+                last = 9
+            } else {
+                last = r.line != nil ? 8 : 7
+            }
+            if last >= 8 {
+                byte(UInt8(ascii: ","))
+                integer(r.line)
+            }
+            if last >= 9 {
+                byte(UInt8(ascii: ","))
+                integer(r.version)
+            }
+            if last >= 10 {
+                byte(UInt8(ascii: ","))
+                integer(r.device)
+            }
+            if last >= 11 {
+                byte(UInt8(ascii: ","))
+                integer(r.creationDelay)
+            }
+            if last >= 12 {
+                byte(UInt8(ascii: ","))
+                double(r.original)
+            }
+            if last >= 13 {
+                byte(UInt8(ascii: ","))
+                integer(r.text)
+            }
+            byte(UInt8(ascii: "]"))
+        }
+
+        mutating func null() {
+            for b in RecordBlock.null { byte(b) }
+        }
+
+        mutating func integer(_ v: Int64?) {
+            guard let v else { return null() }
+            if v >= 0 && v < 10 { return byte(UInt8(48 + v)) }
+            digits(v.magnitude, negative: v < 0, point: 0)
+        }
+
+        /// The digits of `m`, with a decimal point before the last `point` of them (and "0."
+        /// first when there are no more digits than that).
+        mutating func digits(_ m: UInt64, negative: Bool, point: Int) {
+            if negative { byte(UInt8(ascii: "-")) }
+            var n = 1
+            var t = m
+            while t >= 10 {
+                t /= 10
+                n += 1
+            }
+            n = max(n, point + 1)
+            var at = count + n + (point > 0 ? 1 : 0) - 1
+            count = at + 1
+            var m = m
+            for i in 0..<n {
+                if point > 0 && i == point {
+                    p[at] = UInt8(ascii: ".")
+                    at -= 1
+                }
+                p[at] = UInt8(truncatingIfNeeded: 48 + m % 10)
+                m /= 10
+                at -= 1
+            }
+        }
+
+        /// A double as JSON that reads back as the same double in any correctly rounding reader:
+        /// with the fewest decimals k (up to 15) such that `v == m / 10^k` for an integer
+        /// `m < 2^53`. Both `m` and `10^k` are exact doubles, so that quotient is the correctly
+        /// rounded value of the decimal written (and what `decodeDouble` computes). Otherwise
+        /// Swift's shortest form ("1e-20"), which is valid JSON too. Exports hold only finite
+        /// values (the reader refuses others); `-0` is written `0`, as SQLite stored it.
+        mutating func double(_ v: Double?) {
+            guard let v, v.isFinite else { return null() }
+            let a = v.magnitude
+            if a < 9_007_199_254_740_992 {
+                for k in 0...15 {
+                    let power = JSONWriter.powers[k]
+                    let scaled = (a * power).rounded()
+                    guard scaled < 9_007_199_254_740_992 else { break }
+                    if scaled / power == a {
+                        return digits(UInt64(scaled), negative: v < 0 && scaled != 0, point: k)
+                    }
+                }
+            }
+            for b in v.description.utf8 { byte(b) }
+        }
+
+        static let powers: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+    }
+
+    /// The records of block `block` from its JSON `text`, in stored order, into `out` (emptied first).
+    /// - Throws: `DamagedRow` for anything `encode` does not write: other JSON, a missing required
+    ///   field, a number out of its range.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, block: Int64, into out: inout [StoredRecord])
+        throws(DamagedRow)
+    {
+        out.removeAll(keepingCapacity: true)
+        var p = Parser(bytes: text)
+        try p.expect(UInt8(ascii: "["), block)
+        if p.peek() == UInt8(ascii: "]") {
+            p.i += 1
+            return try p.end(block)
+        }
+        var fields = [Field](repeating: .null, count: 14)
+        while true {
+            try p.expect(UInt8(ascii: "["), block)
+            var n = 0
+            while true {
+                guard n < 14 else { throw p.damaged(block, "more than 14 fields in a record") }
+                fields[n] = try p.value(block)
+                n += 1
+                if try p.next(block) { break }
+            }
+            for i in n..<14 { fields[i] = .null }
+            out.append(try record(fields, block: block, p))
+            if try p.next(block) { break }
+        }
+        try p.end(block)
+    }
+
+    enum Field {
+        case null
+        case integer(Int64)
+        case real(Double)
+
+        var integer: Int64? {
+            if case .integer(let v) = self { return v }
+            return nil
+        }
+        var double: Double? {
+            switch self {
+            case .null: return nil
+            case .integer(let v): return Double(v)
+            case .real(let v): return v
+            }
+        }
+        var isNull: Bool {
+            if case .null = self { return true }
+            return false
+        }
+    }
+
+    private static func record(_ f: [Field], block: Int64, _ p: Parser) throws(DamagedRow) -> StoredRecord {
+        guard let s = f[0].integer, s >= 0, s < 1 << 16, let n = f[1].integer, n >= 0, n < 1 << 21,
+            let source = f[2].integer, let duration = f[3].integer, let offset = f[6].integer,
+            let export = f[7].integer
+        else { throw p.damaged(block, "a record lacks its start, counter, source, duration, offset or export") }
+        func optionalInteger(_ k: Int) throws(DamagedRow) -> Int64? {
+            if f[k].isNull { return nil }
+            guard let v = f[k].integer else { throw p.damaged(block, "field \(k) of a record is not an integer") }
+            return v
+        }
+        return StoredRecord(
+            id: block << shift | s << 21 | n, source: source, duration: duration, value: f[4].double,
+            unit: try optionalInteger(5), offsetMinutes: offset, export: export, line: try optionalInteger(8),
+            version: try optionalInteger(9), device: try optionalInteger(10), creationDelay: try optionalInteger(11),
+            original: f[12].double, text: try optionalInteger(13))
+    }
+
+    private struct Parser {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var i = 0
+
+        func damaged(_ block: Int64, _ what: String) -> DamagedRow {
+            DamagedRow(problem: "record block \(block) is damaged at byte \(i): \(what)")
+        }
+
+        mutating func skipSpace() {
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x09 || bytes[i] == 0x0D {
+                i += 1
+            }
+        }
+
+        mutating func peek() -> UInt8? {
+            skipSpace()
+            return i < bytes.count ? bytes[i] : nil
+        }
+
+        mutating func expect(_ c: UInt8, _ block: Int64) throws(DamagedRow) {
+            guard peek() == c else { throw damaged(block, "expected '\(Character(Unicode.Scalar(c)))'") }
+            i += 1
+        }
+
+        /// After a value: true at the `]` that closes the array, false at a `,`.
+        mutating func next(_ block: Int64) throws(DamagedRow) -> Bool {
+            switch peek() {
+            case UInt8(ascii: ","):
+                i += 1
+                return false
+            case UInt8(ascii: "]"):
+                i += 1
+                return true
+            default: throw damaged(block, "expected ',' or ']'")
+            }
+        }
+
+        mutating func end(_ block: Int64) throws(DamagedRow) {
+            skipSpace()
+            guard i == bytes.count else { throw damaged(block, "text after the block's array") }
+        }
+
+        mutating func value(_ block: Int64) throws(DamagedRow) -> Field {
+            skipSpace()
+            let start = i
+            var isInteger = true
+            while i < bytes.count {
+                let c = bytes[i]
+                if c &- 48 < 10 || c == UInt8(ascii: "-") {
+                } else if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+                    || c == UInt8(ascii: "+")
+                {
+                    isInteger = false
+                } else if c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z") {
+                } else {
+                    break
+                }
+                i += 1
+            }
+            let token = UnsafeBufferPointer(rebasing: bytes[start..<i])
+            if token.elementsEqual(RecordBlock.null) { return .null }
+            if isInteger, let v = Self.integer(token) { return .integer(v) }
+            guard let v = decodeDouble(token) else { throw damaged(block, "not a number") }
+            return .real(v)
+        }
+
+        static func integer(_ t: UnsafeBufferPointer<UInt8>) -> Int64? {
+            var k = 0
+            let negative = t.first == UInt8(ascii: "-")
+            if negative { k = 1 }
+            guard k < t.count, t.count - k <= 18 else { return nil }
+            var v: Int64 = 0
+            while k < t.count {
+                let d = t[k] &- 48
+                guard d < 10 else { return nil }
+                v = v * 10 + Int64(d)
+                k += 1
+            }
+            return negative ? -v : v
+        }
+    }
+}

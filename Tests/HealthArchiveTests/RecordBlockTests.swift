@@ -1,0 +1,101 @@
+import Testing
+
+@testable import HealthArchive
+
+/// The stored form of top-level records (docs/archive.md §6.1).
+@Suite("Record blocks")
+struct RecordBlockTests {
+    /// A record of block 2^17 + 5 (type 1): start bits s = 7, n = 1, so its id is
+    /// (2^17 + 5) << 37 | 7 << 21 | 1.
+    static func record(_ value: Double?) -> StoredRecord {
+        StoredRecord(
+            id: (131_077 << 37) | (7 << 21) | 1, source: 2, duration: 60, value: value, unit: 3, offsetMinutes: 60,
+            export: 1, line: 42, version: nil, device: nil, creationDelay: nil, original: nil, text: nil)
+    }
+
+    static func encoded(_ records: [StoredRecord]) -> String {
+        var out: [UInt8] = []
+        RecordBlock.encode(records, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func decoded(_ text: String, block: Int64 = 131_077) throws -> [StoredRecord] {
+        var out: [StoredRecord] = []
+        var bytes = Array(text.utf8)
+        try bytes.withUnsafeMutableBufferPointer { b in
+            try RecordBlock.decode(UnsafeBufferPointer(b), block: block, into: &out)
+        }
+        return out
+    }
+
+    /// Fields in order [s, n, source, duration, value, unit, offset, export, line, …], the
+    /// trailing nulls left out; a value that is an integer is written as one.
+    @Test func aRecordIsItsFieldsInOrderWithoutTrailingNulls() throws {
+        #expect(Self.encoded([Self.record(12)]) == "[[7,1,2,60,12,3,60,1,42]]")
+        var r = Self.record(nil)
+        r.text = 9
+        r.unit = nil
+        #expect(Self.encoded([r]) == "[[7,1,2,60,null,null,60,1,42,null,null,null,null,9]]")
+        #expect(Self.encoded([]) == "[]")
+        #expect(try Self.decoded("[[7,1,2,60,12,3,60,1,42]]") == [Self.record(12)])
+        #expect(
+            try Self.decoded(" [ [7, 1,2,60,12,3,60,1,42] ] ") == [Self.record(12)],
+            "JSON spacing, as sqlite3 may write")
+    }
+
+    /// Each value reads back as the same double: 0.1 is "0.1" (0.1 == 1 / 10 in doubles),
+    /// 2.328 is "2.328"; 1e-20 and 1/3 need Swift's shortest form; -0 is stored as 0, as SQLite
+    /// stored it in version 1.
+    @Test(arguments: [0.1, 2.328, -72.5, 1e-20, 1.0 / 3.0, 123_456.789, 9.007199254740993e15, 1e300, -5e-324, 0.0])
+    func everyValueReadsBackExactly(value: Double) throws {
+        let text = Self.encoded([Self.record(value)])
+        let back = try #require(try Self.decoded(text).first?.value)
+        #expect(back.bitPattern == value.bitPattern, "\(text)")
+    }
+
+    @Test func minusZeroIsStoredAsZero() throws {
+        #expect(Self.encoded([Self.record(-0.0)]) == "[[7,1,2,60,0,3,60,1,42]]")
+    }
+
+    @Test func theShortestDecimalIsWritten() {
+        #expect(Self.encoded([Self.record(0.1)]) == "[[7,1,2,60,0.1,3,60,1,42]]")
+        #expect(Self.encoded([Self.record(2.328)]) == "[[7,1,2,60,2.328,3,60,1,42]]")
+        #expect(Self.encoded([Self.record(-0.05)]) == "[[7,1,2,60,-0.05,3,60,1,42]]")
+    }
+
+    /// Every optional field present, with negative numbers, survives the round trip.
+    @Test func everyFieldRoundTrips() throws {
+        let r = StoredRecord(
+            id: (131_077 << 37) | (65_535 << 21) | 2_097_151, source: 1, duration: -5, value: 3.5, unit: 2,
+            offsetMinutes: -570, export: 3, line: 1_234_567_890, version: 4, device: 5, creationDelay: -1,
+            original: 3.0e-3, text: 6)
+        #expect(try Self.decoded(Self.encoded([r, Self.record(1)])) == [r, Self.record(1)])
+    }
+
+    /// What `encode` never writes is a `DamagedRow` naming the block and the byte, not a crash.
+    /// The byte is where the parser stands: after the record's closing `]` for a record that
+    /// lacks a field or has a wrong one ("[[7,1,2,60]]": byte 11), before the 15th field
+    /// (byte 32), at the first byte after the block's array ("… x": byte 22).
+    @Test(arguments: [
+        ("", "record block 131077 is damaged at byte 0: expected '['"),
+        ("[[1,2", "record block 131077 is damaged at byte 5: expected ',' or ']'"),
+        (
+            "[[7,1,2,60]]",
+            "record block 131077 is damaged at byte 11: a record lacks its start, counter, source, duration, offset or export"
+        ),
+        (
+            "[[70000,1,2,60,1,3,60,1]]",
+            "record block 131077 is damaged at byte 24: a record lacks its start, counter, source, duration, offset or export"
+        ),
+        ("[[7,1,2,60,1,3.5,60,1]]", "record block 131077 is damaged at byte 22: field 5 of a record is not an integer"),
+        ("[[7,1,2,60,\"x\",3,60,1]]", "record block 131077 is damaged at byte 11: not a number"),
+        (
+            "[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,1]]",
+            "record block 131077 is damaged at byte 32: more than 14 fields in a record"
+        ),
+        ("[[7,1,2,60,1,3,60,1]] x", "record block 131077 is damaged at byte 22: text after the block's array"),
+    ])
+    func damagedTextIsAnError(text: String, problem: String) {
+        #expect(throws: DamagedRow(problem: problem)) { try Self.decoded(text) }
+    }
+}
