@@ -31,6 +31,16 @@ private func cAccess(_ path: String, _ mode: Int32) -> Int32 { access(path, mode
 
 /// The system calls of the archive, retried on EINTR where a signal can interrupt them.
 enum ArchivePlatform {
+    /// Raises the nice value of the calling thread by `n` (Linux: a thread's own; threads it
+    /// starts inherit it). Failure changes nothing and is ignored.
+    static func lowerThisThreadsPriority(by n: Int32) {
+        guard n > 0 else { return }
+        errno = 0
+        let now = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        if errno != 0 { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, now + n))
+    }
+
     /// What `stat` says of a path (links followed): a folder or not, and its size in bytes.
     struct Status {
         var isDirectory: Bool

@@ -212,94 +212,73 @@ enum RecordBlock {
         throws(DamagedRow)
     {
         out.removeAll(keepingCapacity: true)
-        var p = Parser(bytes: text)
-        try p.expect(UInt8(ascii: "["), block)
+        let slots = UnsafeMutablePointer<Int64>.allocate(capacity: 14)
+        let kinds = UnsafeMutablePointer<Kind>.allocate(capacity: 14)
+        defer {
+            slots.deallocate()
+            kinds.deallocate()
+        }
+        var p = Parser(bytes: text, block: block, slots: slots, kinds: kinds)
+        try p.expect(UInt8(ascii: "["))
         if p.peek() == UInt8(ascii: "]") {
             p.i += 1
-            return try p.end(block)
+            return try p.end()
         }
-        var fields = [Field](repeating: .null, count: 14)
         while true {
-            try p.expect(UInt8(ascii: "["), block)
+            try p.expect(UInt8(ascii: "["))
             var n = 0
             while true {
-                guard n < 14 else { throw p.damaged(block, "more than 14 fields in a record") }
-                fields[n] = try p.value(block)
+                guard n < 14 else { throw p.damaged("more than 14 fields in a record") }
+                if !p.unsignedInteger(n) { try p.value(n) }
                 n += 1
-                if try p.next(block) { break }
+                if try p.next() { break }
             }
-            for i in n..<14 { fields[i] = .null }
-            out.append(try record(fields, block: block, p))
-            if try p.next(block) { break }
-        }
-        try p.end(block)
-    }
-
-    enum Field {
-        case null
-        case integer(Int64)
-        case real(Double)
-
-        var integer: Int64? {
-            if case .integer(let v) = self { return v }
-            return nil
-        }
-        var double: Double? {
-            switch self {
-            case .null: return nil
-            case .integer(let v): return Double(v)
-            case .real(let v): return v
+            while n < 14 {
+                p.kinds[n] = .null
+                n += 1
             }
+            out.append(try p.record())
+            if try p.next() { break }
         }
-        var isNull: Bool {
-            if case .null = self { return true }
-            return false
-        }
+        try p.end()
     }
 
-    private static func record(_ f: [Field], block: Int64, _ p: Parser) throws(DamagedRow) -> StoredRecord {
-        guard let s = f[0].integer, s >= 0, s < 1 << 16, let n = f[1].integer, n >= 0, n < 1 << 21,
-            let source = f[2].integer, let duration = f[3].integer, let offset = f[6].integer,
-            let export = f[7].integer
-        else { throw p.damaged(block, "a record lacks its start, counter, source, duration, offset or export") }
-        func optionalInteger(_ k: Int) throws(DamagedRow) -> Int64? {
-            if f[k].isNull { return nil }
-            guard let v = f[k].integer else { throw p.damaged(block, "field \(k) of a record is not an integer") }
-            return v
-        }
-        return StoredRecord(
-            id: block << shift | s << 21 | n, source: source, duration: duration, value: f[4].double,
-            unit: try optionalInteger(5), offsetMinutes: offset, export: export, line: try optionalInteger(8),
-            version: try optionalInteger(9), device: try optionalInteger(10), creationDelay: try optionalInteger(11),
-            original: f[12].double, text: try optionalInteger(13))
+    private enum Kind: UInt8 {
+        case null, integer, real
     }
 
+    /// A parser of one block's text: the fields of the current record in `kinds` and `slots`
+    /// (14 of each, reused for every record; a real's slot holds its bit pattern).
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
+        let block: Int64
+        let slots: UnsafeMutablePointer<Int64>
+        let kinds: UnsafeMutablePointer<Kind>
         var i = 0
 
-        func damaged(_ block: Int64, _ what: String) -> DamagedRow {
+        func damaged(_ what: String) -> DamagedRow {
             DamagedRow(problem: "record block \(block) is damaged at byte \(i): \(what)")
         }
 
-        mutating func skipSpace() {
+        @inline(__always) mutating func skipSpace() {
             while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x09 || bytes[i] == 0x0D {
                 i += 1
             }
         }
 
-        mutating func peek() -> UInt8? {
+        @inline(__always) mutating func peek() -> UInt8? {
+            if i < bytes.count, bytes[i] > 0x20 { return bytes[i] }
             skipSpace()
             return i < bytes.count ? bytes[i] : nil
         }
 
-        mutating func expect(_ c: UInt8, _ block: Int64) throws(DamagedRow) {
-            guard peek() == c else { throw damaged(block, "expected '\(Character(Unicode.Scalar(c)))'") }
+        mutating func expect(_ c: UInt8) throws(DamagedRow) {
+            guard peek() == c else { throw damaged("expected '\(Character(Unicode.Scalar(c)))'") }
             i += 1
         }
 
         /// After a value: true at the `]` that closes the array, false at a `,`.
-        mutating func next(_ block: Int64) throws(DamagedRow) -> Bool {
+        @inline(__always) mutating func next() throws(DamagedRow) -> Bool {
             switch peek() {
             case UInt8(ascii: ","):
                 i += 1
@@ -307,52 +286,113 @@ enum RecordBlock {
             case UInt8(ascii: "]"):
                 i += 1
                 return true
-            default: throw damaged(block, "expected ',' or ']'")
+            default: throw damaged("expected ',' or ']'")
             }
         }
 
-        mutating func end(_ block: Int64) throws(DamagedRow) {
+        mutating func end() throws(DamagedRow) {
             skipSpace()
-            guard i == bytes.count else { throw damaged(block, "text after the block's array") }
+            guard i == bytes.count else { throw damaged("text after the block's array") }
         }
 
-        mutating func value(_ block: Int64) throws(DamagedRow) -> Field {
+        /// Field `k` when it is what most are, digits right before a `,` or `]` (up to 18): true
+        /// when it was; else nothing is read and `value` reads the field.
+        @inline(__always) mutating func unsignedInteger(_ k: Int) -> Bool {
+            let n = bytes.count
+            var j = i
+            var v: Int64 = 0
+            while j < n {
+                let d = bytes[j] &- 48
+                if d >= 10 { break }
+                v = v &* 10 &+ Int64(d)
+                j += 1
+            }
+            guard j > i, j - i <= 18, j < n, bytes[j] == UInt8(ascii: ",") || bytes[j] == UInt8(ascii: "]") else {
+                return false
+            }
+            kinds[k] = .integer
+            slots[k] = v
+            i = j
+            return true
+        }
+
+        /// Field `k`: `null`, an integer of up to 18 digits, or another JSON number (read by
+        /// `decodeDouble`, which is exact).
+        @inline(__always) mutating func value(_ k: Int) throws(DamagedRow) {
             skipSpace()
             let start = i
-            var isInteger = true
-            while i < bytes.count {
-                let c = bytes[i]
-                if c &- 48 < 10 || c == UInt8(ascii: "-") {
-                } else if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
-                    || c == UInt8(ascii: "+")
-                {
-                    isInteger = false
-                } else if c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z") {
-                } else {
-                    break
-                }
+            let n = bytes.count
+            if i + 3 < n, bytes[i] == UInt8(ascii: "n"), bytes[i + 1] == UInt8(ascii: "u"),
+                bytes[i + 2] == UInt8(ascii: "l"), bytes[i + 3] == UInt8(ascii: "l")
+            {
+                i += 4
+                kinds[k] = .null
+                return
+            }
+            let negative = i < n && bytes[i] == UInt8(ascii: "-")
+            if negative { i += 1 }
+            var v: Int64 = 0
+            var digits = 0
+            while i < n {
+                let d = bytes[i] &- 48
+                guard d < 10 else { break }
+                if digits < 18 { v = v &* 10 &+ Int64(d) }
+                digits += 1
                 i += 1
             }
-            let token = UnsafeBufferPointer(rebasing: bytes[start..<i])
-            if token.elementsEqual(RecordBlock.null) { return .null }
-            if isInteger, let v = Self.integer(token) { return .integer(v) }
-            guard let v = decodeDouble(token) else { throw damaged(block, "not a number") }
-            return .real(v)
+            let c = i < n ? bytes[i] : 0
+            if digits > 18 || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                while i < n {
+                    let b = bytes[i]
+                    guard
+                        b &- 48 < 10 || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")
+                            || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")
+                    else { break }
+                    i += 1
+                }
+                guard let d = decodeDouble(UnsafeBufferPointer(rebasing: bytes[start..<i])) else {
+                    i = start
+                    throw damaged("not a number")
+                }
+                kinds[k] = .real
+                slots[k] = Int64(bitPattern: d.bitPattern)
+                return
+            }
+            guard digits > 0 else {
+                i = start
+                throw damaged("not a number")
+            }
+            kinds[k] = .integer
+            slots[k] = negative ? -v : v
         }
 
-        static func integer(_ t: UnsafeBufferPointer<UInt8>) -> Int64? {
-            var k = 0
-            let negative = t.first == UInt8(ascii: "-")
-            if negative { k = 1 }
-            guard k < t.count, t.count - k <= 18 else { return nil }
-            var v: Int64 = 0
-            while k < t.count {
-                let d = t[k] &- 48
-                guard d < 10 else { return nil }
-                v = v * 10 + Int64(d)
-                k += 1
+        func integer(_ k: Int) -> Int64? { kinds[k] == .integer ? slots[k] : nil }
+
+        func double(_ k: Int) -> Double? {
+            switch kinds[k] {
+            case .null: return nil
+            case .integer: return Double(slots[k])
+            case .real: return Double(bitPattern: UInt64(bitPattern: slots[k]))
             }
-            return negative ? -v : v
+        }
+
+        func optionalInteger(_ k: Int) throws(DamagedRow) -> Int64? {
+            switch kinds[k] {
+            case .null: return nil
+            case .integer: return slots[k]
+            case .real: throw damaged("field \(k) of a record is not an integer")
+            }
+        }
+
+        func record() throws(DamagedRow) -> StoredRecord {
+            guard let s = integer(0), s >= 0, s < 1 << 16, let n = integer(1), n >= 0, n < 1 << 21,
+                let source = integer(2), let duration = integer(3), let offset = integer(6), let export = integer(7)
+            else { throw damaged("a record lacks its start, counter, source, duration, offset or export") }
+            return StoredRecord(
+                id: block << RecordBlock.shift | s << 21 | n, source: source, duration: duration, value: double(4),
+                unit: try optionalInteger(5), offsetMinutes: offset, export: export, line: try optionalInteger(8),
+                version: try optionalInteger(9), device: try optionalInteger(10),
+                creationDelay: try optionalInteger(11), original: double(12), text: try optionalInteger(13))
         }
     }
 }

@@ -14,6 +14,10 @@ final class ImportLookups {
     var currentWorker = 0
     var otherWorkers: [Int: (types: [Int64], sources: [Int64])] = [:]
     var deviceByObject: [ObjectIdentifier: Int64] = [:]
+    /// The last version and unit looked up, with their ids: consecutive records mostly share
+    /// both, and comparing a string with itself (the reader interns them) costs no hashing.
+    var lastVersion: (String, Int64)?
+    var lastUnit: (String, Int64)?
     var retainedDevices: [Device] = []
 
     let insertMetadata: Statement
@@ -57,12 +61,19 @@ final class ImportLookups {
 
     func versionID(_ version: String?) throws -> Int64? {
         guard let version else { return nil }
-        return try archive.lookups.versions.id(version, db, insert: insertVersion)
+        if let last = lastVersion, last.0 == version { return last.1 }
+        let id = try archive.lookups.versions.id(version, db, insert: insertVersion)
+        lastVersion = (version, id)
+        return id
     }
 
     func unitID(_ unit: String?) throws -> Int64? {
         guard let unit else { return nil }
-        if let id = archive.lookups.units.ids[unit] { return id }
+        if let last = lastUnit, last.0 == unit { return last.1 }
+        if let id = archive.lookups.units.ids[unit] {
+            lastUnit = (unit, id)
+            return id
+        }
         insertUnit.bind(1, unit)
         insertUnit.bind(2, UnitConversion.forUnit(unit)?.unit.rawValue)
         try insertUnit.run()
@@ -101,7 +112,7 @@ final class ImportLookups {
         return id
     }
 
-    func recordTypeID(_ r: Record) throws -> Int64 {
+    func recordTypeID(_ r: borrowing Record) throws -> Int64 {
         let symbol = Int(r.typeSymbol)
         if symbol >= 0 && symbol < typeBySymbol.count && typeBySymbol[symbol] > 0 { return typeBySymbol[symbol] }
         let id = try typeID(r.type)
@@ -114,7 +125,7 @@ final class ImportLookups {
         return id
     }
 
-    func recordSourceID(_ r: Record) throws -> Int64 {
+    func recordSourceID(_ r: borrowing Record) throws -> Int64 {
         let symbol = Int(r.sourceSymbol)
         if symbol >= 0 && symbol < sourceBySymbol.count && sourceBySymbol[symbol] > 0 {
             return sourceBySymbol[symbol]
@@ -130,7 +141,7 @@ final class ImportLookups {
     }
 
     /// The stored columns of a record's value: value, unit id, original value, value text id.
-    func valueColumns(_ r: Record) throws -> (Double?, Int64?, Double?, Int64?) {
+    func valueColumns(_ r: borrowing Record) throws -> (Double?, Int64?, Double?, Int64?) {
         switch r.value {
         case .quantity(let q):
             let original: Double? =

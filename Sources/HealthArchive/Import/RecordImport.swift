@@ -101,10 +101,14 @@ final class RecordImport {
         var keys: [(type: Int64, start: Int64, index: Int)] = []
         keys.reserveCapacity(records.count)
         var types = [Int64](repeating: 0, count: records.count)
-        for i in records.indices where !records[i].isNestedInCorrelation {
-            let t = try lookups.recordTypeID(records[i])
-            types[i] = t
-            keys.append((t, records[i].startDate.secondsSince1970, i))
+        // Through a pointer: an array's element in a loop's `where` is copied (retains and
+        // releases of every field), a pointer's is not.
+        try records.withUnsafeBufferPointer { records in
+            for i in records.indices where !records[i].isNestedInCorrelation {
+                let t = try lookups.recordTypeID(records[i])
+                types[i] = t
+                keys.append((t, records[i].startDate.secondsSince1970, i))
+            }
         }
         if keys.isEmpty { return }
         keys.sort { ($0.type, $0.start) < ($1.type, $1.start) }
