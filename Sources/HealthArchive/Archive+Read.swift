@@ -59,7 +59,9 @@ extension Archive {
             batch.workouts = try replay.workouts()
             batch.activitySummaries = try replay.summaries()
             if batch.count > 0 { try consumers[0](batch) }
-            return try replay.summary(archivePath: path)
+            var zones: [String: Int] = [:]
+            for r in replays { zones.merge(r.recordTimeZones, uniquingKeysWith: +) }
+            return try replay.summary(archivePath: path, recordTimeZones: zones)
         } catch let e as SQLiteError {
             throw classify(e)
         } catch let e as DamagedRow {
@@ -123,6 +125,11 @@ final class Replay {
     var units: [Int64: (unit: String, canonical: CanonicalUnit?)] = [:]
     var valueTexts: [Int64: String] = [:]
     var keys: [Int64: String] = [:]
+    /// The id of the `HKTimeZone` metadata key (nil: no entry has it).
+    var timeZoneKey: Int64?
+    /// The `HKTimeZone` values of the top-level records `records` handed on, each counted once
+    /// per copy.
+    var recordTimeZones: [String: Int] = [:]
     var devices: [Int64: Device] = [:]
     /// Categories by value-text id (one `CategoryValue` per distinct string).
     var categories: [Int64: CategoryValue] = [:]
@@ -148,6 +155,7 @@ final class Replay {
         }
         try load("SELECT id, text FROM value_texts") { valueTexts[$0.int64(0)] = $0.text(1) }
         try load("SELECT id, key FROM metadata_keys") { keys[$0.int64(0)] = $0.text(1) }
+        timeZoneKey = keys.first { $0.value == MetadataKey.timeZone }?.key
         try load(
             "SELECT id, name, manufacturer, model, hardware, software, creation_date, other_fields FROM devices"
         ) { devices[$0.int64(0)] = Lookups.device($0, from: 1) }
@@ -214,10 +222,11 @@ final class Replay {
             isNestedInCorrelation: nested)
     }
 
-    /// The top-level record a block holds as `r`: the instants and the type come from the id
-    /// and the stored durations (the same arithmetic as the `records` view, Schema.swift).
+    /// Appends the top-level record a block holds as `r` to `records`: the instants and the
+    /// type come from the id and the stored durations (the same arithmetic as the `records`
+    /// view, Schema.swift).
     /// - Throws: `DamagedRow` for an impossible offset.
-    func topLevelRecord(_ r: StoredRecord) throws -> Record {
+    func appendTopLevelRecord(_ r: StoredRecord, to records: inout [Record]) throws {
         let typeID = r.id >> 54
         let type = typeByID[typeID] ?? ""
         let offsetSeconds = try Self.offsetSeconds(r.offsetMinutes)
@@ -232,18 +241,15 @@ final class Replay {
         } else {
             value = .none(nil)
         }
-        var record = Record(
-            type: type, typeSymbol: Int32(truncatingIfNeeded: typeID), value: value,
+        records.appendRecord(
+            line: Int(r.line ?? 0), type: type, typeSymbol: Int32(truncatingIfNeeded: typeID), value: value,
             sourceName: sourceByID[r.source] ?? "", sourceSymbol: Int32(truncatingIfNeeded: r.source),
             sourceVersion: r.version.flatMap { versionByID[$0] }, device: r.device.flatMap { deviceByID[$0] },
             creationDate: r.creationDelay.map {
                 Timestamp(secondsSince1970: end + $0, printedOffsetSeconds: offsetSeconds)
             },
             startDate: Timestamp(secondsSince1970: start, printedOffsetSeconds: offsetSeconds),
-            endDate: Timestamp(secondsSince1970: end, printedOffsetSeconds: offsetSeconds),
-            isNestedInCorrelation: false)
-        record.line = Int(r.line ?? 0)
-        return record
+            endDate: Timestamp(secondsSince1970: end, printedOffsetSeconds: offsetSeconds))
     }
 
     /// A record's value stored as text: a category for an `HKCategoryTypeIdentifier…` type (one
@@ -286,37 +292,45 @@ final class Replay {
         var copiesOwner = try copies.step() ? copies.int64(0) : Int64.max
         var batch = ExportBatch()
         batch.records.reserveCapacity(batchSize)
-        var stored: [StoredRecord] = []
         var previous = Int64.min
         while try blocks.step() {
             let block = blocks.int64(0)
-            try blocks.withTextBytes(1) { try RecordBlock.decode($0, block: block, into: &stored) }
-            for s in stored where s.id >= first && s.id <= last {
-                let id = s.id
-                guard id > previous else { throw DamagedRow(problem: "record block \(block) is out of id order") }
-                previous = id
-                var r = try topLevelRecord(s)
-                while metadataOwner < id { metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max }
-                while metadataOwner == id {
-                    r.metadata.append(MetadataEntry(key: keys[metadata.int64(1)] ?? "", value: metadata.text(2)))
-                    metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
-                }
-                while beatOwner < id { beatOwner = try beats.step() ? beats.int64(0) : Int64.max }
-                while beatOwner == id {
-                    r.heartbeats.append(InstantaneousBeatsPerMinute(bpm: beats.double(1), time: beats.text(2)))
-                    beatOwner = try beats.step() ? beats.int64(0) : Int64.max
-                }
-                while copiesOwner < id { copiesOwner = try copies.step() ? copies.int64(0) : Int64.max }
-                // Exact duplicates come back as copies; the last (most often the only) one is moved.
-                if copiesOwner == id {
-                    let n = copies.int64(1)
-                    guard n <= 1 << 21 else { throw DamagedRow(problem: "record \(id) has \(n) copies") }
-                    if n > 1 { for _ in 1..<n { batch.records.append(r) } }
-                }
-                batch.records.append(consume r)
-                if batch.records.count >= batchSize {
-                    try consume(batch)
-                    batch.records.removeAll(keepingCapacity: true)
+            try blocks.withTextBytes(1) { text in
+                try RecordBlock.decode(text, block: block) { s in
+                    guard s.id >= first && s.id <= last else { return }
+                    let id = s.id
+                    guard id > previous else { throw DamagedRow(problem: "record block \(block) is out of id order") }
+                    previous = id
+                    try appendTopLevelRecord(s, to: &batch.records)
+                    let k = batch.records.count - 1
+                    while metadataOwner < id { metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max }
+                    var zones: [String] = []
+                    while metadataOwner == id {
+                        let key = metadata.int64(1)
+                        let value = metadata.text(2)
+                        if key == timeZoneKey { zones.append(value) }
+                        batch.records[k].metadata.append(MetadataEntry(key: keys[key] ?? "", value: value))
+                        metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
+                    }
+                    while beatOwner < id { beatOwner = try beats.step() ? beats.int64(0) : Int64.max }
+                    while beatOwner == id {
+                        batch.records[k].heartbeats.append(
+                            InstantaneousBeatsPerMinute(bpm: beats.double(1), time: beats.text(2)))
+                        beatOwner = try beats.step() ? beats.int64(0) : Int64.max
+                    }
+                    while copiesOwner < id { copiesOwner = try copies.step() ? copies.int64(0) : Int64.max }
+                    // Exact duplicates come back as copies.
+                    var n: Int64 = 1
+                    if copiesOwner == id {
+                        n = copies.int64(1)
+                        guard n <= 1 << 21 else { throw DamagedRow(problem: "record \(id) has \(n) copies") }
+                        if n > 1 { for _ in 1..<n { batch.records.append(batch.records[k]) } }
+                    }
+                    for zone in zones { recordTimeZones[zone, default: 0] += Int(max(1, n)) }
+                    if batch.records.count >= batchSize {
+                        try consume(batch)
+                        batch.records.removeAll(keepingCapacity: true)
+                    }
                 }
             }
         }
@@ -516,7 +530,9 @@ final class Replay {
     }
 
     /// The latest export's header and diagnostics, the archive's `Me`, and HKTimeZone counts.
-    func summary(archivePath: String) throws -> ExportSummary {
+    /// - Parameter recordTimeZones: the `HKTimeZone` values of the top-level records, each
+    ///   counted once per copy (the replay's `recordTimeZones`); the other owners' are read here.
+    func summary(archivePath: String, recordTimeZones: [String: Int]) throws -> ExportSummary {
         let latest = try db.prepare(
             """
             SELECT id, input_name, export_utc, printed_offset_min, export_version, locale, bytes_read FROM exports
@@ -555,16 +571,15 @@ final class Replay {
                 dateOfBirth: m.textOrNil(0), biologicalSex: m.textOrNil(1), bloodType: m.textOrNil(2),
                 fitzpatrickSkinType: m.textOrNil(3), cardioFitnessMedicationsUse: m.textOrNil(4))
         }
-        var zones: [String: Int] = [:]
+        var zones = recordTimeZones
+        // Owner kinds above 1 (not records) are one range of the key: no scan of the records'.
         let z = try db.prepare(
             """
-            SELECT m.value,
-              sum(CASE m.owner_kind WHEN 1 THEN coalesce((SELECT c.copies FROM record_copies c WHERE c.id = m.owner_id), 1)
-                ELSE 1 END)
-            FROM metadata m WHERE m.key_id = (SELECT id FROM metadata_keys WHERE key = ?) GROUP BY m.value
+            SELECT value, count(*) FROM metadata
+            WHERE owner_kind > 1 AND key_id = (SELECT id FROM metadata_keys WHERE key = ?) GROUP BY value
             """)
         z.bind(1, MetadataKey.timeZone)
-        while try z.step() { zones[z.text(0)] = Int(z.int64(1)) }
+        while try z.step() { zones[z.text(0), default: 0] += Int(z.int64(1)) }
         // Every other export's date, oldest first: its offset names zones for its own days.
         var earlier: [Timestamp] = []
         let all = try db.prepare(
@@ -601,7 +616,7 @@ struct DenseTable<Value> {
         }
     }
 
-    subscript(id: Int64) -> Value? {
+    @inline(__always) subscript(id: Int64) -> Value? {
         id >= 0 && id < Int64(slots.count) ? slots[Int(id)] : sparse[id]
     }
 }

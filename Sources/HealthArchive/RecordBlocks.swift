@@ -208,10 +208,17 @@ enum RecordBlock {
     /// The records of block `block` from its JSON `text`, in stored order, into `out` (emptied first).
     /// - Throws: `DamagedRow` for anything `encode` does not write: other JSON, a missing required
     ///   field, a number out of its range.
-    static func decode(_ text: UnsafeBufferPointer<UInt8>, block: Int64, into out: inout [StoredRecord])
-        throws(DamagedRow)
-    {
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, block: Int64, into out: inout [StoredRecord]) throws {
         out.removeAll(keepingCapacity: true)
+        try decode(text, block: block) { out.append($0) }
+    }
+
+    /// `decode(_:block:into:)` handing each record to `body` as it is read (the whole block is
+    /// checked only as far as it is read: a damaged byte ends it there with `DamagedRow`).
+    @inline(__always)
+    static func decode(
+        _ text: UnsafeBufferPointer<UInt8>, block: Int64, _ body: (StoredRecord) throws -> Void
+    ) throws {
         let slots = UnsafeMutablePointer<Int64>.allocate(capacity: 14)
         let kinds = UnsafeMutablePointer<Kind>.allocate(capacity: 14)
         defer {
@@ -237,7 +244,7 @@ enum RecordBlock {
                 p.kinds[n] = .null
                 n += 1
             }
-            out.append(try p.record())
+            try body(try p.record())
             if try p.next() { break }
         }
         try p.end()
@@ -366,9 +373,9 @@ enum RecordBlock {
             slots[k] = negative ? -v : v
         }
 
-        func integer(_ k: Int) -> Int64? { kinds[k] == .integer ? slots[k] : nil }
+        @inline(__always) func integer(_ k: Int) -> Int64? { kinds[k] == .integer ? slots[k] : nil }
 
-        func double(_ k: Int) -> Double? {
+        @inline(__always) func double(_ k: Int) -> Double? {
             switch kinds[k] {
             case .null: return nil
             case .integer: return Double(slots[k])
@@ -376,7 +383,7 @@ enum RecordBlock {
             }
         }
 
-        func optionalInteger(_ k: Int) throws(DamagedRow) -> Int64? {
+        @inline(__always) func optionalInteger(_ k: Int) throws(DamagedRow) -> Int64? {
             switch kinds[k] {
             case .null: return nil
             case .integer: return slots[k]

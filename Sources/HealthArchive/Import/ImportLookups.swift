@@ -18,6 +18,9 @@ final class ImportLookups {
     /// both, and comparing a string with itself (the reader interns them) costs no hashing.
     var lastVersion: (String, Int64)?
     var lastUnit: (String, Int64)?
+    /// The last device looked up (the reader hands on one object per distinct device, kept
+    /// alive by `retainedDevices`).
+    var lastDevice: (ObjectIdentifier, Int64)?
     var retainedDevices: [Device] = []
 
     let insertMetadata: Statement
@@ -90,7 +93,11 @@ final class ImportLookups {
     func deviceID(_ device: Device?) throws -> Int64? {
         guard let device else { return nil }
         let object = ObjectIdentifier(device)
-        if let id = deviceByObject[object] { return id }
+        if let last = lastDevice, last.0 == object { return last.1 }
+        if let id = deviceByObject[object] {
+            lastDevice = (object, id)
+            return id
+        }
         let id: Int64
         if let known = archive.lookups.devices[device] {
             id = known

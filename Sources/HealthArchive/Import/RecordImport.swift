@@ -122,7 +122,10 @@ final class RecordImport {
             {
                 last += 1
             }
-            known.append(try Window(self, type: keys[first].type, from: keys[first].start, to: keys[last].start))
+            known.append(
+                try Window(
+                    self, type: keys[first].type, from: keys[first].start, to: keys[last].start,
+                    adding: last - first + 1))
             for k in first...last { windowOf[keys[k].index] = known.count - 1 }
             first = last + 1
         }
@@ -269,7 +272,9 @@ final class RecordImport {
         var identities: [RecordIdentity: Stored] = [:]
         var nextN: [Int64: Int64] = [:]
 
-        init(_ session: RecordImport, type: Int64, from: Int64, to: Int64) throws {
+        /// - Parameter adding: how many records of the batch fall in the window (room is made
+        ///   for them at once: growing the tables as they arrive rehashes them several times).
+        init(_ session: RecordImport, type: Int64, from: Int64, to: Int64, adding: Int) throws {
             guard let range = Schema.recordIDs(type: type, from: from, to: to) else { return }
             let blockRange =
                 RecordBlock.blockID(
@@ -290,6 +295,10 @@ final class RecordImport {
                     if into == 0 { seen[s.int64(0)] = s.int64(1) } else { copies[s.int64(0)] = s.int64(1) }
                 }
             }
+            var stored = 0
+            for block in blockRange { stored += session.blocks[block]?.count ?? 0 }
+            identities.reserveCapacity(stored + adding)
+            nextN.reserveCapacity(stored + adding)
             for block in blockRange {
                 guard let records = session.blocks[block] else { continue }
                 for r in records {

@@ -146,3 +146,19 @@ extension Record {
     /// True when `HKWasUserEntered` is `1` (a manual entry).
     public var wasUserEntered: Bool { metadata.value(for: MetadataKey.wasUserEntered) == "1" }
 }
+
+extension Array where Element == Record {
+    /// Appends a top-level record built in place by the memberwise initializer (see
+    /// `Record.line`), without metadata or heartbeats: for a replay of stored records
+    /// (`report --db`), which adds those to the last element afterwards.
+    package mutating func appendRecord(
+        line: Int, type: String, typeSymbol: Int32, value: RecordValue, sourceName: String, sourceSymbol: Int32,
+        sourceVersion: String?, device: Device?, creationDate: Timestamp?, startDate: Timestamp, endDate: Timestamp
+    ) {
+        append(
+            Record(
+                line: line, type: type, typeSymbol: typeSymbol, value: value, sourceName: sourceName,
+                sourceSymbol: sourceSymbol, sourceVersion: sourceVersion, device: device, creationDate: creationDate,
+                startDate: startDate, endDate: endDate, metadata: [], heartbeats: [], isNestedInCorrelation: false))
+    }
+}
