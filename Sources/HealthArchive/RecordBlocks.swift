@@ -118,29 +118,16 @@ enum RecordBlock {
             } else {
                 last = r.line != nil ? 8 : 7
             }
-            if last >= 8 {
+            for k in 8...13 where k <= last {
                 byte(UInt8(ascii: ","))
-                integer(r.line)
-            }
-            if last >= 9 {
-                byte(UInt8(ascii: ","))
-                integer(r.version)
-            }
-            if last >= 10 {
-                byte(UInt8(ascii: ","))
-                integer(r.device)
-            }
-            if last >= 11 {
-                byte(UInt8(ascii: ","))
-                integer(r.creationDelay)
-            }
-            if last >= 12 {
-                byte(UInt8(ascii: ","))
-                double(r.original)
-            }
-            if last >= 13 {
-                byte(UInt8(ascii: ","))
-                integer(r.text)
+                switch k {
+                case 8: integer(r.line)
+                case 9: integer(r.version)
+                case 10: integer(r.device)
+                case 11: integer(r.creationDelay)
+                case 12: double(r.original)
+                default: integer(r.text)
+                }
             }
             byte(UInt8(ascii: "]"))
         }
@@ -236,7 +223,14 @@ enum RecordBlock {
             var n = 0
             while true {
                 guard n < 14 else { throw p.damaged("more than 14 fields in a record") }
-                if !p.unsignedInteger(n) { try p.value(n) }
+                if p.unsignedInteger(n) {
+                    // It stopped at the ',' or ']' after the digits.
+                    n += 1
+                    p.i += 1
+                    if p.bytes[p.i - 1] == UInt8(ascii: "]") { break }
+                    continue
+                }
+                try p.value(n)
                 n += 1
                 if try p.next() { break }
             }
