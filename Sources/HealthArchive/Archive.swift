@@ -158,6 +158,10 @@ public final class Archive {
         }
     }
 
+    /// The schema version of archives this code writes and reads (`PRAGMA user_version`;
+    /// docs/archive.md §6.2): an opened archive has it, older ones being upgraded on opening.
+    public static var schemaVersion: Int64 { Schema.version }
+
     /// The wait for other processes' locks (see `onLongWait`).
     let busyWait: BusyWait
 

@@ -91,7 +91,7 @@ enum ArchiveCommands {
         }
         var out = ""
         func line(_ label: String, _ value: String) { out += label.padding(13) + value + "\n" }
-        line("Archive", "\(db) (\(formatBytes(i.fileBytes)), schema version 1)")
+        line("Archive", "\(db) (\(formatBytes(i.fileBytes)), schema version \(Archive.schemaVersion))")
         let printedOffset = i.exports.last?.exportDate?.printedOffsetSeconds ?? 0
         func printed(_ t: Int64) -> String {
             Timestamp(secondsSince1970: t, printedOffsetSeconds: printedOffset).description

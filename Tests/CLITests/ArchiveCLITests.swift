@@ -160,6 +160,7 @@ struct ArchiveCLITests {
         let inspect = try run(["inspect", "--db", db])
         #expect(inspect.status == 0)
         #expect(inspect.stdout.contains("Exports imported\n"))
+        #expect(inspect.stdout.contains(", schema version 2)\n"), "the version the file has (Schema.swift)")
         #expect(inspect.stdout.contains(a.path))
         #expect(inspect.stdout.contains("Records per type\n"))
         // Refusals: one line, exit 1, the file untouched.
