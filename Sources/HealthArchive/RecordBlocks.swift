@@ -49,6 +49,20 @@ enum RecordBlock {
     static func firstRecordID(ofBlock block: Int64) -> Int64 { block << shift }
     static func lastRecordID(ofBlock block: Int64) -> Int64 { block << shift | ((1 << shift) - 1) }
 
+    /// Writes `records` (sorted by id, all of block `block`) as that block's row with `statement`,
+    /// an `INSERT … INTO record_blocks (id, count, records) VALUES (?, ?, ?)`; `text` is scratch
+    /// space kept by the caller between blocks.
+    static func write(
+        _ records: [StoredRecord], block: Int64, with statement: Statement, text: inout [UInt8]
+    ) throws {
+        text.removeAll(keepingCapacity: true)
+        encode(records, into: &text)
+        statement.bind(1, block)
+        statement.bind(2, records.count)
+        statement.bindText(3, text)
+        try statement.run()
+    }
+
     /// Bytes one record's JSON can take: 14 fields of at most 24 bytes ("-1.2345678901234567e-300"),
     /// with commas and brackets.
     static let maxRecordBytes = 14 * 25 + 3

@@ -32,12 +32,7 @@ extension Schema {
         var text: [UInt8] = []
         func flush() throws {
             guard let first = pending.first else { return }
-            text.removeAll(keepingCapacity: true)
-            RecordBlock.encode(pending, into: &text)
-            block.bind(1, RecordBlock.blockID(ofRecord: first.id))
-            block.bind(2, pending.count)
-            block.bindText(3, text)
-            try block.run()
+            try RecordBlock.write(pending, block: RecordBlock.blockID(ofRecord: first.id), with: block, text: &text)
             pending.removeAll(keepingCapacity: true)
         }
         while try rows.step() {

@@ -190,12 +190,7 @@ final class RecordImport {
     func writeChangedBlocks() throws {
         for block in changed {
             blocks[block]!.sort { $0.id < $1.id }
-            text.removeAll(keepingCapacity: true)
-            RecordBlock.encode(blocks[block]!, into: &text)
-            writeBlock.bind(1, block)
-            writeBlock.bind(2, blocks[block]!.count)
-            writeBlock.bindText(3, text)
-            try writeBlock.run()
+            try RecordBlock.write(blocks[block]!, block: block, with: writeBlock, text: &text)
         }
         changed.removeAll(keepingCapacity: true)
         blocks.removeAll(keepingCapacity: true)
@@ -281,20 +276,21 @@ final class RecordImport {
                     ofRecord: range.lowerBound)...RecordBlock.blockID(
                     ofRecord: range.upperBound)
             try session.loadBlocks(blockRange)
-            var seen: [Int64: Int64] = [:]
-            var copies: [Int64: Int64] = [:]
             let ids =
                 RecordBlock.firstRecordID(
                     ofBlock: blockRange.lowerBound)...RecordBlock.lastRecordID(
                     ofBlock: blockRange.upperBound)
-            for (s, into) in [(session.windowCopies, 0), (session.readRecordCopies, 1)] {
+            /// `id → copies` of the rows of `s` (id, copies) with ids in the window's blocks.
+            func counts(_ s: Statement) throws -> [Int64: Int64] {
                 defer { s.reset() }
                 s.bind(1, ids.lowerBound)
                 s.bind(2, ids.upperBound)
-                while try s.step() {
-                    if into == 0 { seen[s.int64(0)] = s.int64(1) } else { copies[s.int64(0)] = s.int64(1) }
-                }
+                var out: [Int64: Int64] = [:]
+                while try s.step() { out[s.int64(0)] = s.int64(1) }
+                return out
             }
+            let seen = try counts(session.windowCopies)
+            let copies = try counts(session.readRecordCopies)
             var stored = 0
             for block in blockRange { stored += session.blocks[block]?.count ?? 0 }
             identities.reserveCapacity(stored + adding)
