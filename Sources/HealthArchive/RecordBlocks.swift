@@ -1,11 +1,12 @@
 import HealthExport
 
-// The stored form of top-level records (schema version 2, docs/archive.md "Record blocks"): the
+// The stored form of top-level records (schema version 3, docs/archive.md "Record blocks"): the
 // records of one type whose starts share a 2^16-second stretch (about 18 hours) are one row of
-// `record_blocks`, a JSON array with one array of numbers per record. One row per block instead
-// of one per record is what makes an import and `report --db` cheap: SQLite's cost is per row,
-// and a block holds a few dozen to a few thousand records. The `records` view unpacks the blocks
-// for people (`json_each`), with the columns of version 1's `records` table.
+// `record_blocks`, a JSON array with one array per record: its numbers, then its metadata and
+// heartbeats. One row per block instead of one per record (and none per metadata entry or beat)
+// is what makes an import and `report --db` cheap: SQLite's cost is per row, and a block holds a
+// few dozen to a few thousand records. The `records`, `record_metadata` and `heartbeats` views
+// unpack the blocks for people (`json_each`).
 
 /// One top-level record as a block holds it: the lookup ids and numbers of the `records` view's
 /// columns. Instants: `id` carries the type and the start (`Schema.recordID`); the end is the start
@@ -28,6 +29,18 @@ struct StoredRecord: Equatable {
     /// The value as written, where it differs from `value`.
     var original: Double?
     var text: Int64?
+    /// The record's `MetadataEntry` children in document order.
+    var metadata: [StoredMetadataEntry] = []
+    /// An HRV record's `InstantaneousBeatsPerMinute` children in document order (bpm, and the
+    /// time of day as written: docs/export-format.md §7.4).
+    var heartbeats: [InstantaneousBeatsPerMinute] = []
+}
+
+/// A `MetadataEntry` of a top-level record as its block holds it: the key's id in
+/// `metadata_keys`, and the value as written.
+struct StoredMetadataEntry: Equatable {
+    var key: Int64
+    var value: String
 }
 
 /// A value that the archive's schema and importer never write (a NULL in a NOT NULL column, an
@@ -38,9 +51,12 @@ struct DamagedRow: Error, Equatable {
 }
 
 /// The encoding of a block: `[[s,n,source,duration,value,unit,offset,export,line,version,device,
-/// creation_delay,original_value,value_text],…]` in record id order, trailing nulls left out.
-/// `s` is the low 16 bits of the start biased by 2^31, `n` the record's counter in its start second
-/// (`Schema.recordID`): the record id is `block << 37 | s << 21 | n`.
+/// creation_delay,original_value,value_text,metadata,heartbeats],…]` in record id order, trailing
+/// nulls (and an empty metadata list before no heartbeats) left out. `s` is the low 16 bits of the
+/// start biased by 2^31, `n` the record's counter in its start second (`Schema.recordID`): the
+/// record id is `block << 37 | s << 21 | n`. `metadata` is `[[key_id,"value"],…]` and
+/// `heartbeats` `[[bpm,"time"],…]`, JSON strings with `"`, `\` and control characters escaped
+/// (docs/archive.md §6.1).
 enum RecordBlock {
     /// Record id bits below the block id.
     static let shift: Int64 = 37
@@ -63,8 +79,8 @@ enum RecordBlock {
         try statement.run()
     }
 
-    /// Bytes one record's JSON can take: 14 fields of at most 24 bytes ("-1.2345678901234567e-300"),
-    /// with commas and brackets.
+    /// Bytes one record's numbers can take: 14 fields of at most 24 bytes
+    /// ("-1.2345678901234567e-300"), with commas and brackets.
     static let maxRecordBytes = 14 * 25 + 3
 
     /// Appends the JSON of `records` (sorted by id, all of one block) to `out`.
@@ -73,17 +89,83 @@ enum RecordBlock {
         for (k, r) in records.enumerated() {
             // Room for the longest record, written through a pointer, then the rest cut off:
             // an append per byte would cost several times more.
-            let start = out.count
-            out.append(contentsOf: repeatElement(0, count: maxRecordBytes))
-            let used = out.withUnsafeMutableBufferPointer { b in
-                var w = JSONWriter(p: b.baseAddress! + start)
+            write(into: &out, room: maxRecordBytes) { w in
                 if k > 0 { w.byte(UInt8(ascii: ",")) }
                 w.record(r)
-                return w.count
             }
-            out.removeLast(maxRecordBytes - used)
+            if !r.metadata.isEmpty || !r.heartbeats.isEmpty {
+                out.append(UInt8(ascii: ","))
+                if r.metadata.isEmpty { out.append(contentsOf: null) }
+                list(r.metadata, into: &out) { e, out in
+                    write(into: &out, room: 21) { $0.integer(e.key) }
+                    out.append(UInt8(ascii: ","))
+                    appendString(e.value, to: &out)
+                }
+                if !r.heartbeats.isEmpty {
+                    out.append(UInt8(ascii: ","))
+                    list(r.heartbeats, into: &out) { beat, out in
+                        write(into: &out, room: 25) { $0.double(beat.bpm) }
+                        out.append(UInt8(ascii: ","))
+                        appendString(beat.time, to: &out)
+                    }
+                }
+            }
+            out.append(UInt8(ascii: "]"))
         }
         out.append(UInt8(ascii: "]"))
+    }
+
+    /// Appends what `body` writes, at most `room` bytes, to `out` through a pointer.
+    @inline(__always)
+    private static func write(into out: inout [UInt8], room: Int, _ body: (inout JSONWriter) -> Void) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: room))
+        let used = out.withUnsafeMutableBufferPointer { b in
+            var w = JSONWriter(p: b.baseAddress! + start)
+            body(&w)
+            return w.count
+        }
+        out.removeLast(room - used)
+    }
+
+    /// `[[…],[…]]`, one inner array per element of `items` (nothing for none), its insides
+    /// written by `body`.
+    private static func list<T>(_ items: [T], into out: inout [UInt8], _ body: (T, inout [UInt8]) -> Void) {
+        guard !items.isEmpty else { return }
+        out.append(UInt8(ascii: "["))
+        for (k, item) in items.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "["))
+            body(item, &out)
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// `s` as a JSON string: `"` and `\` escaped with a backslash, control characters (below
+    /// U+0020) as `\u00XX`, everything else as its UTF-8 bytes.
+    static func appendString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                out.append(contentsOf: bytes)
+                return
+            }
+            for b in bytes {
+                switch b {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), b])
+                case ..<0x20:
+                    out.append(contentsOf: Array("\\u00".utf8))
+                    out.append(hex[Int(b >> 4)])
+                    out.append(hex[Int(b & 15)])
+                default: out.append(b)
+                }
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     fileprivate static let null = Array("null".utf8)
@@ -100,6 +182,7 @@ enum RecordBlock {
             count += 1
         }
 
+        /// The record's numbers, without the `]` that closes it.
         mutating func record(_ r: StoredRecord) {
             byte(UInt8(ascii: "["))
             integer((r.id >> 21) & 0xFFFF)
@@ -119,7 +202,9 @@ enum RecordBlock {
             integer(r.export)
             // Trailing nulls are left out.
             let last: Int
-            if r.text != nil {
+            if !r.metadata.isEmpty || !r.heartbeats.isEmpty {
+                last = 13
+            } else if r.text != nil {
                 last = 13
             } else if r.original != nil {
                 last = 12
@@ -143,7 +228,6 @@ enum RecordBlock {
                 default: integer(r.text)
                 }
             }
-            byte(UInt8(ascii: "]"))
         }
 
         mutating func null() {
@@ -220,8 +304,9 @@ enum RecordBlock {
     static func decode(
         _ text: UnsafeBufferPointer<UInt8>, block: Int64, _ body: (StoredRecord) throws -> Void
     ) throws {
-        let slots = UnsafeMutablePointer<Int64>.allocate(capacity: 14)
-        let kinds = UnsafeMutablePointer<Kind>.allocate(capacity: 14)
+        // 14 numbers and a scratch slot for the numbers inside the metadata and heartbeat lists.
+        let slots = UnsafeMutablePointer<Int64>.allocate(capacity: 15)
+        let kinds = UnsafeMutablePointer<Kind>.allocate(capacity: 15)
         defer {
             slots.deallocate()
             kinds.deallocate()
@@ -236,7 +321,13 @@ enum RecordBlock {
             try p.expect(UInt8(ascii: "["))
             var n = 0
             while true {
-                guard n < 14 else { throw p.damaged("more than 14 fields in a record") }
+                guard n < 16 else { throw p.damaged("more than 16 fields in a record") }
+                if n >= 14 {
+                    try n == 14 ? p.metadataList() : p.heartbeatList()
+                    n += 1
+                    if try p.next() { break }
+                    continue
+                }
                 if p.unsignedInteger(n) {
                     // It stopped at the ',' or ']' after the digits.
                     n += 1
@@ -253,6 +344,8 @@ enum RecordBlock {
                 n += 1
             }
             try body(try p.record())
+            if !p.metadata.isEmpty { p.metadata = [] }
+            if !p.heartbeats.isEmpty { p.heartbeats = [] }
             if try p.next() { break }
         }
         try p.end()
@@ -262,14 +355,27 @@ enum RecordBlock {
         case null, integer, real
     }
 
-    /// A parser of one block's text: the fields of the current record in `kinds` and `slots`
-    /// (14 of each, reused for every record; a real's slot holds its bit pattern).
+    /// A parser of one block's text: the numbers of the current record in `kinds` and `slots`
+    /// (14 of each, reused for every record; a real's slot holds its bit pattern), its metadata
+    /// and heartbeats in `metadata` and `heartbeats`.
     private struct Parser {
         let bytes: UnsafeBufferPointer<UInt8>
         let block: Int64
         let slots: UnsafeMutablePointer<Int64>
         let kinds: UnsafeMutablePointer<Kind>
         var i = 0
+        var metadata: [StoredMetadataEntry] = []
+        var heartbeats: [InstantaneousBeatsPerMinute] = []
+
+        init(
+            bytes: UnsafeBufferPointer<UInt8>, block: Int64, slots: UnsafeMutablePointer<Int64>,
+            kinds: UnsafeMutablePointer<Kind>
+        ) {
+            self.bytes = bytes
+            self.block = block
+            self.slots = slots
+            self.kinds = kinds
+        }
 
         func damaged(_ what: String) -> DamagedRow {
             DamagedRow(problem: "record block \(block) is damaged at byte \(i): \(what)")
@@ -383,6 +489,122 @@ enum RecordBlock {
 
         @inline(__always) func integer(_ k: Int) -> Int64? { kinds[k] == .integer ? slots[k] : nil }
 
+        /// Field 14: `null`, or `[[key_id,"value"],…]` (at least one entry) into `metadata`.
+        mutating func metadataList() throws(DamagedRow) {
+            if try nullOrList() { return }
+            while true {
+                try expect(UInt8(ascii: "["))
+                try value(14)
+                guard let key = integer(14) else { throw damaged("a metadata key is not an integer") }
+                try expect(UInt8(ascii: ","))
+                metadata.append(StoredMetadataEntry(key: key, value: try string()))
+                try expect(UInt8(ascii: "]"))
+                if try next() { return }
+            }
+        }
+
+        /// Field 15: `[[bpm,"time"],…]` (at least one beat) into `heartbeats`.
+        mutating func heartbeatList() throws(DamagedRow) {
+            if try nullOrList() { throw damaged("a heartbeat list is null") }
+            while true {
+                try expect(UInt8(ascii: "["))
+                try value(14)
+                guard let bpm = double(14) else { throw damaged("a heartbeat's bpm is null") }
+                try expect(UInt8(ascii: ","))
+                heartbeats.append(InstantaneousBeatsPerMinute(bpm: bpm, time: try string()))
+                try expect(UInt8(ascii: "]"))
+                if try next() { return }
+            }
+        }
+
+        /// True after a `null`; false after the `[` of a list that is not empty.
+        mutating func nullOrList() throws(DamagedRow) -> Bool {
+            skipSpace()
+            if i + 3 < bytes.count, bytes[i] == UInt8(ascii: "n"), bytes[i + 1] == UInt8(ascii: "u"),
+                bytes[i + 2] == UInt8(ascii: "l"), bytes[i + 3] == UInt8(ascii: "l")
+            {
+                i += 4
+                return true
+            }
+            try expect(UInt8(ascii: "["))
+            guard peek() != UInt8(ascii: "]") else { throw damaged("an empty list") }
+            return false
+        }
+
+        /// A JSON string: its escapes (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`,
+        /// `\uXXXX` with surrogate pairs) undone; a raw control character, another escape or a
+        /// lone surrogate is damage.
+        mutating func string() throws(DamagedRow) -> String {
+            try expect(UInt8(ascii: "\""))
+            let start = i
+            let n = bytes.count
+            while i < n, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+            guard i < n else { throw damaged("a string is not closed") }
+            if bytes[i] == UInt8(ascii: "\"") {
+                i += 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)]), as: UTF8.self)
+            }
+            var out = Array(bytes[start..<i])
+            while true {
+                guard i < n else { throw damaged("a string is not closed") }
+                let b = bytes[i]
+                if b == UInt8(ascii: "\"") {
+                    i += 1
+                    return String(decoding: out, as: UTF8.self)
+                }
+                guard b >= 0x20 else { throw damaged("a control character in a string") }
+                guard b == UInt8(ascii: "\\") else {
+                    out.append(b)
+                    i += 1
+                    continue
+                }
+                guard i + 1 < n else { throw damaged("a string is not closed") }
+                i += 2
+                switch bytes[i - 1] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(bytes[i - 1])
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if scalar >= 0xD800 && scalar < 0xDC00 {
+                        guard i + 1 < n, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                            throw damaged("a lone surrogate in a string")
+                        }
+                        i += 2
+                        let low = try hex4()
+                        guard low >= 0xDC00 && low < 0xE000 else { throw damaged("a lone surrogate in a string") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let u = Unicode.Scalar(scalar) else { throw damaged("a lone surrogate in a string") }
+                    UTF8.encode(u) { out.append($0) }
+                default:
+                    i -= 1
+                    throw damaged("an unknown escape in a string")
+                }
+            }
+        }
+
+        /// The four hex digits at `i`, read.
+        mutating func hex4() throws(DamagedRow) -> UInt32 {
+            guard i + 4 <= bytes.count else { throw damaged("a \\u escape is cut short") }
+            var v: UInt32 = 0
+            for _ in 0..<4 {
+                let b = bytes[i] | 0x20  // lower case
+                let d: UInt8
+                switch b {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = b - 48
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = b - 87
+                default: throw damaged("a \\u escape is not hex")
+                }
+                v = v << 4 | UInt32(d)
+                i += 1
+            }
+            return v
+        }
+
         @inline(__always) func double(_ k: Int) -> Double? {
             switch kinds[k] {
             case .null: return nil
@@ -407,7 +629,8 @@ enum RecordBlock {
                 id: block << RecordBlock.shift | s << 21 | n, source: source, duration: duration, value: double(4),
                 unit: try optionalInteger(5), offsetMinutes: offset, export: export, line: try optionalInteger(8),
                 version: try optionalInteger(9), device: try optionalInteger(10),
-                creationDelay: try optionalInteger(11), original: double(12), text: try optionalInteger(13))
+                creationDelay: try optionalInteger(11), original: double(12), text: try optionalInteger(13),
+                metadata: metadata, heartbeats: heartbeats)
         }
     }
 }

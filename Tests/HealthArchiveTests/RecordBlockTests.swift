@@ -1,3 +1,4 @@
+import HealthExport
 import Testing
 
 @testable import HealthArchive
@@ -72,10 +73,52 @@ struct RecordBlockTests {
         #expect(try Self.decoded(Self.encoded([r, Self.record(1)])) == [r, Self.record(1)])
     }
 
+    /// A record's metadata (field 14: `[key_id, "value"]` pairs) and heartbeats (field 15:
+    /// `[bpm, "time"]` pairs) follow its numbers, with the nulls before them written out; no
+    /// metadata before heartbeats is `null`.
+    @Test func metadataAndHeartbeatsFollowTheNumbers() throws {
+        var r = Self.record(12)
+        r.metadata = [StoredMetadataEntry(key: 5, value: "Europe/Berlin"), StoredMetadataEntry(key: 2, value: "1")]
+        #expect(
+            Self.encoded([r]) == #"[[7,1,2,60,12,3,60,1,42,null,null,null,null,null,[[5,"Europe/Berlin"],[2,"1"]]]]"#)
+        var h = Self.record(45.5)
+        h.heartbeats = [
+            InstantaneousBeatsPerMinute(bpm: 61, time: "6:14:48.94 PM"),
+            InstantaneousBeatsPerMinute(bpm: 60.5, time: "6:14:49.93 PM"),
+        ]
+        #expect(
+            Self.encoded([h])
+                == #"[[7,1,2,60,45.5,3,60,1,42,null,null,null,null,null,null,[[61,"6:14:48.94 PM"],[60.5,"6:14:49.93 PM"]]]]"#
+        )
+        var both = h
+        both.metadata = r.metadata
+        #expect(try Self.decoded(Self.encoded([r, h, both, Self.record(1)])) == [r, h, both, Self.record(1)])
+    }
+
+    /// A value is any text the export held: `"` and `\` are escaped with a backslash, control
+    /// characters as `\u00XX`, the rest is its UTF-8; the decoder also reads the escapes
+    /// another JSON writer (sqlite3's `json_set`) may use: `\/`, `\n`, `\u00e9`, and a
+    /// surrogate pair for U+1F600.
+    @Test func stringsAreEscapedAndReadBack() throws {
+        var r = Self.record(1)
+        r.metadata = [StoredMetadataEntry(key: 1, value: "a\"b\\c\u{1}\tdé😀")]
+        let text = Self.encoded([r])
+        #expect(text.hasSuffix(#"[[1,"a\"b\\c\u0001\u0009dé😀"]]]]"#), "\(text)")
+        #expect(try Self.decoded(text) == [r])
+        let other = #"[[7,1,2,60,1,3,60,1,42,null,null,null,null,null,[[1,"\/\n\u00e9\ud83d\ude00"]]]]"#
+        #expect(try Self.decoded(other).first?.metadata == [StoredMetadataEntry(key: 1, value: "/\né😀")])
+    }
+
     /// What `encode` never writes is a `DamagedRow` naming the block and the byte, not a crash.
     /// The byte is where the parser stands: after the record's closing `]` for a record that
-    /// lacks a field or has a wrong one ("[[7,1,2,60]]": byte 11), before the 15th field
-    /// (byte 32), at the first byte after the block's array ("… x": byte 22).
+    /// lacks a field or has a wrong one ("[[7,1,2,60]]": byte 11), before the 17th field, at the
+    /// first byte after the block's array ("… x": byte 22). The lists start at byte 32, after
+    /// `[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,` (2 brackets, 14 numbers of one byte but "60" twice,
+    /// 14 commas). So `[[` is 32–33, a key 34, its comma 35, a string's quote 36: a field 14
+    /// that is not a list stops at 32; an empty list at its `]` (33); the key "1.5" (34–36) at
+    /// 37; a string cut short at its end (39); a control character at 38 (after `"a`); the
+    /// unknown escape `\x` at its letter (39); `\ud83d` (37–42) at 43, where no low surrogate
+    /// follows; `null,null` at 41; and a 17th field at 48 (after `null,[[60,"a"]],`, 16 bytes).
     @Test(arguments: [
         ("", "record block 131077 is damaged at byte 0: expected '['"),
         ("[[1,2", "record block 131077 is damaged at byte 5: expected ',' or ']'"),
@@ -90,8 +133,34 @@ struct RecordBlockTests {
         ("[[7,1,2,60,1,3.5,60,1]]", "record block 131077 is damaged at byte 22: field 5 of a record is not an integer"),
         ("[[7,1,2,60,\"x\",3,60,1]]", "record block 131077 is damaged at byte 11: not a number"),
         (
-            "[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,1]]",
-            "record block 131077 is damaged at byte 32: more than 14 fields in a record"
+            #"[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,null,[[60,"a"]],1]]"#,
+            "record block 131077 is damaged at byte 48: more than 16 fields in a record"
+        ),
+        ("[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,1]]", "record block 131077 is damaged at byte 32: expected '['"),
+        (
+            #"[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,[[1.5,"a"]]]]"#,
+            "record block 131077 is damaged at byte 37: a metadata key is not an integer"
+        ),
+        ("[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,[]]]", "record block 131077 is damaged at byte 33: an empty list"),
+        (
+            #"[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,[[1,"ab"#,
+            "record block 131077 is damaged at byte 39: a string is not closed"
+        ),
+        (
+            "[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,[[1,\"a\u{1}\"]]]]",
+            "record block 131077 is damaged at byte 38: a control character in a string"
+        ),
+        (
+            #"[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,[[1,"a\x"]]]]"#,
+            "record block 131077 is damaged at byte 39: an unknown escape in a string"
+        ),
+        (
+            #"[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,[[1,"\ud83d"]]]]"#,
+            "record block 131077 is damaged at byte 43: a lone surrogate in a string"
+        ),
+        (
+            #"[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,null,null]]"#,
+            "record block 131077 is damaged at byte 41: a heartbeat list is null"
         ),
         ("[[7,1,2,60,1,3,60,1]] x", "record block 131077 is damaged at byte 22: text after the block's array"),
     ])
