@@ -140,6 +140,7 @@ final class Replay {
     var versionByID = DenseTable<String>([:])
     var deviceByID = DenseTable<Device>([:])
     var unitByID = DenseTable<(unit: String, canonical: CanonicalUnit?)>([:])
+    var keyByID = DenseTable<String>([:])
 
     init(_ db: Connection) throws {
         self.db = db
@@ -164,6 +165,7 @@ final class Replay {
         versionByID = DenseTable(versions)
         deviceByID = DenseTable(devices)
         unitByID = DenseTable(units)
+        keyByID = DenseTable(keys)
     }
 
     /// The instant in column `c` (UTC seconds, NULL: none) with the printed offset
@@ -266,29 +268,17 @@ final class Replay {
         "type_id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc, printed_offset_min,"
         + " value, unit_id, original_value, value_text_id"
 
-    /// Top-level records in id order, block by block, with metadata, heartbeats and copies
-    /// merged in from their own tables (each ordered by record id, so each is one forward scan).
+    /// Top-level records in id order, block by block (their metadata and heartbeats with them),
+    /// with copies merged in from `record_copies` (ordered by record id: one forward scan).
     func records(
         from first: Int64 = .min, through last: Int64 = .max, batchSize: Int, _ consume: (ExportBatch) throws -> Void
     ) throws {
         let blocks = try db.prepare("SELECT id, records FROM record_blocks WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
         blocks.bind(1, RecordBlock.blockID(ofRecord: first))
         blocks.bind(2, RecordBlock.blockID(ofRecord: last))
-        let metadata = try db.prepare(
-            """
-            SELECT owner_id, key_id, value FROM metadata WHERE owner_kind = 1 AND owner_id BETWEEN ?1 AND ?2
-            ORDER BY owner_id, position
-            """)
-        let beats = try db.prepare(
-            "SELECT record_id, bpm, time FROM heartbeats WHERE record_id BETWEEN ?1 AND ?2 ORDER BY record_id, position"
-        )
         let copies = try db.prepare("SELECT id, copies FROM record_copies WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
-        for s in [metadata, beats, copies] {
-            s.bind(1, first)
-            s.bind(2, last)
-        }
-        var metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
-        var beatOwner = try beats.step() ? beats.int64(0) : Int64.max
+        copies.bind(1, first)
+        copies.bind(2, last)
         var copiesOwner = try copies.step() ? copies.int64(0) : Int64.max
         var batch = ExportBatch()
         batch.records.reserveCapacity(batchSize)
@@ -303,21 +293,14 @@ final class Replay {
                     previous = id
                     try appendTopLevelRecord(s, to: &batch.records)
                     let k = batch.records.count - 1
-                    while metadataOwner < id { metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max }
                     var zones: [String] = []
-                    while metadataOwner == id {
-                        let key = metadata.int64(1)
-                        let value = metadata.text(2)
-                        if key == timeZoneKey { zones.append(value) }
-                        batch.records[k].metadata.append(MetadataEntry(key: keys[key] ?? "", value: value))
-                        metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
+                    if !s.metadata.isEmpty {
+                        batch.records[k].metadata = s.metadata.map { e in
+                            if e.key == timeZoneKey { zones.append(e.value) }
+                            return MetadataEntry(key: keyByID[e.key] ?? "", value: e.value)
+                        }
                     }
-                    while beatOwner < id { beatOwner = try beats.step() ? beats.int64(0) : Int64.max }
-                    while beatOwner == id {
-                        batch.records[k].heartbeats.append(
-                            InstantaneousBeatsPerMinute(bpm: beats.double(1), time: beats.text(2)))
-                        beatOwner = try beats.step() ? beats.int64(0) : Int64.max
-                    }
+                    if !s.heartbeats.isEmpty { batch.records[k].heartbeats = s.heartbeats }
                     while copiesOwner < id { copiesOwner = try copies.step() ? copies.int64(0) : Int64.max }
                     // Exact duplicates come back as copies.
                     var n: Int64 = 1

@@ -356,7 +356,8 @@ public final class Archive {
             if readOnly { throw ArchiveError.olderSchema(path: path, version: s.version, reason: "read-only") }
             try db.execute("BEGIN IMMEDIATE")  // another process may be upgrading it right now
             do {
-                if try state().version == 1 { try Schema.upgradeFromVersion1(db) }
+                let version = try state().version
+                if version < Schema.version { try Schema.upgrade(db, from: version) }
                 try db.execute("COMMIT")
             } catch {
                 try? db.execute("ROLLBACK")

@@ -1,5 +1,6 @@
-// The archive's schema, version 2 (version 1 stored one `records` row per record; SchemaUpgrade.swift
-// turns such an archive into this one). Documented for people in the README ("The archive");
+// The archive's schema, version 3 (version 1 stored one `records` row per record, version 2 a top-level
+// record's metadata and heartbeats in rows of their own; SchemaUpgrade.swift turns such an archive
+// into this one). Documented for people in the README ("The archive");
 // keep the two in step. Instants are INTEGER seconds since 1970 UTC (`*_utc`), with the
 // offset the export printed them in beside them (`printed_offset_min`, minutes east of UTC,
 // docs/export-format.md §9): identity and every computation use the instant, never the printed text.
@@ -8,7 +9,7 @@
 
 enum Schema {
     /// `PRAGMA user_version` of archives this code writes. A newer archive is refused.
-    static let version: Int64 = 2
+    static let version: Int64 = 3
     /// The id of a top-level record: type, then start (biased by 2^31 so 1901-12-13 to 2174-02-25 fit in 33
     /// bits), then `n`, a counter among records of one type starting in the same second.
     static func recordID(type: Int64, start: Int64, n: Int64) -> Int64? {
@@ -35,7 +36,8 @@ enum Schema {
     /// code tell the archive from other SQLite files.
     static let applicationID: Int64 = 0x4841_4152
 
-    /// `metadata.owner_kind`: which table `metadata.owner_id` points into.
+    /// `metadata.owner_kind`: which table `metadata.owner_id` points into. Top-level records'
+    /// metadata (kind 1 up to version 2) is in their blocks since version 3.
     enum OwnerKind: Int64 {
         case record = 1
         case correlation = 2
@@ -46,7 +48,7 @@ enum Schema {
         case workoutRoute = 7
     }
 
-    /// The tables, indexes and views of version 2, created in one transaction.
+    /// The tables, indexes and views of version 3, created in one transaction.
     static let create: [String] =
         [
             // Lookup tables: every repeated string once.
@@ -75,7 +77,8 @@ enum Schema {
             """,
 
             // Top-level records, in blocks (RecordBlocks.swift): one row holds the records of one
-            // type whose starts share a 2^16-second stretch, as JSON. Identity: type, source,
+            // type whose starts share a 2^16-second stretch, as JSON, with their metadata and
+            // heartbeats (the `record_metadata` and `heartbeats` views). Identity: type, source,
             // start, end, value and unit (checked on import). A record's id is the key
             // `(type_id << 54) | ((start_utc + 2^31) << 21) | n`, and its block's id is the record
             // id >> 37, so the table is ordered by type and start. `count` is the block's records.
@@ -86,10 +89,6 @@ enum Schema {
             // `copies`: the most exact duplicates of a record (docs/deduplication.md §2) that any
             // one imported export held, for the few records where that is more than 1.
             "CREATE TABLE record_copies (id INTEGER PRIMARY KEY, copies INTEGER NOT NULL)",
-            """
-            CREATE TABLE heartbeats (record_id INTEGER NOT NULL, position INTEGER NOT NULL,
-              bpm REAL NOT NULL, time TEXT NOT NULL, PRIMARY KEY (record_id, position)) WITHOUT ROWID
-            """,
 
             // Correlations and the records inside them (copies of top-level records: never counted).
             """
@@ -174,7 +173,8 @@ enum Schema {
               blood_type TEXT, fitzpatrick_skin_type TEXT, cardio_fitness_medications_use TEXT,
               export_id INTEGER NOT NULL REFERENCES exports(id))
             """,
-            // MetadataEntry children of every kind of element, in document order.
+            // MetadataEntry children of every kind of element but top-level records (those are in
+            // their blocks), in document order.
             """
             CREATE TABLE metadata (owner_kind INTEGER NOT NULL, owner_id INTEGER NOT NULL, position INTEGER NOT NULL,
               key_id INTEGER NOT NULL REFERENCES metadata_keys(id), value TEXT NOT NULL,
@@ -182,8 +182,23 @@ enum Schema {
             """,
 
             // Views for people: the records of the blocks one per row, with the columns version 1
-            // stored; names instead of ids, instants as UTC text.
+            // stored, and their metadata and heartbeats; names instead of ids, instants as UTC text.
             recordsView,
+            """
+            CREATE VIEW record_metadata AS
+              SELECT (b.id << 37) | ((r.value ->> 0) << 21) | (r.value ->> 1) AS record_id, m.key AS position,
+                m.value ->> 0 AS key_id, k.key AS key, m.value ->> 1 AS value
+              FROM record_blocks b, json_each(b.records) r, json_each(r.value, '$[14]') m
+                LEFT JOIN metadata_keys k ON k.id = m.value ->> 0
+              WHERE m.type = 'array'
+            """,
+            """
+            CREATE VIEW heartbeats AS
+              SELECT (b.id << 37) | ((r.value ->> 0) << 21) | (r.value ->> 1) AS record_id, h.key AS position,
+                CAST(h.value ->> 0 AS REAL) AS bpm, h.value ->> 1 AS time
+              FROM record_blocks b, json_each(b.records) r, json_each(r.value, '$[15]') h
+              WHERE h.type = 'array'
+            """,
             """
             CREATE VIEW record_values AS
               SELECT r.id, t.identifier AS type, s.name AS source, datetime(r.start_utc, 'unixepoch') AS start_utc,

@@ -1,14 +1,14 @@
+import HealthExport
+
 // Upgrades an archive of an earlier schema version to `Schema.version`, in place, in one write
 // transaction: an archive holds a person's history across exports, which a new release must
 // keep (docs/archive.md "Versions").
-
 extension Schema {
-    /// Turns a version 1 archive into version 2 inside the caller's write transaction: the
-    /// `records` table (one row per record) becomes `record_blocks` (RecordBlocks.swift) and
-    /// `record_copies`, with the same ids, values and counts; every view is made again.
-    /// Metadata and heartbeats keep their rows: they name records by the same ids.
-    /// - Throws: `SQLiteError`, or `DamagedRow` for a row version 1 never wrote.
-    static func upgradeFromVersion1(_ db: Connection) throws {
+    /// Turns a version 1 or 2 archive into version 3 inside the caller's write transaction, one
+    /// step per version, with the same ids, values, lines, copies, metadata and heartbeats; every
+    /// view is made again.
+    /// - Throws: `SQLiteError`, or `DamagedRow` for a row those versions never wrote.
+    static func upgrade(_ db: Connection, from version: Int64) throws {
         let views = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'view'")
         var names: [String] = []
         while try views.step() { names.append(views.text(0)) }
@@ -17,6 +17,16 @@ extension Schema {
             let quoted = name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"")
             try db.execute("DROP VIEW \"\(quoted)\"")
         }
+        if version <= 1 { try blocksFromVersion1(db) }
+        if version <= 2 { try metadataIntoBlocks(db) }
+        for statement in Schema.views { try db.execute(statement) }
+        try db.execute("PRAGMA user_version = \(Schema.version)")
+    }
+
+    /// Version 1 to 2: the `records` table (one row per record) becomes `record_blocks`
+    /// (RecordBlocks.swift) and `record_copies`, with the same ids, values and counts.
+    /// Metadata and heartbeats keep their rows: they name records by the same ids.
+    private static func blocksFromVersion1(_ db: Connection) throws {
         for statement in create
         where statement.hasPrefix("CREATE TABLE record_blocks") || statement.hasPrefix("CREATE TABLE record_copies") {
             try db.execute(statement)
@@ -56,7 +66,54 @@ extension Schema {
         }
         try flush()
         try db.execute("DROP TABLE records")
-        for statement in Schema.views { try db.execute(statement) }
-        try db.execute("PRAGMA user_version = 2")
+    }
+
+    /// Version 2 to 3: the `metadata` rows of top-level records (owner kind 1) and the
+    /// `heartbeats` table move into the records' blocks, in the same order.
+    /// - Throws: `DamagedRow` for a row that names a record no block holds.
+    private static func metadataIntoBlocks(_ db: Connection) throws {
+        let metadata = try db.prepare(
+            "SELECT owner_id, key_id, value FROM metadata WHERE owner_kind = 1 ORDER BY owner_id, position")
+        let beats = try db.prepare("SELECT record_id, bpm, time FROM heartbeats ORDER BY record_id, position")
+        var metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
+        var beatOwner = try beats.step() ? beats.int64(0) : Int64.max
+        // The blocks that own rows, found from the rows' ids: a block is read and written once
+        // (never while a statement reads the table).
+        let read = try db.prepare("SELECT records FROM record_blocks WHERE id = ?")
+        let write = try db.prepare("UPDATE record_blocks SET records = ? WHERE id = ?")
+        var records: [StoredRecord] = []
+        var text: [UInt8] = []
+        while min(metadataOwner, beatOwner) < Int64.max {
+            let block = RecordBlock.blockID(ofRecord: min(metadataOwner, beatOwner))
+            read.bind(1, block)
+            guard try read.step() else {
+                throw DamagedRow(
+                    problem: "record \(min(metadataOwner, beatOwner)) has metadata or heartbeats but no block")
+            }
+            try read.withTextBytes(0) { try RecordBlock.decode($0, block: block, into: &records) }
+            read.reset()
+            for k in records.indices {
+                let id = records[k].id
+                while metadataOwner == id {
+                    records[k].metadata.append(StoredMetadataEntry(key: metadata.int64(1), value: metadata.text(2)))
+                    metadataOwner = try metadata.step() ? metadata.int64(0) : Int64.max
+                }
+                while beatOwner == id {
+                    records[k].heartbeats.append(InstantaneousBeatsPerMinute(bpm: beats.double(1), time: beats.text(2)))
+                    beatOwner = try beats.step() ? beats.int64(0) : Int64.max
+                }
+            }
+            if RecordBlock.blockID(ofRecord: min(metadataOwner, beatOwner)) == block {
+                throw DamagedRow(
+                    problem: "record \(min(metadataOwner, beatOwner)) has metadata or heartbeats but no block")
+            }
+            text.removeAll(keepingCapacity: true)
+            RecordBlock.encode(records, into: &text)
+            write.bindText(1, text)
+            write.bind(2, block)
+            try write.run()
+        }
+        try db.execute("DELETE FROM metadata WHERE owner_kind = 1")
+        try db.execute("DROP TABLE heartbeats")
     }
 }

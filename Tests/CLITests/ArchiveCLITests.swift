@@ -160,7 +160,7 @@ struct ArchiveCLITests {
         let inspect = try run(["inspect", "--db", db])
         #expect(inspect.status == 0)
         #expect(inspect.stdout.contains("Exports imported\n"))
-        #expect(inspect.stdout.contains(", schema version 2)\n"), "the version the file has (Schema.swift)")
+        #expect(inspect.stdout.contains(", schema version 3)\n"), "the version the file has (Schema.swift)")
         #expect(inspect.stdout.contains(a.path))
         #expect(inspect.stdout.contains("Records per type\n"))
         // Refusals: one line, exit 1, the file untouched.
@@ -227,5 +227,51 @@ struct ArchiveCLITests {
         #expect(lines.first?.hasPrefix(exports.path + "/2025-06/apple_health_export/export.xml: ") == true)
         #expect(lines.last?.hasPrefix(exports.path + "/2025-07/apple_health_export/export.xml: ") == true)
         #expect(try Archive(path: db).rowCounts()["exports"] == 2)
+    }
+
+    /// Metadata values and beat times are text the phone wrote (a user's note can hold anything):
+    /// in a block they are JSON strings (docs/archive.md §6.1), so a quote, a backslash, a tab, a
+    /// line feed and letters beyond ASCII must come back from SQLite's own JSON reader byte for
+    /// byte, and `report --db` (our reader) must write what `report` writes from the XML.
+    @Test func metadataTextAndBeatTimesComeBackByteForByte() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The XML's character references: &quot; is ", &#9; a tab, &#10; a line feed; &lt;&amp;&gt; is <&>.
+        let note = "He said \"hi\" \\ then\ttab\nand é 😀"
+        let marks = "<&>/"
+        let time = "6:14:48.94 \"PM\\"
+        let xml =
+            xmlHead + exportDateLine
+            + "<Record type=\"HKQuantityTypeIdentifierHeartRateVariabilitySDNN\" sourceName=\"Watch\" unit=\"ms\""
+            + " value=\"41.5\" startDate=\"2025-06-02 18:14:00 +0000\" endDate=\"2025-06-02 18:15:00 +0000\">\n"
+            + " <MetadataEntry key=\"Note\" value=\"He said &quot;hi&quot; \\ then&#9;tab&#10;and é 😀\"/>\n"
+            + " <MetadataEntry key=\"Marks\" value=\"&lt;&amp;&gt;/\"/>\n"
+            + " <HeartRateVariabilityMetadataList>\n"
+            + "  <InstantaneousBeatsPerMinute bpm=\"61\" time=\"6:14:48.94 &quot;PM\\\"/>\n"
+            + "  <InstantaneousBeatsPerMinute bpm=\"62\" time=\"é\"/>\n"
+            + " </HeartRateVariabilityMetadataList>\n"
+            + "</Record>\n" + steps("5", "2025-06-02 10:00:00") + "</HealthData>\n"
+        let export = dir.appendingPathComponent("export.xml")
+        try Data(xml.utf8).write(to: export)
+        let db = dir.appendingPathComponent("h.sqlite").path
+        #expect(try run(["import", export.path, "--db", db, "--quiet"]).status == 0)
+        func hex(_ s: String) -> String { s.utf8.map { String(format: "%02X", $0) }.joined() }
+        #expect(
+            try sqlite3(db, "SELECT key || '=' || hex(value) FROM record_metadata ORDER BY record_id, position")
+                == "Note=\(hex(note))\nMarks=\(hex(marks))")
+        #expect(
+            try sqlite3(db, "SELECT bpm || '=' || hex(time) FROM heartbeats ORDER BY record_id, position")
+                == "61.0=\(hex(time))\n62.0=\(hex("é"))")
+        let fromXML = dir.appendingPathComponent("xml")
+        let fromDB = dir.appendingPathComponent("db")
+        #expect(try run(["report", export.path, "--out", fromXML.path]).status == 0)
+        #expect(try run(["report", "--db", db, "--out", fromDB.path]).status == 0)
+        let names = files(in: fromXML)
+        #expect(names.contains("daily.csv") && files(in: fromDB) == names)
+        for name in names where name.hasSuffix(".csv") {
+            #expect(
+                try Data(contentsOf: fromDB.appendingPathComponent(name))
+                    == Data(contentsOf: fromXML.appendingPathComponent(name)), "\(name)")
+        }
     }
 }

@@ -14,7 +14,8 @@ private func reportFiles(_ dir: URL) throws -> [String: Data] {
     return files
 }
 
-/// Version 1 archives (one `records` row per record) are upgraded in place (docs/archive.md §6.2).
+/// Archives of versions 1 (one `records` row per record) and 2 (a top-level record's metadata and
+/// heartbeats in rows of their own) are upgraded in place (docs/archive.md §6.2).
 @Suite("Archive upgrade")
 struct ArchiveUpgradeTests {
     /// Version 1's `records` table, as Schema.swift created it before record blocks.
@@ -31,26 +32,45 @@ struct ArchiveUpgradeTests {
           creation_utc INTEGER GENERATED ALWAYS AS (start_utc + duration_s + creation_delay_s) VIRTUAL);
         """
 
-    /// Rewrites the archive at `db` as version 1 wrote it, with sqlite3: the `records` view's
-    /// rows into a `records` table, the blocks and every view gone, `user_version` 1.
-    static func makeVersion1(_ db: String) throws {
+    /// Rewrites the archive at `db` as version `version` (1 or 2) wrote it, with sqlite3.
+    /// Both: the `heartbeats` view's rows into a `heartbeats` table, the `record_metadata` view's
+    /// into `metadata` (owner kind 1), each block's records without their fields 14 and 15, and
+    /// every view gone. Version 1 also: the `records` view's rows into a `records` table, and no
+    /// blocks.
+    static func makeOlder(_ db: String, version: Int) throws {
         let columns =
             "id, source_id, source_version_id, device_id, duration_s, creation_delay_s, printed_offset_min, value,"
             + " unit_id, original_value, value_text_id, export_id, line, copies"
         let views = try sqlite3(
             db, "SELECT group_concat('DROP VIEW ' || name || ';', ' ') FROM sqlite_master WHERE type = 'view'")
-        let script =
-            version1Records + "INSERT INTO records_v1 (\(columns)) SELECT \(columns) FROM records ORDER BY id; "
-            + views + " DROP TABLE record_blocks; DROP TABLE record_copies;"
-            + " ALTER TABLE records_v1 RENAME TO records; PRAGMA user_version = 1;"
+        var script = """
+            CREATE TABLE heartbeats_v2 (record_id INTEGER NOT NULL, position INTEGER NOT NULL, bpm REAL NOT NULL,
+              time TEXT NOT NULL, PRIMARY KEY (record_id, position)) WITHOUT ROWID;
+            INSERT INTO heartbeats_v2 SELECT record_id, position, bpm, time FROM heartbeats;
+            INSERT INTO metadata (owner_kind, owner_id, position, key_id, value)
+              SELECT 1, record_id, position, key_id, value FROM record_metadata;
+            """
+        if version == 1 {
+            script +=
+                version1Records + "INSERT INTO records_v1 (\(columns)) SELECT \(columns) FROM records ORDER BY id; "
+                + views + " DROP TABLE record_blocks; DROP TABLE record_copies;"
+                + " ALTER TABLE records_v1 RENAME TO records;"
+        } else {
+            script +=
+                "UPDATE record_blocks SET records = (SELECT json_group_array(json(json_remove(r.value, '$[15]',"
+                + " '$[14]'))) FROM json_each(record_blocks.records) r); " + views
+        }
+        script += " ALTER TABLE heartbeats_v2 RENAME TO heartbeats; PRAGMA user_version = \(version);"
         _ = try sqlite3(db, script)
     }
 
     /// An archive of two overlapping exports (so records of both, and exact duplicates the
-    /// generator writes), turned into version 1: `report --db` (which reads) upgrades it and
-    /// writes byte for byte what it wrote before, and the upgraded archive holds the same rows:
-    /// every column of the `records` view, in id order, equals version 1's table.
-    @Test func aVersion1ArchiveIsUpgradedAndReportsTheSame() throws {
+    /// generator writes), turned into version 1 or 2: `report --db` (which reads) upgrades it
+    /// and writes byte for byte what it wrote before, and the upgraded archive holds the same
+    /// rows: every column of the `records` view in id order, and of the `record_metadata` and
+    /// `heartbeats` views, equal the older version's tables (and what the views showed first).
+    @Test(arguments: [1, 2])
+    func anOlderArchiveIsUpgradedAndReportsTheSame(version: Int) throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let a = try ArchiveCLITests.export(dir, "a.xml", firstDay: "2025-06-02", days: 6)
@@ -64,16 +84,32 @@ struct ArchiveUpgradeTests {
             "SELECT id, source_id, source_version_id, device_id, duration_s, creation_delay_s, printed_offset_min,"
             + " quote(value), unit_id, quote(original_value), value_text_id, export_id, line, copies, type_id,"
             + " start_utc, end_utc, creation_utc FROM records ORDER BY id"
+        let metadata = "SELECT record_id, position, key_id, value FROM record_metadata ORDER BY record_id, position"
+        let oldMetadata =
+            "SELECT owner_id, position, key_id, value FROM metadata WHERE owner_kind = 1 ORDER BY owner_id, position"
+        let beats = "SELECT record_id, position, quote(bpm), time FROM heartbeats ORDER BY record_id, position"
         let rows = try sqlite3(db, all)
-        try Self.makeVersion1(db)
-        #expect(try sqlite3(db, "PRAGMA user_version") == "1")
-        #expect(try sqlite3(db, all) == rows, "the version 1 table holds what the blocks held")
+        let metadataRows = try sqlite3(db, metadata)
+        let beatRows = try sqlite3(db, beats)
+        // The generator's Watch writes HKMetadataKeyHeartRateMotionContext on heart rates, and
+        // beats on HRV records: both lists are far from empty.
+        #expect(metadataRows.split(separator: "\n").count > 100)
+        #expect(beatRows.split(separator: "\n").count > 100)
+        #expect(try sqlite3(db, "SELECT count(*) FROM metadata WHERE owner_kind = 1") == "0")
+        try Self.makeOlder(db, version: version)
+        #expect(try sqlite3(db, "PRAGMA user_version") == "\(version)")
+        if version == 1 { #expect(try sqlite3(db, all) == rows, "the version 1 table holds what the blocks held") }
+        #expect(try sqlite3(db, oldMetadata) == metadataRows, "version 2's metadata rows hold what the blocks held")
+        #expect(try sqlite3(db, beats) == beatRows, "version 2's heartbeats table holds what the blocks held")
         let after = dir.appendingPathComponent("after")
         let r2 = try run(["report", "--db", db, "--out", after.path, "--quiet"])
         #expect(r2.status == 0, "\(r2.stderr)")
-        #expect(try sqlite3(db, "PRAGMA user_version") == "2")
-        #expect(try sqlite3(db, "SELECT count(*) FROM sqlite_master WHERE name = 'record_blocks'") == "1")
+        #expect(try sqlite3(db, "PRAGMA user_version") == "3")
+        #expect(try sqlite3(db, "SELECT type FROM sqlite_master WHERE name = 'heartbeats'") == "view")
+        #expect(try sqlite3(db, "SELECT count(*) FROM metadata WHERE owner_kind = 1") == "0")
         #expect(try sqlite3(db, all) == rows)
+        #expect(try sqlite3(db, metadata) == metadataRows)
+        #expect(try sqlite3(db, beats) == beatRows)
         #expect(try sqlite3(db, "PRAGMA integrity_check") == "ok")
         let expected = try reportFiles(before)
         #expect(!expected.isEmpty)

@@ -72,11 +72,13 @@ struct HostileArchiveTests {
     /// NULL once the NOT NULL is edited out of the schema (main's force unwrap). Each is now the
     /// one-line "archive is damaged" error naming what is wrong, exit 1, the archive unchanged.
     /// A record block that is not JSON the importer writes (cut short) is damaged too, naming
-    /// the block and the byte: "[[1,2" ends at byte 5 where a ',' or ']' must follow.
-    @Test(arguments: ["offset", "null", "block"])
+    /// the block and the byte: "[[1,2" ends at byte 5 where a ',' or ']' must follow. So is a
+    /// heartbeat whose time (field 15's second item, docs/archive.md §6.1) is edited to a
+    /// number: a string must start there.
+    @Test(arguments: ["offset", "null", "block", "beat"])
     func aHandEditedArchiveIsDamagedNotACrash(edit: String) throws {
         let (dir, db) = try folderWithAnArchive()
-        let problem: String
+        var problem: String
         if edit == "offset" {
             // Field 6 of a record in its block is printed_offset_min (docs/archive.md §6.1).
             _ = try sqlite3(
@@ -89,6 +91,41 @@ struct HostileArchiveTests {
             let block = try sqlite3(db, "SELECT min(id) FROM record_blocks")
             _ = try sqlite3(db, "UPDATE record_blocks SET records = '[[1,2' WHERE id = \(block)")
             problem = "record block \(block) is damaged at byte 5: expected ',' or ']'"
+        } else if edit == "beat" {
+            // The first record with heartbeats: its block and its index in the block.
+            let found = try sqlite3(
+                db,
+                "SELECT b.id || ' ' || r.key FROM record_blocks b, json_each(b.records) r"
+                    + " WHERE json_array_length(r.value) = 16 ORDER BY b.id, r.key LIMIT 1"
+            ).split(separator: " ")
+            try #require(found.count == 2)
+            _ = try sqlite3(
+                db,
+                "UPDATE record_blocks SET records = json_set(records, '$[\(found[1])][15][0][1]', 5)"
+                    + " WHERE id = \(found[0])")
+            #expect(try sqlite3(db, "SELECT count(*) FROM heartbeats WHERE typeof(time) = 'integer'") == "1")
+            let text = try sqlite3(db, "SELECT records FROM record_blocks WHERE id = \(found[0])")
+            // The edited time is the first `,5]` after the record's `[[`: the 16th field's start.
+            let records = Array(text.utf8)
+            var at = 0
+            var depth = 0
+            var index = -1
+            // Find record number found[1] (a depth-2 `[`), then its first beat's `,5]`.
+            for (k, byte) in records.enumerated() {
+                if byte == UInt8(ascii: "[") {
+                    depth += 1
+                    if depth == 2 { index += 1 }
+                } else if byte == UInt8(ascii: "]") {
+                    depth -= 1
+                } else if byte == UInt8(ascii: "5"), depth == 4, index == Int(found[1])!,
+                    records[k - 1] == UInt8(ascii: ","), records[k + 1] == UInt8(ascii: "]")
+                {
+                    at = k
+                    break
+                }
+            }
+            try #require(at > 0)
+            problem = "record block \(found[0]) is damaged at byte \(at): expected '\"'"
         } else {
             #expect(try sqlite3(db, "SELECT count(*) FROM workouts") != "0")
             _ = try sqlite3(

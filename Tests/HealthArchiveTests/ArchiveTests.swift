@@ -265,9 +265,9 @@ struct ArchiveTests {
         // An archive of a newer schema.
         let newer = dir.appendingPathComponent("newer.sqlite")
         _ = try Archive(path: newer.path)
-        try makeDatabase(newer.path, ["PRAGMA journal_mode = DELETE", "PRAGMA user_version = 3"])
+        try makeDatabase(newer.path, ["PRAGMA journal_mode = DELETE", "PRAGMA user_version = 4"])
         let newerBytes = try Data(contentsOf: newer)
-        #expect(throws: ArchiveError.newerSchema(path: newer.path, version: 3, supported: 2)) {
+        #expect(throws: ArchiveError.newerSchema(path: newer.path, version: 4, supported: 3)) {
             try Archive(path: newer.path)
         }
         #expect(try Data(contentsOf: newer) == newerBytes)

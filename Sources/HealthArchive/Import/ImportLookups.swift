@@ -166,6 +166,16 @@ final class ImportLookups {
         s.bind(p + 1, try deviceID(device))
     }
 
+    /// The entries of a top-level record as its block stores them (key ids, inserting new keys).
+    func storedMetadata(_ entries: [MetadataEntry]) throws -> [StoredMetadataEntry] {
+        try entries.map {
+            StoredMetadataEntry(
+                key: try archive.lookups.metadataKeys.id($0.key, db, insert: insertKey), value: $0.value)
+        }
+    }
+
+    /// Inserts the `metadata` rows of an element other than a top-level record (those are in
+    /// their blocks: `storedMetadata`).
     func insertMetadata(_ entries: [MetadataEntry], kind: Schema.OwnerKind, owner: Int64) throws {
         for (n, entry) in entries.enumerated() {
             let s = insertMetadata

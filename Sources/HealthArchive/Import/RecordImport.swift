@@ -35,7 +35,8 @@ struct RecordIdentity: Hashable {
 
 /// The part of an import that writes top-level records (with their metadata and heartbeats)
 /// and correlations (with their records), each once: a record the archive holds already is
-/// counted as a copy, not stored again. Top-level records go into blocks (RecordBlocks.swift):
+/// counted as a copy, not stored again (its copy's metadata is not compared). Top-level records,
+/// their metadata and heartbeats included, go into blocks (RecordBlocks.swift):
 /// each batch reads the blocks its records fall in, adds to them, and writes the blocks it
 /// changed once, at the batch's end.
 final class RecordImport {
@@ -43,7 +44,6 @@ final class RecordImport {
     let exportID: Int64
     let lookups: ImportLookups
     let readBlocks, writeBlock, readRecordCopies, writeRecordCopies: Statement
-    let insertHeartbeat: Statement
     let windowCopies, writeCopies: Statement
     let insertCorrelation, insertCorrelationRecord: Statement
 
@@ -69,7 +69,6 @@ final class RecordImport {
         writeBlock = try db.prepare("INSERT OR REPLACE INTO record_blocks (id, count, records) VALUES (?, ?, ?)")
         readRecordCopies = try db.prepare("SELECT id, copies FROM record_copies WHERE id BETWEEN ? AND ?")
         writeRecordCopies = try db.prepare("INSERT OR REPLACE INTO record_copies (id, copies) VALUES (?, ?)")
-        insertHeartbeat = try db.prepare("INSERT INTO heartbeats (record_id, position, bpm, time) VALUES (?,?,?,?)")
         // This import's copies of records that earlier imports stored (see `consumeRecords`);
         // a temporary table, so that memory stays O(batch) however large the export.
         try db.execute(
@@ -168,7 +167,8 @@ final class RecordImport {
                 line: Int64(r.line), version: try lookups.versionID(r.sourceVersion),
                 device: try lookups.deviceID(r.device),
                 creationDelay: r.creationDate.map { $0.secondsSince1970 - identity.end }, original: original,
-                text: text))
+                text: text, metadata: r.metadata.isEmpty ? [] : try lookups.storedMetadata(r.metadata),
+                heartbeats: r.heartbeats))
         if block != lastBlock {
             changed.insert(block)
             blocksWithNewRecords.insert(block)
@@ -176,14 +176,6 @@ final class RecordImport {
         }
         window.identities[identity] = Window.Stored(id: id, copies: 1, seen: 1, byThisImport: true, line: r.line)
         outcome.recordsNew += 1
-        if !r.metadata.isEmpty { try lookups.insertMetadata(r.metadata, kind: .record, owner: id) }
-        for (n, beat) in r.heartbeats.enumerated() {
-            insertHeartbeat.bind(1, id)
-            insertHeartbeat.bind(2, n)
-            insertHeartbeat.bind(3, beat.bpm)
-            insertHeartbeat.bind(4, beat.time)
-            try insertHeartbeat.run()
-        }
     }
 
     /// Writes the blocks this batch changed (records in id order) and forgets the batch's blocks.
