@@ -145,6 +145,17 @@ final class Statement {
         }
     }
 
+    /// Binds the bytes of `values` (this machine's byte order) as a BLOB, copied by SQLite; for
+    /// temporary tables only, which live as long as this process. An empty array binds a
+    /// zero-length BLOB.
+    func bindBlob(_ i: Int32, _ values: [Int64]) {
+        if values.isEmpty {
+            _ = sqlite3_bind_zeroblob(handle, i, 0)
+            return
+        }
+        values.withUnsafeBytes { b in _ = sqlite3_bind_blob(handle, i, b.baseAddress, Int32(b.count), transient) }
+    }
+
     /// Binds `values` to parameters 1, 2, … in order.
     func bindAll(_ values: [SQLValue]) {
         for (i, v) in values.enumerated() {
@@ -201,6 +212,14 @@ final class Statement {
         let p = sqlite3_column_text(handle, c)
         let n = Int(sqlite3_column_bytes(handle, c))
         return try body(UnsafeBufferPointer(start: p, count: p == nil ? 0 : n))
+    }
+
+    /// The `Int64`s of BLOB column `c` as `bindBlob` wrote them (empty for NULL; a trailing
+    /// partial value is ignored).
+    func blobInt64s(_ c: Int32) -> [Int64] {
+        guard let p = sqlite3_column_blob(handle, c) else { return [] }
+        let n = Int(sqlite3_column_bytes(handle, c)) / 8
+        return (0..<n).map { p.loadUnaligned(fromByteOffset: $0 * 8, as: Int64.self) }
     }
 
     /// The value of column `c` with its storage class.

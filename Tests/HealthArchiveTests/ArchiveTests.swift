@@ -113,6 +113,33 @@ struct ArchiveTests {
         #expect(copies == 3)
     }
 
+    /// A record an earlier export stored once, which a later export holds three times, one copy
+    /// in a later batch than the other two: the later import counts all three (its count of a
+    /// record stored before is kept per block between batches, in `temp.import_seen`), so the
+    /// record's `copies` becomes max(1, 3) = 3; without the count kept, the last copy would
+    /// start again at 1 and `copies` would stay 2. Importing the flawed export again adds nothing.
+    @Test func copiesOfAnEarlierRecordAreCountedAcrossBatches() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = try writeExport(winter, to: dir, name: "plain.xml")
+        let flawed = dir.appendingPathComponent("flawed.xml").path
+        try Data(try flawedExport(winter).xml.utf8).write(to: URL(fileURLWithPath: flawed))
+        let archive = try Archive(path: dir.appendingPathComponent("a.sqlite").path)
+        let first = try archive.importExport(.path(plain))
+        #expect(first.recordsNew == first.recordsRead)
+        #expect(try archive.db.integer("SELECT max(copies) FROM records") == 1)
+        var options = ReaderOptions()
+        options.batchSize = 512  // the copy before the end is many batches after the other two
+        let second = try archive.importExport(.path(flawed), readerOptions: options)
+        // New: the copy with value -5 and the one with start and end swapped.
+        #expect(second.recordsNew == 2)
+        #expect(try archive.db.integer("SELECT max(copies) FROM records") == 3)
+        #expect(try archive.db.integer("SELECT count(*) FROM records WHERE copies > 1") == 1)
+        let again = try archive.importExport(.path(flawed), readerOptions: options)
+        #expect(again.recordsNew == 0)
+        #expect(try archive.db.integer("SELECT max(copies) FROM records") == 3)
+    }
+
     /// `import --threads N` writes the same rows with the same ids for any N (issue 16): the
     /// threads' batches are written in document order (`SegmentOrder`). Before, the ids of
     /// records of one type and start second followed the order the threads' batches arrived in,

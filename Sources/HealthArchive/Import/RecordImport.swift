@@ -44,7 +44,7 @@ final class RecordImport {
     let exportID: Int64
     let lookups: ImportLookups
     let readBlocks, writeBlock, readRecordCopies, writeRecordCopies: Statement
-    let windowCopies, writeCopies: Statement
+    let readSeen, writeSeen: Statement
     let insertCorrelation, insertCorrelationRecord: Statement
 
     /// The blocks this batch read or made, by block id, and which of them it changed.
@@ -53,6 +53,9 @@ final class RecordImport {
     /// Blocks holding records this import stored (their export id moves when the export turns
     /// out to be one the archive has: `moveRecords(to:)`).
     var blocksWithNewRecords: Set<Int64> = []
+    /// Blocks holding a record that an earlier import stored and this batch counted a copy of
+    /// (their `temp.import_seen` row is written at the batch's end).
+    var seenChanged: Set<Int64> = []
     private var text: [UInt8] = []
 
     /// Days apart beyond which two starts of one type are looked up separately.
@@ -69,13 +72,14 @@ final class RecordImport {
         writeBlock = try db.prepare("INSERT OR REPLACE INTO record_blocks (id, count, records) VALUES (?, ?, ?)")
         readRecordCopies = try db.prepare("SELECT id, copies FROM record_copies WHERE id BETWEEN ? AND ?")
         writeRecordCopies = try db.prepare("INSERT OR REPLACE INTO record_copies (id, copies) VALUES (?, ?)")
-        // This import's copies of records that earlier imports stored (see `consumeRecords`);
-        // a temporary table, so that memory stays O(batch) however large the export.
-        try db.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS import_copies (id INTEGER PRIMARY KEY, copies INTEGER NOT NULL)")
-        try db.execute("DELETE FROM temp.import_copies")
-        windowCopies = try db.prepare("SELECT id, copies FROM temp.import_copies WHERE id BETWEEN ? AND ?")
-        writeCopies = try db.prepare("INSERT OR REPLACE INTO temp.import_copies (id, copies) VALUES (?, ?)")
+        // This import's copies of records that earlier imports stored (see `consume`), one row
+        // per block: `seen` is (record id, copies) pairs of Int64s. A temporary table, so that
+        // memory stays O(batch) however large the export; one row per block, not per record,
+        // so that re-importing an export writes a row per block and batch, not per record.
+        try db.execute("CREATE TEMP TABLE IF NOT EXISTS import_seen (block INTEGER PRIMARY KEY, seen BLOB NOT NULL)")
+        try db.execute("DELETE FROM temp.import_seen")
+        readSeen = try db.prepare("SELECT seen FROM temp.import_seen WHERE block BETWEEN ? AND ?")
+        writeSeen = try db.prepare("INSERT OR REPLACE INTO temp.import_seen (block, seen) VALUES (?, ?)")
         insertCorrelation = try db.prepare(
             """
             INSERT INTO correlations (type_id, source_id, source_version_id, device_id, start_utc, end_utc,
@@ -94,7 +98,7 @@ final class RecordImport {
     /// `record_copies` when above 1) is the most copies any one imported export held: the
     /// archive is the union of its exports, so two exports each holding a pair keep a pair, and
     /// re-importing an export changes nothing. This import's count of a record stored by an
-    /// earlier import lives in `temp.import_copies` (a duplicate can be in another batch); of a
+    /// earlier import lives in `temp.import_seen` (a duplicate can be in another batch); of a
     /// record this import stored, in `record_copies` itself.
     func consume(_ records: [Record], outcome: inout ImportOutcome) throws {
         var keys: [(type: Int64, start: Int64, index: Int)] = []
@@ -134,7 +138,30 @@ final class RecordImport {
                 try store(records[i], type: types[i], in: &known[windowOf[i]], lastBlock: &lastBlock, &outcome)
             }
         }
+        try writeSeen(known)
         try writeChangedBlocks()
+    }
+
+    /// Writes the `temp.import_seen` row of every block in `seenChanged`: each record of it that
+    /// an earlier import stored and this import has read, with how many copies it has read. A
+    /// window holds every record of its blocks, so the row is whole.
+    func writeSeen(_ windows: [Window]) throws {
+        if seenChanged.isEmpty { return }
+        var rows: [Int64: [Int64]] = [:]
+        for window in windows {
+            for stored in window.identities.values where !stored.byThisImport && stored.seen > 0 {
+                let block = RecordBlock.blockID(ofRecord: stored.id)
+                if seenChanged.contains(block) {
+                    rows[block, default: []].append(contentsOf: [stored.id, stored.seen])
+                }
+            }
+        }
+        for (block, pairs) in rows {
+            writeSeen.bind(1, block)
+            writeSeen.bindBlob(2, pairs)
+            try writeSeen.run()
+        }
+        seenChanged.removeAll(keepingCapacity: true)
     }
 
     /// Stores `r` (of type id `type`) unless `window` holds it already, then counts a copy.
@@ -230,11 +257,7 @@ final class RecordImport {
                 changed.insert(block)
             }
         }
-        if !stored.byThisImport {
-            writeCopies.bind(1, stored.id)
-            writeCopies.bind(2, stored.seen)
-            try writeCopies.run()
-        }
+        if !stored.byThisImport { seenChanged.insert(RecordBlock.blockID(ofRecord: stored.id)) }
         if stored.seen > stored.copies {
             stored.copies = stored.seen
             writeRecordCopies.bind(1, stored.id)
@@ -272,17 +295,27 @@ final class RecordImport {
                 RecordBlock.firstRecordID(
                     ofBlock: blockRange.lowerBound)...RecordBlock.lastRecordID(
                     ofBlock: blockRange.upperBound)
-            /// `id → copies` of the rows of `s` (id, copies) with ids in the window's blocks.
-            func counts(_ s: Statement) throws -> [Int64: Int64] {
+            let copies = try {
+                let s = session.readRecordCopies
                 defer { s.reset() }
                 s.bind(1, ids.lowerBound)
                 s.bind(2, ids.upperBound)
                 var out: [Int64: Int64] = [:]
                 while try s.step() { out[s.int64(0)] = s.int64(1) }
                 return out
-            }
-            let seen = try counts(session.windowCopies)
-            let copies = try counts(session.readRecordCopies)
+            }()
+            let seen = try {
+                let s = session.readSeen
+                defer { s.reset() }
+                s.bind(1, blockRange.lowerBound)
+                s.bind(2, blockRange.upperBound)
+                var out: [Int64: Int64] = [:]
+                while try s.step() {
+                    let pairs = s.blobInt64s(0)
+                    for k in stride(from: 0, to: pairs.count - 1, by: 2) { out[pairs[k]] = pairs[k + 1] }
+                }
+                return out
+            }()
             var stored = 0
             for block in blockRange { stored += session.blocks[block]?.count ?? 0 }
             identities.reserveCapacity(stored + adding)
