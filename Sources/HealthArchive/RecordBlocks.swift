@@ -492,26 +492,39 @@ enum RecordBlock {
         /// Field 14: `null`, or `[[key_id,"value"],…]` (at least one entry) into `metadata`.
         mutating func metadataList() throws(DamagedRow) {
             if try nullOrList() { return }
-            while true {
-                try expect(UInt8(ascii: "["))
-                try value(14)
-                guard let key = integer(14) else { throw damaged("a metadata key is not an integer") }
-                try expect(UInt8(ascii: ","))
-                metadata.append(StoredMetadataEntry(key: key, value: try string()))
-                try expect(UInt8(ascii: "]"))
-                if try next() { return }
+            try pairs { p throws(DamagedRow) in
+                guard let key = p.integer(14) else { throw p.damaged("a metadata key is not an integer") }
+                return key
+            } add: { p, key, value in
+                p.metadata.append(StoredMetadataEntry(key: key, value: value))
             }
         }
 
         /// Field 15: `[[bpm,"time"],…]` (at least one beat) into `heartbeats`.
         mutating func heartbeatList() throws(DamagedRow) {
             if try nullOrList() { throw damaged("a heartbeat list is null") }
+            try pairs { p throws(DamagedRow) in
+                guard let bpm = p.double(14) else { throw p.damaged("a heartbeat's bpm is null") }
+                return bpm
+            } add: { p, bpm, time in
+                p.heartbeats.append(InstantaneousBeatsPerMinute(bpm: bpm, time: time))
+            }
+        }
+
+        /// The entries `[number,"text"]` of a list whose `[` is read, through its `]`: each
+        /// one's number is read into slot 14 and checked by `number`, then `add` gets it and
+        /// the text.
+        @inline(__always)
+        mutating func pairs<N>(
+            _ number: (Parser) throws(DamagedRow) -> N, add: (inout Parser, N, String) -> Void
+        ) throws(DamagedRow) {
             while true {
                 try expect(UInt8(ascii: "["))
                 try value(14)
-                guard let bpm = double(14) else { throw damaged("a heartbeat's bpm is null") }
+                let n = try number(self)
                 try expect(UInt8(ascii: ","))
-                heartbeats.append(InstantaneousBeatsPerMinute(bpm: bpm, time: try string()))
+                let text = try string()
+                add(&self, n, text)
                 try expect(UInt8(ascii: "]"))
                 if try next() { return }
             }

@@ -295,27 +295,20 @@ final class RecordImport {
                 RecordBlock.firstRecordID(
                     ofBlock: blockRange.lowerBound)...RecordBlock.lastRecordID(
                     ofBlock: blockRange.upperBound)
-            let copies = try {
-                let s = session.readRecordCopies
+            /// Steps `s` over its rows with keys in `range` (its two parameters), each to `row`.
+            func forEachRow(_ s: Statement, _ range: ClosedRange<Int64>, _ row: (Statement) -> Void) throws {
                 defer { s.reset() }
-                s.bind(1, ids.lowerBound)
-                s.bind(2, ids.upperBound)
-                var out: [Int64: Int64] = [:]
-                while try s.step() { out[s.int64(0)] = s.int64(1) }
-                return out
-            }()
-            let seen = try {
-                let s = session.readSeen
-                defer { s.reset() }
-                s.bind(1, blockRange.lowerBound)
-                s.bind(2, blockRange.upperBound)
-                var out: [Int64: Int64] = [:]
-                while try s.step() {
-                    let pairs = s.blobInt64s(0)
-                    for k in stride(from: 0, to: pairs.count - 1, by: 2) { out[pairs[k]] = pairs[k + 1] }
-                }
-                return out
-            }()
+                s.bind(1, range.lowerBound)
+                s.bind(2, range.upperBound)
+                while try s.step() { row(s) }
+            }
+            var copies: [Int64: Int64] = [:]
+            try forEachRow(session.readRecordCopies, ids) { copies[$0.int64(0)] = $0.int64(1) }
+            var seen: [Int64: Int64] = [:]
+            try forEachRow(session.readSeen, blockRange) { s in
+                let pairs = s.blobInt64s(0)
+                for k in stride(from: 0, to: pairs.count - 1, by: 2) { seen[pairs[k]] = pairs[k + 1] }
+            }
             var stored = 0
             for block in blockRange { stored += session.blocks[block]?.count ?? 0 }
             identities.reserveCapacity(stored + adding)
