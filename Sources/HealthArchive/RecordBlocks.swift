@@ -202,10 +202,8 @@ enum RecordBlock {
             integer(r.export)
             // Trailing nulls are left out.
             let last: Int
-            if !r.metadata.isEmpty || !r.heartbeats.isEmpty {
-                last = 13
-            } else if r.text != nil {
-                last = 13
+            if r.text != nil || !r.metadata.isEmpty || !r.heartbeats.isEmpty {
+                last = 13  // the metadata and heartbeat lists follow field 13
             } else if r.original != nil {
                 last = 12
             } else if r.creationDelay != nil {

@@ -80,16 +80,17 @@ extension Schema {
         // The blocks that own rows, found from the rows' ids: a block is read and written once
         // (never while a statement reads the table).
         let read = try db.prepare("SELECT records FROM record_blocks WHERE id = ?")
-        let write = try db.prepare("UPDATE record_blocks SET records = ? WHERE id = ?")
+        let write = try db.prepare("INSERT OR REPLACE INTO record_blocks (id, count, records) VALUES (?, ?, ?)")
         var records: [StoredRecord] = []
         var text: [UInt8] = []
+        /// The next row's record is in no block (or not in the one that holds its id).
+        func orphan() -> DamagedRow {
+            DamagedRow(problem: "record \(min(metadataOwner, beatOwner)) has metadata or heartbeats but no block")
+        }
         while min(metadataOwner, beatOwner) < Int64.max {
             let block = RecordBlock.blockID(ofRecord: min(metadataOwner, beatOwner))
             read.bind(1, block)
-            guard try read.step() else {
-                throw DamagedRow(
-                    problem: "record \(min(metadataOwner, beatOwner)) has metadata or heartbeats but no block")
-            }
+            guard try read.step() else { throw orphan() }
             try read.withTextBytes(0) { try RecordBlock.decode($0, block: block, into: &records) }
             read.reset()
             for k in records.indices {
@@ -103,15 +104,8 @@ extension Schema {
                     beatOwner = try beats.step() ? beats.int64(0) : Int64.max
                 }
             }
-            if RecordBlock.blockID(ofRecord: min(metadataOwner, beatOwner)) == block {
-                throw DamagedRow(
-                    problem: "record \(min(metadataOwner, beatOwner)) has metadata or heartbeats but no block")
-            }
-            text.removeAll(keepingCapacity: true)
-            RecordBlock.encode(records, into: &text)
-            write.bindText(1, text)
-            write.bind(2, block)
-            try write.run()
+            if RecordBlock.blockID(ofRecord: min(metadataOwner, beatOwner)) == block { throw orphan() }
+            try RecordBlock.write(records, block: block, with: write, text: &text)
         }
         try db.execute("DELETE FROM metadata WHERE owner_kind = 1")
         try db.execute("DROP TABLE heartbeats")
