@@ -1,8 +1,8 @@
 import HealthExport
 
 extension Analyzer {
-    /// Compares record-derived ring values with the day's ActivitySummary (docs/rings.md §4):
-    /// exercise and move minutes ±1 min, stand hours exact, energy ±max(1 kcal, 1 %).
+    /// Compares record-derived ring values with the day's ActivitySummary, within the tolerances
+    /// of `RingTolerance` (docs/rings.md §4).
     /// A day with a summary but no ring records at all (no Watch energy, exercise, move time or
     /// stand record) is counted apart in `daysWithoutRingRecords`, not compared; otherwise a
     /// missing record value compares as 0.
@@ -18,23 +18,23 @@ extension Analyzer {
             var agrees = true
             func compare(
                 _ metric: SummaryDisagreement.Metric, _ record: Double?, _ summary: Double?,
-                tolerance: (Double) -> Double
+                _ tolerance: RingTolerance
             ) {
                 guard let summary else { return }
                 compared = true
-                if abs((record ?? 0) - summary) > tolerance(summary) + 1e-9 {
+                if !tolerance.agrees(record ?? 0, summary) {
                     agrees = false
                     check.disagreements.append(
                         SummaryDisagreement(date: row.date, metric: metric, recordValue: record, summaryValue: summary))
                 }
             }
             if s.isMoveTimeMode {
-                compare(.moveMinutes, row.moveMinutes, s.appleMoveTimeMinutes) { _ in 1 }
+                compare(.moveMinutes, row.moveMinutes, s.appleMoveTimeMinutes, .minutes)
             } else {
-                compare(.moveKcal, row.moveKcal, s.activeEnergyBurnedKcal) { max(1, abs($0) * 0.01) }
+                compare(.moveKcal, row.moveKcal, s.activeEnergyBurnedKcal, .energy)
             }
-            compare(.exerciseMinutes, row.exerciseMinutes, s.appleExerciseTimeMinutes) { _ in 1 }
-            compare(.standHours, row.standHours.map(Double.init), s.appleStandHours) { _ in 0 }
+            compare(.exerciseMinutes, row.exerciseMinutes, s.appleExerciseTimeMinutes, .minutes)
+            compare(.standHours, row.standHours.map(Double.init), s.appleStandHours, .standHours)
             if compared {
                 check.daysCompared += 1
                 if agrees { check.daysAgreeing += 1 }

@@ -247,8 +247,8 @@ struct RingAgreement: Sendable, Equatable {
         return deviation < other.deviation - 1e-6 * max(1, other.deviation)
     }
 
-    /// Compares per-day ring values with the summaries (keyed by day number), with the
-    /// tolerances of docs/rings.md §4: Move ±max(1 kcal, 1 %), exercise ±1 min, stand exact. A
+    /// Compares per-day ring values with the summaries (keyed by day number), within
+    /// `RingTolerance` (docs/rings.md §4). A
     /// summary in Move-time mode is compared on exercise and stand only. Only days in `days`
     /// count when it is given.
     static func score(
@@ -269,29 +269,22 @@ struct RingAgreement: Sendable, Equatable {
         return a
     }
 
-    /// One day's ring values against its summary, with the tolerances of docs/rings.md §4:
-    /// whether every ring agrees, and the deviation (per ring, |value − summary| ÷ tolerance,
+    /// One day's ring values against its summary, within `RingTolerance` (docs/rings.md §4):
+    /// whether every ring agrees, and the deviation (per ring, `RingTolerance.deviation`,
     /// summed). Nil when the summary has no ring to compare.
     static func compare(_ v: RingQuarterHours.Bucket, _ s: ActivitySummary) -> (agrees: Bool, deviation: Double)? {
         var ok = true
         var any = false
         var deviation = 0.0
-        if !s.isMoveTimeMode, let e = s.activeEnergyBurnedKcal {
+        func ring(_ value: Double, _ summary: Double?, _ tolerance: RingTolerance) {
+            guard let summary else { return }
             any = true
-            let tolerance = max(1, abs(e) * 0.01)
-            if abs(v.energyKcal - e) > tolerance + 1e-9 { ok = false }
-            deviation += abs(v.energyKcal - e) / tolerance
+            if !tolerance.agrees(value, summary) { ok = false }
+            deviation += tolerance.deviation(value, summary)
         }
-        if let x = s.appleExerciseTimeMinutes {
-            any = true
-            if abs(v.exerciseMinutes - x) > 1 + 1e-9 { ok = false }
-            deviation += abs(v.exerciseMinutes - x)
-        }
-        if let h = s.appleStandHours {
-            any = true
-            if abs(Double(v.standHours) - h) > 1e-9 { ok = false }
-            deviation += abs(Double(v.standHours) - h)
-        }
+        if !s.isMoveTimeMode { ring(v.energyKcal, s.activeEnergyBurnedKcal, .energy) }
+        ring(v.exerciseMinutes, s.appleExerciseTimeMinutes, .minutes)
+        ring(Double(v.standHours), s.appleStandHours, .standHours)
         return any ? (ok, deviation) : nil
     }
 }
