@@ -109,31 +109,73 @@ final class Connection {
 }
 
 /// A prepared statement. Bind by 1-based index, `step`, read columns by 0-based index.
+///
+/// The statement counts what is bound: `step` refuses to run (`SQLITE_MISUSE`, naming the
+/// statement and the parameters left unbound or out of range) unless every parameter of the SQL
+/// was bound since the last `reset`, so a bind list that drifts from its SQL fails the first test
+/// that runs it instead of storing NULLs.
 final class Statement {
     let handle: OpaquePointer
     unowned let connection: Connection
+    /// `sqlite3_bind_parameter_count`.
+    let parameterCount: Int32
+    /// One bit per parameter bound since the last reset (bit i − 1 for parameter i).
+    private var bound: [UInt64]
+    /// A bind to an index outside 1 … parameterCount since the last reset.
+    private var outOfRange: Int32?
+    /// The bindings were checked since the last bind or reset (steps over rows check once).
+    private var verified = false
 
     init(handle: OpaquePointer, connection: Connection) {
         self.handle = handle
         self.connection = connection
+        parameterCount = sqlite3_bind_parameter_count(handle)
+        bound = Array(repeating: 0, count: (Int(parameterCount) + 63) / 64)
+    }
+
+    /// Records that parameter `i` is bound.
+    @inline(__always)
+    private func mark(_ i: Int32) {
+        verified = false
+        guard i >= 1, i <= parameterCount else {
+            outOfRange = i
+            return
+        }
+        bound[Int(i - 1) >> 6] |= 1 << UInt64((i - 1) & 63)
+    }
+
+    /// Nil when every parameter is bound and none out of range; else what is wrong.
+    private func bindingProblem() -> String? {
+        if let i = outOfRange { return "parameter \(i) was bound, but the statement has \(parameterCount)" }
+        var missing: [Int32] = []
+        for i in 1...max(1, parameterCount) where i <= parameterCount {
+            if bound[Int(i - 1) >> 6] & (1 << UInt64((i - 1) & 63)) == 0 { missing.append(i) }
+        }
+        guard !missing.isEmpty else { return nil }
+        return
+            "parameter\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) of \(parameterCount) not bound"
     }
 
     deinit { sqlite3_finalize(handle) }
 
     func bind(_ i: Int32, _ v: Int64?) {
+        mark(i)
         if let v { sqlite3_bind_int64(handle, i, v) } else { sqlite3_bind_null(handle, i) }
     }
     func bind(_ i: Int32, _ v: Int?) { bind(i, v.map { Int64($0) }) }
     func bind(_ i: Int32, _ v: Int32?) { bind(i, v.map { Int64($0) }) }
     func bind(_ i: Int32, _ v: Double?) {
+        mark(i)
         if let v { sqlite3_bind_double(handle, i, v) } else { sqlite3_bind_null(handle, i) }
     }
     func bind(_ i: Int32, _ v: String?) {
+        mark(i)
         if let v { sqlite3_bind_text(handle, i, v, -1, transient) } else { sqlite3_bind_null(handle, i) }
     }
 
     /// Binds UTF-8 `bytes` as TEXT (copied by SQLite).
     func bindText(_ i: Int32, _ bytes: [UInt8]) {
+        mark(i)
         if bytes.isEmpty {
             _ = sqlite3_bind_text(handle, i, "", 0, transient)
             return
@@ -149,6 +191,7 @@ final class Statement {
     /// temporary tables only, which live as long as this process. An empty array binds a
     /// zero-length BLOB.
     func bindBlob(_ i: Int32, _ values: [Int64]) {
+        mark(i)
         if values.isEmpty {
             _ = sqlite3_bind_zeroblob(handle, i, 0)
             return
@@ -160,6 +203,7 @@ final class Statement {
     func bindAll(_ values: [SQLValue]) {
         for (i, v) in values.enumerated() {
             let p = Int32(i + 1)
+            mark(p)
             switch v {
             case .null: sqlite3_bind_null(handle, p)
             case .integer(let n): sqlite3_bind_int64(handle, p, n)
@@ -172,6 +216,13 @@ final class Statement {
     /// Advances; true when a row is available, false when done.
     @discardableResult
     func step() throws(SQLiteError) -> Bool {
+        if !verified {
+            if let problem = bindingProblem() {
+                let sql = sqlite3_sql(handle).map { String(cString: $0) } ?? ""
+                throw SQLiteError(code: SQLITE_MISUSE, message: "\(connection.path): \(problem): \(sql)")
+            }
+            verified = true
+        }
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
@@ -189,6 +240,9 @@ final class Statement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        for k in bound.indices { bound[k] = 0 }
+        outOfRange = nil
+        verified = false
     }
 
     func isNull(_ c: Int32) -> Bool { sqlite3_column_type(handle, c) == SQLITE_NULL }
