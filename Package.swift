@@ -10,7 +10,9 @@ let package = Package(
         .executable(name: "health-analyzer", targets: ["health-analyzer"]),
         .library(
             name: "HealthAnalyzer",
-            targets: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive", "HealthBatch"]),
+            targets: [
+                "HealthExport", "HealthAnalysis", "HealthTables", "HealthReports", "HealthArchive", "HealthBatch",
+            ]),
     ],
     targets: [
         // C libraries. Only CHealthSAX's .c file includes libxml2; no Swift module imports it,
@@ -31,15 +33,22 @@ let package = Package(
         // The library.
         .target(name: "HealthExport", dependencies: ["CHealthSAX", "CHealthSystem", "CLibArchive"]),
         .target(name: "HealthAnalysis", dependencies: ["HealthExport"]),
-        .target(name: "HealthReports", dependencies: ["HealthExport", "HealthAnalysis"]),
+        // The report's model below its renderers: the typed tables (each column declared once, read
+        // back typed), the report context, the pipeline that makes them, and the all-or-nothing
+        // output folder. Storage and batch import this, never HealthReports.
+        .target(name: "HealthTables", dependencies: ["HealthExport", "HealthAnalysis"]),
+        // Rendering only: report.md, its charts, schema.sql and the loaders, report.json.
+        .target(name: "HealthReports", dependencies: ["HealthExport", "HealthAnalysis", "HealthTables"]),
         // The SQLite archive of a person's history across exports (import, read back, results).
-        .target(name: "HealthArchive", dependencies: ["CSQLite", "HealthExport", "HealthAnalysis", "HealthReports"]),
+        .target(name: "HealthArchive", dependencies: ["CSQLite", "HealthExport", "HealthAnalysis", "HealthTables"]),
         // Many people's exports: batch runs (status records, shards) and the cohort tables.
         .target(
-            name: "HealthBatch", dependencies: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive"]),
+            name: "HealthBatch", dependencies: ["HealthExport", "HealthAnalysis", "HealthTables", "HealthArchive"]),
         .executableTarget(
             name: "health-analyzer",
-            dependencies: ["HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive", "HealthBatch"]),
+            dependencies: [
+                "HealthExport", "HealthAnalysis", "HealthTables", "HealthReports", "HealthArchive", "HealthBatch",
+            ]),
 
         // Synthetic exports with known true values, for tests, samples and benchmarks (not a product).
         .target(name: "SyntheticExport"),
@@ -50,7 +59,8 @@ let package = Package(
         .executableTarget(
             name: "health-benchmarks",
             dependencies: [
-                "CBareSAX", "CLibArchive", "HealthExport", "HealthAnalysis", "HealthReports", "HealthArchive",
+                "CBareSAX", "CLibArchive", "HealthExport", "HealthAnalysis", "HealthTables", "HealthReports",
+                "HealthArchive",
                 "HealthBatch", "SyntheticExport",
             ],
             path: "Benchmarks/health-benchmarks"),
@@ -65,25 +75,32 @@ let package = Package(
             dependencies: ["HealthAnalysis", "HealthExport", "SyntheticExport", "TestSupport"]),
         .testTarget(
             name: "HealthReportsTests",
-            dependencies: ["HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport", "TestSupport"],
+            dependencies: [
+                "HealthReports", "HealthTables", "HealthAnalysis", "HealthExport", "SyntheticExport", "TestSupport",
+            ],
             exclude: ["Golden"]),
         .testTarget(name: "SyntheticExportTests", dependencies: ["SyntheticExport"]),
         .testTarget(
             name: "HealthArchiveTests",
             dependencies: [
-                "HealthArchive", "HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport", "CSQLite",
+                "HealthArchive", "HealthTables", "HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport",
+                "CSQLite",
                 "TestSupport",
             ]
         ),
         .testTarget(
             name: "HealthBatchTests",
-            dependencies: ["HealthBatch", "HealthReports", "HealthExport", "SyntheticExport", "TestSupport"]),
+            dependencies: [
+                "HealthBatch", "HealthTables", "HealthReports", "HealthAnalysis", "HealthExport", "SyntheticExport",
+                "TestSupport",
+            ]),
         // Runs the built health-analyzer binary: exit codes, messages, files written, and the
         // committed reports/ being current.
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "health-analyzer", "SyntheticExport", "HealthExport", "HealthArchive", "HealthReports", "TestSupport",
+                "health-analyzer", "SyntheticExport", "HealthExport", "HealthArchive", "HealthTables", "HealthReports",
+                "TestSupport",
             ]),
     ]
 )

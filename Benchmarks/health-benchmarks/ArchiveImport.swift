@@ -7,6 +7,7 @@ import HealthAnalysis
 import HealthArchive
 import HealthExport
 import HealthReports
+import HealthTables
 
 /// The archive of this benchmark run: the parent's pid names it, so every child agrees.
 func benchmarkArchivePath(parent: Int32 = getppid()) -> String {
@@ -59,6 +60,6 @@ func runArchiveReport(threads: Int) throws -> PhaseOutcome {
         parts: threads, reading: { makeConsumer in try archive.read(parts: threads, makeConsumer: makeConsumer) },
         options: AnalysisOptions(), environmentTimeZone: nil)
     try writeIntoTemporaryFolder(run, threads: threads)
-    try archive.storeResults(run.result, context: run.context)
+    try archive.storeResults(run)
     return PhaseOutcome(bytes: 0, items: Int64(run.summary.elementCounts["Record"] ?? 0), elements: nil)
 }

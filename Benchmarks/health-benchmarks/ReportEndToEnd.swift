@@ -6,6 +6,7 @@ import Glibc
 import HealthAnalysis
 import HealthExport
 import HealthReports
+import HealthTables
 
 /// Reads `file`, analyzes it, and writes every report into a temporary folder (removed after).
 ///
@@ -29,7 +30,7 @@ func writeIntoTemporaryFolder(_ run: ReportRun, threads: Int) throws {
     let out = String(cString: dir)
     defer {
         removeFlatFolder(out)
-        unlink(ReportWriter.lockFile(of: out))  // one benchmark process at a time: no writer waits
+        unlink(OutputFolder.lockFile(of: out))  // one benchmark process at a time: no writer waits
     }
     var writer = ReportWriter()
     writer.threads = threads  // as `health-analyzer report --threads N` renders

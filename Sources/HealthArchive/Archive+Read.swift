@@ -1,4 +1,3 @@
-import HealthAnalysis
 import HealthExport
 
 extension Archive {

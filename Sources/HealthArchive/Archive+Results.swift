@@ -1,15 +1,14 @@
-import HealthAnalysis
 import HealthExport
-import HealthReports
+import HealthTables
 
 extension Archive {
     /// The tables `report --db` writes its results into: the columns of `daily.csv` and
     /// `weekly.csv`, one row per local day / week (numbers as REAL or INTEGER, empty cells as NULL).
-    public static let resultTables: [(table: String, file: ReportFile)] = [
+    public static let resultTables: [(table: String, source: ReportTableID)] = [
         ("daily_results", .daily), ("weekly_results", .weekly),
     ]
 
-    /// Stores this report's rows in `daily_results` and `weekly_results`, in one transaction,
+    /// Stores the rows of `run`'s report in `daily_results` and `weekly_results`, in one transaction,
     /// so that a Datasette user sees the de-duplicated days next to the records. Only the days
     /// and weeks this report covers are replaced: a cron job's `report --db --week last` updates
     /// its week and keeps the history stored by earlier reports. A table whose columns differ
@@ -21,13 +20,11 @@ extension Archive {
     /// rounding, no value as NULL): the rows can never disagree with the files.
     ///
     /// - Throws: `ArchiveError`.
-    public func storeResults(_ result: AnalysisResult, context: ReportContext) throws(ArchiveError) {
-        let writer = ReportWriter()
+    public func storeResults(_ run: ReportRun) throws(ArchiveError) {
         try wrap {
             try writeTransaction {
-                for (table, file) in Archive.resultTables {
-                    guard let rows = writer.tableRows(of: file, for: result, context: context) else { continue }
-                    try replaceRows(of: table, with: rows)
+                for (table, source) in Archive.resultTables {
+                    try replaceRows(of: table, with: source.rows(for: run.result, context: run.context))
                 }
             }
         }

@@ -1,6 +1,5 @@
 import CSQLite
-import HealthAnalysis
-import HealthReports
+import HealthTables
 
 /// Why an archive could not be opened or written. `description` is a one-line message naming
 /// the file.
@@ -286,18 +285,16 @@ public final class Archive {
     /// (issue 17: a `report --db` that waited for an import stored 1 day over 1,802).
     /// - Throws: `ArchiveError.changedMeanwhile` when an import committed since, and what
     ///   `storeResults` throws.
-    public func storeResults(_ result: AnalysisResult, context: ReportContext, describing stamp: ArchiveStamp)
-        throws(ArchiveError)
-    {
+    public func storeResults(_ run: ReportRun, describing stamp: ArchiveStamp) throws(ArchiveError) {
         writeGuard = { [unowned self] in
             let now = try self.currentStamp()
             if now != stamp { throw ArchiveError.changedMeanwhile(path: self.path, before: stamp, now: now) }
         }
         defer { writeGuard = nil }
-        try storeResults(result, context: context)
+        try storeResults(run)
     }
 
-    /// Run by `writeTransaction` right after it took the write lock (see `storeResults(_:context:describing:)`).
+    /// Run by `writeTransaction` right after it took the write lock (see `storeResults(_:describing:)`).
     var writeGuard: (() throws -> Void)?
 
     /// The first 16 bytes of every SQLite 3 database.
@@ -413,6 +410,9 @@ public final class Archive {
             return .busy(path: path, seconds: busyTimeoutSeconds)
         }
         if e.code & 0xFF == SQLITE_FULL { return .diskFull(path: path) }
+        // A write refused because the file or its folder is read-only (another process changed
+        // the mode since the open, or a read-only mount): the typed case callers switch on.
+        if e.code & 0xFF == SQLITE_READONLY { return .readOnly(path: path, reason: e.message) }
         return .sqlite(e)
     }
 

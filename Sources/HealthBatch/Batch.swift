@@ -1,7 +1,7 @@
 import HealthAnalysis
 import HealthArchive
 import HealthExport
-import HealthReports
+import HealthTables
 
 /// How one person of a batch ended.
 public enum PersonOutcome: Equatable, Sendable {
@@ -58,9 +58,13 @@ public struct Batch: Sendable {
     /// Called at each step of a person's folder write (tests kill the process there).
     public var stepHook: (@Sendable (String, OutputStep) -> Void)?
 
-    public init(output: String, options: BatchOptions) {
+    /// Writes each person's report folder (HealthReports' `ReportWriter`).
+    public var renderer: any ReportRendering
+
+    public init(output: String, options: BatchOptions, renderer: any ReportRendering) {
         self.output = output
         self.options = options
+        self.renderer = renderer
     }
 
     /// The person folder of `id`: `<output>/person=<id>`.
@@ -148,11 +152,9 @@ public struct Batch: Sendable {
         } catch {
             return failed("\(error)", fingerprint)
         }
-        var writer = ReportWriter()
-        writer.threads = options.threadsPerJob
-        if let hook = stepHook { writer.stepHook = { step in hook(person.id, step) } }
+        let hook = stepHook.map { hook in { @Sendable (step: OutputStep) in hook(person.id, step) } }
         do {
-            try writer.write(run.result, context: run.context, to: folder)
+            try renderer.write(run, to: folder, threads: options.threadsPerJob, stepHook: hook)
         } catch {
             // Another batch is writing this person right now: its record is its own to write.
             if case .busy = error {
@@ -163,14 +165,12 @@ public struct Batch: Sendable {
         if let archives = options.archives {
             // As `report --db` does: the archive keeps the results beside the records.
             do {
-                try Archive(path: archivePath(person.id, archives), create: false).storeResults(
-                    run.result, context: run.context)
+                try Archive(path: archivePath(person.id, archives), create: false).storeResults(run)
             } catch {
                 return failed("\(error)", fingerprint)
             }
         }
         let seconds = BatchPlatform.now() - start
-        let daily = writer.tableRows(of: .daily, for: run.result, context: run.context)
         let status = PersonStatus(
             id: person.id, export: person.export, outcome: .done, message: "", fingerprint: fingerprint,
             options: options.fingerprint,
@@ -178,7 +178,7 @@ public struct Batch: Sendable {
             report: PersonStatus.Report(
                 export: fingerprint.export, exportDate: run.summary.exportDate?.description,
                 firstDay: run.result.firstDay?.description, lastDay: run.result.lastDay?.description,
-                daysWithData: daily.map(Self.daysWithData) ?? 0, records: records,
+                daysWithData: ReportTables.daysWithData(run.result.days), records: records,
                 seconds: (seconds * 10).rounded() / 10))
         // Only now, after the folder swap: a record never claims a report that is not there.
         do { try status.write(in: output) } catch {
@@ -215,12 +215,5 @@ public struct Batch: Sendable {
 
     private func archivePath(_ id: String, _ archives: String) -> String {
         BatchPlatform.join(archives, id + ".sqlite")
-    }
-
-    /// Rows with any value besides the date and the zone.
-    static func daysWithData(_ table: TableRows) -> Int {
-        let skip = Set(["date", "time_zone"])
-        let measured = table.schema.columns.indices.filter { !skip.contains(table.schema.columns[$0].name) }
-        return table.rows.filter { row in measured.contains { row[$0] != .null } }.count
     }
 }

@@ -1,4 +1,4 @@
-import HealthReports
+import HealthTables
 
 /// One person of a batch: the id that names their folders and the export to read.
 public struct BatchPerson: Hashable, Sendable {

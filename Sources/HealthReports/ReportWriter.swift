@@ -1,5 +1,6 @@
 import HealthAnalysis
 import HealthExport
+import HealthTables
 
 /// What a report shows beyond the analysis result itself.
 public struct ReportOptions: Hashable, Sendable {
@@ -63,13 +64,13 @@ public struct ReportWriter: Sendable {
     /// The text of one report file.
     public func text(of file: ReportFile, for result: AnalysisResult, context: ReportContext) -> String {
         switch file {
-        case .daily: return dailyCSV(result)
-        case .weekly: return weeklyCSV(result)
-        case .monthly: return monthlyCSV(result)
-        case .standHours: return standHoursCSV(result)
-        case .sources: return sourcesCSV(result)
-        case .sleep: return sleepCSV(result)
-        case .workouts: return workoutsCSV(result, routes: context.routes)
+        case .daily: return ReportTableID.daily.csv(for: result, context: context)
+        case .weekly: return ReportTableID.weekly.csv(for: result, context: context)
+        case .monthly: return ReportTableID.monthly.csv(for: result, context: context)
+        case .standHours: return ReportTableID.standHours.csv(for: result, context: context)
+        case .sources: return ReportTableID.sources.csv(for: result, context: context)
+        case .sleep: return ReportTableID.sleep.csv(for: result, context: context)
+        case .workouts: return ReportTableID.workouts.csv(for: result, context: context)
         case .report: return markdownReport(result, context: context)
         case .schema: return schemaSQL()
         case .loadSQLite: return loadSQLite()
@@ -119,7 +120,7 @@ public struct ReportWriter: Sendable {
         let directory = directory.isEmpty ? "." : directory
         try OutputFolder(fileSystem: fileSystem, stepHook: stepHook).write(
             texts, to: directory, owns: Self.isReportFile)
-        return texts.map { Self.join(directory, $0.name) }
+        return texts.map { OutputFolder.join(directory, $0.name) }
     }
 
     /// Checks `directory` as `write` would, without creating anything, so that a report into a
@@ -144,30 +145,5 @@ public struct ReportWriter: Sendable {
     /// earlier run's file of such a name is part of the earlier set, never carried over.
     static func isReportFile(_ name: String) -> Bool {
         ReportFile(rawValue: name) != nil || (name.hasPrefix("chart_") && name.hasSuffix(".svg"))
-    }
-
-    /// The lock file `write` takes beside `directory`: `.<name>.lock` in its parent
-    /// (`OutputFolder`). It stays after the write: removing it could let a waiting writer and a
-    /// new one in at once. Callers that own the folder's parent alone may remove it.
-    public static func lockFile(of directory: String) -> String {
-        let base = String(directory.split(separator: "/").last ?? "")
-        let parent = parent(of: directory)
-        return parent.isEmpty ? "." + base + ".lock" : join(parent, "." + base + ".lock")
-    }
-
-    /// `directory/name`, without doubling a trailing slash.
-    static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
-    }
-
-    /// The parent of `path` (`a/b/` → `a`, `/a` → `/`, `a` → ``).
-    static func parent(of path: String) -> String {
-        var path = Substring(path)
-        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        if slash == path.startIndex { return "/" }
-        var parent = path[..<slash]
-        while parent.count > 1, parent.hasSuffix("/") { parent.removeLast() }
-        return String(parent)
     }
 }

@@ -8,16 +8,26 @@
 /// `description`), and those digits are rounded half away from zero. Rounding the decimal
 /// digits rather than the binary value gives what a reader expects: `1.005` with 2 decimals
 /// is `1.01`, not the `1.00` that the binary value 1.00499999999999989… would round to.
-struct DecimalFormat: Hashable, Sendable {
+package struct DecimalFormat: Hashable, Sendable {
     /// Digits after the decimal point (before trimming).
-    var decimals: Int
+    package var decimals: Int
     /// Removes trailing zeros of the fraction, and the point when nothing is left
     /// (`12.50` → `12.5`, `12.00` → `12`).
-    var trimsTrailingZeros: Bool = false
+    package var trimsTrailingZeros: Bool = false
     /// Inserted between groups of three integer digits (`12,345`); nil for none.
-    var groupingSeparator: Character? = nil
+    package var groupingSeparator: Character? = nil
     /// Written before positive non-zero values (`+12.3`), for changes.
-    var showsPlusSign: Bool = false
+    package var showsPlusSign: Bool = false
+
+    package init(
+        decimals: Int, trimsTrailingZeros: Bool = false, groupingSeparator: Character? = nil,
+        showsPlusSign: Bool = false
+    ) {
+        self.decimals = decimals
+        self.trimsTrailingZeros = trimsTrailingZeros
+        self.groupingSeparator = groupingSeparator
+        self.showsPlusSign = showsPlusSign
+    }
 
     /// The text of `value`, or nil when it is NaN or infinite (a report writes those as no value).
     ///
@@ -25,7 +35,7 @@ struct DecimalFormat: Hashable, Sendable {
     /// Reports format tens of thousands of numbers (every chart coordinate), so the digits are
     /// rounded and written in stack buffers, without an array per step; `referenceString` is the
     /// same rule written plainly, and the tests compare the two.
-    func string(_ value: Double) -> String? {
+    package func string(_ value: Double) -> String? {
         guard value.isFinite else { return nil }
         precondition(decimals >= 0, "negative decimals")
         if let text = scaledString(value) { return text }
@@ -243,7 +253,7 @@ struct DecimalFormat: Hashable, Sendable {
 
     /// `string(_:)` written plainly with arrays: the rule the fast version must follow exactly
     /// (the tests compare both on many values).
-    func referenceString(_ value: Double) -> String? {
+    package func referenceString(_ value: Double) -> String? {
         guard value.isFinite else { return nil }
         precondition(decimals >= 0, "negative decimals")
         var (digits, pointPosition) = Self.decimalDigits(value.magnitude)
@@ -321,7 +331,7 @@ struct DecimalFormat: Hashable, Sendable {
     /// The shortest round-trip decimal digits of a finite, non-negative `value` and the position
     /// of the decimal point: the value is `0.d₀d₁d₂… × 10^pointPosition`, with no leading or
     /// trailing zero digits. Zero is `([], 0)`.
-    static func decimalDigits(_ value: Double) -> (digits: [UInt8], pointPosition: Int) {
+    package static func decimalDigits(_ value: Double) -> (digits: [UInt8], pointPosition: Int) {
         // `description` prints `123.456`, `1000000000.0`, `1e-07` or `1.5e+300`.
         var digits: [UInt8] = []
         var pointIndex: Int? = nil

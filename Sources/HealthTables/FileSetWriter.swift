@@ -21,6 +21,6 @@ public struct FileSetWriter: Sendable {
     public func write(_ files: [(name: String, text: String)], to directory: String) throws(ReportError) -> [String] {
         let directory = directory.isEmpty ? "." : directory
         try OutputFolder(fileSystem: POSIXFileSystem(), stepHook: stepHook).write(files, to: directory, owns: owns)
-        return files.map { ReportWriter.join(directory, $0.name) }
+        return files.map { OutputFolder.join(directory, $0.name) }
     }
 }

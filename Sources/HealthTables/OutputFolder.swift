@@ -37,28 +37,33 @@ public enum OutputStep: Hashable, Sendable {
 /// the earlier one), its parent must be writable, and other *folders* inside it cannot be
 /// carried over, so a folder in it that is not part of the set stops the write
 /// (`ReportError.folderInTheWay`) before anything changes.
-struct OutputFolder {
-    let fileSystem: any ReportFileSystem
-    var stepHook: (@Sendable (OutputStep) -> Void)?
+package struct OutputFolder {
+    package let fileSystem: any ReportFileSystem
+    package var stepHook: (@Sendable (OutputStep) -> Void)?
+
+    package init(fileSystem: any ReportFileSystem, stepHook: (@Sendable (OutputStep) -> Void)?) {
+        self.fileSystem = fileSystem
+        self.stepHook = stepHook
+    }
 
     /// Writes `files` (name, contents; names without `/`) into `directory`, creating it and
     /// missing parents first. `owns` tells the names of the set (this run's and any earlier
     /// run's, e.g. a chart that has no data this time): files of such names are replaced or
     /// removed with the earlier set; other files are carried over.
     /// - Throws: `ReportError`; the output folder is then as it was before the call.
-    func write(
+    package func write(
         _ files: [(name: String, text: String)], to directory: String,
         owns: @escaping (String) -> Bool = { _ in false }
     ) throws(ReportError) {
         let target = try resolve(directory)
-        let parent = ReportWriter.parent(of: target)
+        let parent = OutputFolder.parent(of: target)
         let base = String(target.split(separator: "/").last ?? "")
         guard !base.isEmpty, !parent.isEmpty else {
             throw target == "/" ? .rootFolder(path: directory) : .notADirectory(path: directory)
         }
         let prefix = "." + base + ".tmp-"
 
-        let lock = ReportWriter.lockFile(of: target)
+        let lock = OutputFolder.lockFile(of: target)
         let lockFD: Int32
         do {
             lockFD = try fileSystem.lock(lock)
@@ -76,9 +81,9 @@ struct OutputFolder {
         // them, are staging folders (issue 17: a link named like one led to deletions through it).
         for entry in (try? fileSystem.entries(of: parent)) ?? []
         where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: prefix) {
-            let folder = ReportWriter.join(parent, entry.name)
+            let folder = OutputFolder.join(parent, entry.name)
             let links = ((try? fileSystem.entries(of: folder)) ?? []).map(\.name).filter {
-                fileSystem.isSameFile(ReportWriter.join(folder, $0), ReportWriter.join(target, $0))
+                fileSystem.isSameFile(OutputFolder.join(folder, $0), OutputFolder.join(target, $0))
             }
             removeSet(in: folder, ours: ours, carried: links)
         }
@@ -92,38 +97,38 @@ struct OutputFolder {
                 throw .cannotCreateDirectory(path: target, error)
             }
             for entry in entries where !(ours(entry.name) && !entry.isDirectory) {
-                if entry.isDirectory { throw .folderInTheWay(path: ReportWriter.join(directory, entry.name)) }
+                if entry.isDirectory { throw .folderInTheWay(path: OutputFolder.join(directory, entry.name)) }
                 // Temporary files of earlier versions (`.daily.csv.tmp-…`) are not carried over.
                 if isOldTemporary(entry.name, ours) { continue }
                 carried.append(entry.name)
             }
         }
 
-        let staging = ReportWriter.join(
+        let staging = OutputFolder.join(
             parent, prefix + "\(ReportProcess.id)-" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
         do {
             try fileSystem.makeDirectory(staging)
         } catch {
-            throw .cannotWriteFile(path: ReportWriter.join(directory, files.first?.name ?? ""), error)
+            throw .cannotWriteFile(path: OutputFolder.join(directory, files.first?.name ?? ""), error)
         }
         if exists { fileSystem.copyMode(from: target, to: staging) }
         func abandon() { removeSet(in: staging, ours: ours, carried: carried) }
         for file in files {
             do {
-                try fileSystem.createFile(ReportWriter.join(staging, file.name), contents: file.text)
+                try fileSystem.createFile(OutputFolder.join(staging, file.name), contents: file.text)
             } catch {
-                fileSystem.removeFile(ReportWriter.join(staging, file.name))
+                fileSystem.removeFile(OutputFolder.join(staging, file.name))
                 abandon()
-                throw .cannotWriteFile(path: ReportWriter.join(directory, file.name), error)
+                throw .cannotWriteFile(path: OutputFolder.join(directory, file.name), error)
             }
             stepHook?(.staged(file.name))
         }
         for name in carried {
             do {
-                try fileSystem.link(ReportWriter.join(target, name), to: ReportWriter.join(staging, name))
+                try fileSystem.link(OutputFolder.join(target, name), to: OutputFolder.join(staging, name))
             } catch {
                 abandon()
-                throw .cannotCarryOver(path: ReportWriter.join(directory, name), error)
+                throw .cannotCarryOver(path: OutputFolder.join(directory, name), error)
             }
         }
         fileSystem.syncDirectory(staging)
@@ -159,7 +164,7 @@ struct OutputFolder {
         let carried = Set(carried)
         for entry in (try? fileSystem.entries(of: folder)) ?? [] where !entry.isDirectory {
             if ours(entry.name) || carried.contains(entry.name) || isOldTemporary(entry.name, ours) {
-                fileSystem.removeFile(ReportWriter.join(folder, entry.name))
+                fileSystem.removeFile(OutputFolder.join(folder, entry.name))
             }
         }
         fileSystem.removeDirectory(folder)
@@ -176,19 +181,19 @@ struct OutputFolder {
     /// folder (or, when it does not exist yet, its nearest existing ancestor) whose parent lets
     /// nothing be created in it. `write` can still fail later (a full disk, a change meanwhile).
     /// - Throws: `ReportError.notADirectory`, `.danglingSymbolicLink` or `.cannotWriteInto`.
-    func check(_ directory: String) throws(ReportError) {
+    package func check(_ directory: String) throws(ReportError) {
         if try isFolder(directory) {
             let real = try realPath(directory)
             if real == "/" { throw .rootFolder(path: directory) }
             // The staging folder and the lock file are made beside it.
-            let parent = ReportWriter.parent(of: real)
+            let parent = OutputFolder.parent(of: real)
             return try canCreate(in: parent.isEmpty ? "/" : parent, for: directory)
         }
-        var folder = ReportWriter.parent(of: directory)
+        var folder = OutputFolder.parent(of: directory)
         while true {
             if folder.isEmpty { folder = "." }
             if try isFolder(folder) { return try canCreate(in: folder, for: directory) }
-            let next = ReportWriter.parent(of: folder)
+            let next = OutputFolder.parent(of: folder)
             if next == folder || folder == "." { return }
             folder = next
         }
@@ -215,10 +220,10 @@ struct OutputFolder {
     /// parents; the folder itself may not exist yet.
     private func resolve(_ directory: String) throws(ReportError) -> String {
         if try isFolder(directory) { return try realPath(directory) }
-        let parent = ReportWriter.parent(of: directory)
+        let parent = OutputFolder.parent(of: directory)
         let name = String(directory.split(separator: "/").last ?? "")
         try createDirectory(parent.isEmpty ? "." : parent)
-        return ReportWriter.join(try realPath(parent.isEmpty ? "." : parent), name)
+        return OutputFolder.join(try realPath(parent.isEmpty ? "." : parent), name)
     }
 
     private enum LinkStatus {
@@ -245,7 +250,7 @@ struct OutputFolder {
     /// Creates `directory` and its missing parents, like `mkdir -p`.
     private func createDirectory(_ directory: String) throws(ReportError) {
         if try isFolder(directory) { return }
-        let parent = ReportWriter.parent(of: directory)
+        let parent = OutputFolder.parent(of: directory)
         if !parent.isEmpty, parent != directory { try createDirectory(parent) }
         do {
             try fileSystem.makeDirectory(directory)
@@ -254,5 +259,32 @@ struct OutputFolder {
             if error == .alreadyExists, (try? fileSystem.status(of: directory)) == .directory { return }
             throw .cannotCreateDirectory(path: directory, error)
         }
+    }
+}
+
+extension OutputFolder {
+    /// The lock file a write takes beside `directory`: `.<name>.lock` in its parent
+    /// (`OutputFolder`). It stays after the write: removing it could let a waiting writer and a
+    /// new one in at once. Callers that own the folder's parent alone may remove it.
+    public static func lockFile(of directory: String) -> String {
+        let base = String(directory.split(separator: "/").last ?? "")
+        let parent = parent(of: directory)
+        return parent.isEmpty ? "." + base + ".lock" : join(parent, "." + base + ".lock")
+    }
+
+    /// `directory/name`, without doubling a trailing slash.
+    public static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// The parent of `path` (`a/b/` → `a`, `/a` → `/`, `a` → ``).
+    public static func parent(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        if slash == path.startIndex { return "/" }
+        var parent = path[..<slash]
+        while parent.count > 1, parent.hasSuffix("/") { parent.removeLast() }
+        return String(parent)
     }
 }

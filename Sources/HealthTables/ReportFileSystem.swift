@@ -7,7 +7,7 @@
 #endif
 
 /// What exists at a path.
-enum PathStatus: Equatable {
+package enum PathStatus: Equatable {
     case missing
     case directory
     case notDirectory
@@ -15,7 +15,7 @@ enum PathStatus: Equatable {
 
 /// The file-system calls a `ReportWriter` makes, so tests can make any one of them fail.
 /// Every call reports failure as an `errno` code.
-protocol ReportFileSystem: Sendable {
+package protocol ReportFileSystem: Sendable {
     func status(of path: String) throws(ReportError.Errno) -> PathStatus
     func makeDirectory(_ path: String) throws(ReportError.Errno)
     /// Creates `path`, which must not exist, and writes all of `text` to it, flushed to disk.
@@ -51,26 +51,26 @@ protocol ReportFileSystem: Sendable {
 }
 
 /// One entry of a directory.
-struct DirectoryEntry: Hashable, Sendable {
-    var name: String
+package struct DirectoryEntry: Hashable, Sendable {
+    package var name: String
     /// True for a directory (a symbolic link to one is not a directory here).
-    var isDirectory: Bool
+    package var isDirectory: Bool
     /// True when this process's effective user owns the entry itself (`lstat`: a link's own
     /// owner, never its target's).
-    var isOwnedByUs: Bool = true
+    package var isOwnedByUs: Bool = true
 }
 
 // The real calls, shared by every file system (tests override only what they make fail).
 extension ReportFileSystem {
-    func checkCanCreateEntries(in path: String) throws(ReportError.Errno) {
+    package func checkCanCreateEntries(in path: String) throws(ReportError.Errno) {
         if access(path, W_OK | X_OK) != 0 { throw .current }
     }
 
-    func exchange(_ first: String, _ second: String) throws(ReportError.Errno) {
+    package func exchange(_ first: String, _ second: String) throws(ReportError.Errno) {
         if renameExchange(first, second) != 0 { throw .current }
     }
 
-    func lock(_ path: String) throws(ReportError.Errno) -> Int32 {
+    package func lock(_ path: String) throws(ReportError.Errno) -> Int32 {
         // O_NOFOLLOW: a link planted at the lock's name is refused (ELOOP), never followed to
         // create its target (issue 17).
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -83,11 +83,11 @@ extension ReportFileSystem {
         return fd
     }
 
-    func unlock(_ descriptor: Int32) {
+    package func unlock(_ descriptor: Int32) {
         _ = close(descriptor)
     }
 
-    func entries(of directory: String) throws(ReportError.Errno) -> [DirectoryEntry] {
+    package func entries(of directory: String) throws(ReportError.Errno) -> [DirectoryEntry] {
         guard let handle = opendir(directory) else { throw .current }
         defer { closedir(handle) }
         var result: [DirectoryEntry] = []
@@ -105,33 +105,33 @@ extension ReportFileSystem {
         return result.sorted { $0.name < $1.name }
     }
 
-    func removeDirectory(_ path: String) {
+    package func removeDirectory(_ path: String) {
         _ = rmdir(path)
     }
 
-    func copyMode(from source: String, to destination: String) {
+    package func copyMode(from source: String, to destination: String) {
         var info = stat()
         if stat(source, &info) == 0 { _ = chmod(destination, info.st_mode & 0o7777) }
     }
 
-    func link(_ source: String, to destination: String) throws(ReportError.Errno) {
+    package func link(_ source: String, to destination: String) throws(ReportError.Errno) {
         if linkat(AT_FDCWD, source, AT_FDCWD, destination, 0) != 0 { throw .current }
     }
 
-    func symbolicLinkDestination(_ path: String) -> String? {
+    package func symbolicLinkDestination(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink(path, &buffer, buffer.count - 1)
         guard n >= 0 else { return nil }
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    func isSameFile(_ first: String, _ second: String) -> Bool {
+    package func isSameFile(_ first: String, _ second: String) -> Bool {
         var a = stat()
         var b = stat()
         return lstat(first, &a) == 0 && lstat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
-    func realPath(_ path: String) throws(ReportError.Errno) -> String {
+    package func realPath(_ path: String) throws(ReportError.Errno) -> String {
         guard let resolved = realpath(path, nil) else { throw .current }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -155,8 +155,10 @@ private func renameExchange(_ first: String, _ second: String) -> Int32 {
 nonisolated(unsafe) private let renameAt2Symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2")
 
 /// The real file system, through POSIX calls.
-struct POSIXFileSystem: ReportFileSystem {
-    func status(of path: String) throws(ReportError.Errno) -> PathStatus {
+package struct POSIXFileSystem: ReportFileSystem {
+    package init() {}
+
+    package func status(of path: String) throws(ReportError.Errno) -> PathStatus {
         var info = stat()
         if stat(path, &info) != 0 {
             let error = ReportError.Errno.current
@@ -166,12 +168,12 @@ struct POSIXFileSystem: ReportFileSystem {
         return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .notDirectory
     }
 
-    func makeDirectory(_ path: String) throws(ReportError.Errno) {
+    package func makeDirectory(_ path: String) throws(ReportError.Errno) {
         // 0o777 and the process umask, as mkdir(1) does.
         if mkdir(path, 0o777) != 0 { throw .current }
     }
 
-    func createFile(_ path: String, contents text: String) throws(ReportError.Errno) {
+    package func createFile(_ path: String, contents text: String) throws(ReportError.Errno) {
         let fd = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         if fd < 0 { throw .current }
         var text = text
@@ -192,15 +194,15 @@ struct POSIXFileSystem: ReportFileSystem {
         if let error = failure ?? closeFailure { throw error }
     }
 
-    func rename(_ source: String, to destination: String) throws(ReportError.Errno) {
+    package func rename(_ source: String, to destination: String) throws(ReportError.Errno) {
         if posixRename(source, destination) != 0 { throw .current }
     }
 
-    func removeFile(_ path: String) {
+    package func removeFile(_ path: String) {
         _ = unlink(path)
     }
 
-    func syncDirectory(_ path: String) {
+    package func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = fsync(fd)
@@ -232,7 +234,7 @@ extension ReportError.Errno {
     static let alreadyExists = Self(rawValue: EEXIST)
 
     /// The C library's message for the code (`strerror`): "Permission denied".
-    var text: String { String(cString: strerror(rawValue)) }
+    package var text: String { String(cString: strerror(rawValue)) }
 }
 
 /// This process.
@@ -254,7 +256,7 @@ enum ScratchFileCalls {
     /// Swift's Glibc module does not export the macro), else `mkstemp` with `namePrefix` and an
     /// `unlink` at once. Returns the descriptor.
     /// - Throws: the `errno` of the call that failed.
-    static func createUnnamed(in directory: String, namePrefix: String) throws(ReportError.Errno) -> Int32 {
+    package static func createUnnamed(in directory: String, namePrefix: String) throws(ReportError.Errno) -> Int32 {
         let unnamed = retryingOnInterrupt { open(directory, 0o20_200_000 | O_RDWR | O_EXCL | O_CLOEXEC, 0o600) }
         if unnamed >= 0 { return unnamed }
         var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
@@ -272,7 +274,7 @@ enum ScratchFileCalls {
     /// Removes the regular files in `directory` (never a link: `lstat`) named `namePrefix`
     /// and `nameLength` bytes long in all, owned by this process's user and last changed more
     /// than `olderThan` seconds ago; best effort.
-    static func removeStaleFiles(in directory: String, namePrefix: String, nameLength: Int, olderThan: Int) {
+    package static func removeStaleFiles(in directory: String, namePrefix: String, nameLength: Int, olderThan: Int) {
         guard let handle = opendir(directory) else { return }
         defer { closedir(handle) }
         let now = time(nil)
@@ -292,7 +294,8 @@ enum ScratchFileCalls {
 
     /// Writes all of `bytes` at `offset` (`pwrite`).
     /// - Throws: the `errno` of the write that failed (`ENOSPC` on a full disk).
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(ReportError.Errno) {
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(ReportError.Errno)
+    {
         var done = 0
         while done < bytes.count {
             let n = retryingOnInterrupt {
@@ -305,7 +308,7 @@ enum ScratchFileCalls {
 
     /// Fills `buffer` from `offset` on (`pread`); false when the file ends first.
     /// - Throws: the `errno` of the read that failed.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
         throws(ReportError.Errno) -> Bool
     {
         var done = 0
@@ -321,7 +324,7 @@ enum ScratchFileCalls {
     }
 
     /// Closes `fd`.
-    static func close(_ fd: Int32) { _ = closeDescriptor(fd) }
+    package static func close(_ fd: Int32) { _ = closeDescriptor(fd) }
 }
 
 /// The C library's `close`, which `ScratchFileCalls.close` hides inside the enum.

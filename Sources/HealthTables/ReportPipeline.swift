@@ -97,3 +97,17 @@ public enum ReportPipelineError: Error, Hashable, Sendable, CustomStringConverti
         }
     }
 }
+
+/// Writes a report's files for a run into a folder, all or nothing (HealthReports' `ReportWriter`
+/// is the one implementation). Named here so that batch, which writes person folders, depends on
+/// the table layer and not on the renderers.
+public protocol ReportRendering: Sendable {
+    /// Writes the report of `run` into `folder` as one set (docs/outputs.md), rendering with up to
+    /// `threads` threads; `stepHook` is called at each step of the folder write (tests stop the
+    /// process there).
+    /// - Returns: The paths written.
+    /// - Throws: `ReportError`; `folder` is then as it was.
+    @discardableResult
+    func write(_ run: ReportRun, to folder: String, threads: Int, stepHook: (@Sendable (OutputStep) -> Void)?)
+        throws(ReportError) -> [String]
+}

@@ -1,11 +1,13 @@
 import HealthAnalysis
 import HealthExport
 
-// The report's tables, each declared once: a column's name, its kind and how a row's value is
-// read. From that one declaration come the CSV text (`CSV.swift`), the typed `CREATE TABLE`s of
-// `schema.sql` (`SchemaSQL.swift`), the archive's result tables (`HealthArchive`'s
-// `Archive+Results.swift`) and the cohort tables of a batch (`CohortTables`), so a header, a SQL
-// type and a stored value can never drift apart.
+// The report's tables, each declared once: a column's name, its kind, how a row's value is read
+// and (for a plain property) how it is read back. From that one declaration come the CSV text
+// (`CSV.swift`), the typed `CREATE TABLE`s of `schema.sql` (HealthReports' `SchemaSQL.swift`), the
+// archive's result tables (HealthArchive's `Archive+Results.swift`), the cohort tables of a batch
+// (HealthBatch's `CohortTables`) and the typed rows read back from a CSV file
+// (`TableReader.swift`), so a header, a SQL type, a stored value and a value read back can never
+// drift apart.
 
 /// The kind of value a report column holds: how it is written in CSV and typed in SQL.
 public enum ColumnKind: Hashable, Sendable {
@@ -85,12 +87,19 @@ public struct ReportColumn<Row>: Sendable {
     /// Watch"): cohort tables leave it out.
     public let identifying: Bool
     let cell: @Sendable (Row) -> TableCell
+    /// Writes a cell read back from CSV into a row (nil: the column is not read back, such as a
+    /// value computed from several properties). Only called with cells of `kind`.
+    let assign: (@Sendable (inout Row, TableCell) -> Void)?
 
-    init(_ name: String, _ kind: ColumnKind, identifying: Bool = false, cell: @escaping @Sendable (Row) -> TableCell) {
+    init(
+        _ name: String, _ kind: ColumnKind, identifying: Bool = false, cell: @escaping @Sendable (Row) -> TableCell,
+        assign: (@Sendable (inout Row, TableCell) -> Void)? = nil
+    ) {
         self.name = name
         self.kind = kind
         self.identifying = identifying
         self.cell = cell
+        self.assign = assign
     }
 
     /// The CSV field of `row` in this column, before quoting.
@@ -128,6 +137,90 @@ public struct ReportColumn<Row>: Sendable {
 
     static func timestamp(_ name: String, _ value: @escaping @Sendable (Row) -> LocalTime?) -> Self {
         Self(name, .timestamp) { value($0).map(TableCell.timestamp) ?? .null }
+    }
+    // The same factories for a plain property of the row: the column is also read back into it
+    // (`ReportTable.values(fromCSV:)`).
+
+    static func text(_ name: String, identifying: Bool = false, _ property: WritableKeyPath<Row, String?> & Sendable)
+        -> Self
+    {
+        let column = text(name, identifying: identifying) { $0[keyPath: property] }
+        return Self(name, .text, identifying: identifying, cell: column.cell) { row, cell in
+            if case .text(let t) = cell { row[keyPath: property] = t }
+        }
+    }
+
+    static func integer(_ name: String, _ property: WritableKeyPath<Row, Int?> & Sendable) -> Self {
+        Self(
+            name, .integer, cell: { $0[keyPath: property].map(TableCell.integer) ?? .null },
+            assign: { row, cell in
+                if case .integer(let n) = cell { row[keyPath: property] = n }
+            })
+    }
+
+    /// A count that is never empty (0 when there is none).
+    static func integer(_ name: String, _ property: WritableKeyPath<Row, Int> & Sendable) -> Self {
+        Self(
+            name, .integer, cell: { .integer($0[keyPath: property]) },
+            assign: { row, cell in
+                if case .integer(let n) = cell { row[keyPath: property] = n }
+            })
+    }
+
+    static func number(_ name: String, decimals: Int, _ property: WritableKeyPath<Row, Double?> & Sendable) -> Self {
+        let column = number(name, decimals: decimals) { $0[keyPath: property] }
+        return Self(name, column.kind, cell: column.cell) { row, cell in
+            if case .number(let v) = cell { row[keyPath: property] = v }
+        }
+    }
+
+    /// A number that is never empty (0 when there is none).
+    static func number(_ name: String, decimals: Int, _ property: WritableKeyPath<Row, Double> & Sendable) -> Self {
+        let column = number(name, decimals: decimals) { $0[keyPath: property] }
+        return Self(name, column.kind, cell: column.cell) { row, cell in
+            if case .number(let v) = cell { row[keyPath: property] = v }
+        }
+    }
+
+    static func boolean(_ name: String, _ property: WritableKeyPath<Row, Bool?> & Sendable) -> Self {
+        Self(
+            name, .boolean, cell: { $0[keyPath: property].map(TableCell.boolean) ?? .null },
+            assign: { row, cell in
+                if case .boolean(let b) = cell { row[keyPath: property] = b }
+            })
+    }
+
+    static func boolean(_ name: String, _ property: WritableKeyPath<Row, Bool> & Sendable) -> Self {
+        Self(
+            name, .boolean, cell: { .boolean($0[keyPath: property]) },
+            assign: { row, cell in
+                if case .boolean(let b) = cell { row[keyPath: property] = b }
+            })
+    }
+
+    static func date(_ name: String, _ property: WritableKeyPath<Row, CivilDate?> & Sendable) -> Self {
+        Self(
+            name, .date, cell: { $0[keyPath: property].map(TableCell.date) ?? .null },
+            assign: { row, cell in
+                if case .date(let d) = cell { row[keyPath: property] = d }
+            })
+    }
+
+    /// A date that every row has.
+    static func date(_ name: String, _ property: WritableKeyPath<Row, CivilDate> & Sendable) -> Self {
+        Self(
+            name, .date, cell: { .date($0[keyPath: property]) },
+            assign: { row, cell in
+                if case .date(let d) = cell { row[keyPath: property] = d }
+            })
+    }
+
+    static func timestamp(_ name: String, _ property: WritableKeyPath<Row, LocalTime?> & Sendable) -> Self {
+        Self(
+            name, .timestamp, cell: { $0[keyPath: property].map(TableCell.timestamp) ?? .null },
+            assign: { row, cell in
+                if case .timestamp(let t) = cell { row[keyPath: property] = t }
+            })
     }
 }
 
@@ -168,18 +261,23 @@ public struct TableSchema: Hashable, Sendable {
 public struct ReportTable<Row>: Sendable {
     /// The SQL table name (`daily`).
     public let name: String
-    public let file: ReportFile
+    /// The CSV file's name (`daily.csv`).
+    public let fileName: String
     public let columns: [ReportColumn<Row>]
+    /// A row with no values, that `values(fromCSV:)` fills in (nil: the table is not read back
+    /// into rows, only into cells).
+    let blank: (@Sendable () -> Row)?
 
-    init(_ name: String, file: ReportFile, columns: [ReportColumn<Row>]) {
+    init(_ name: String, fileName: String, blank: (@Sendable () -> Row)? = nil, columns: [ReportColumn<Row>]) {
         self.name = name
-        self.file = file
+        self.fileName = fileName
+        self.blank = blank
         self.columns = columns
     }
 
     public var schema: TableSchema {
         TableSchema(
-            name: name, fileName: file.fileName,
+            name: name, fileName: fileName,
             columns: columns.map { ColumnSchema(name: $0.name, kind: $0.kind, identifying: $0.identifying) })
     }
 

@@ -3,6 +3,7 @@ import HealthAnalysis
 import HealthArchive
 import HealthExport
 import HealthReports
+import HealthTables
 
 /// `report --db` and `inspect --db`: the archive's side of the two commands.
 enum ArchiveCommands {
@@ -57,9 +58,9 @@ enum ArchiveCommands {
         do {
             let archive = try Archive(path: db, create: false, onLongWait: announceWait)
             if let stamp {
-                try archive.storeResults(run.result, context: run.context, describing: stamp)
+                try archive.storeResults(run, describing: stamp)
             } else {
-                try archive.storeResults(run.result, context: run.context)
+                try archive.storeResults(run)
             }
             return nil
         } catch {
@@ -70,8 +71,6 @@ enum ArchiveCommands {
             return "\(path): an import committed while the report was made (exports \(before.exports), then"
                 + " \(now.exports)): \(notStored); the report describes the archive as it was read; run report --db"
                 + " again to store them"
-        case .sqlite(let e) where e.code & 0xFF == 8:  // SQLITE_READONLY
-            return "\(db) is read-only (\(e.message)): \(notStored); the report is complete"
         case .readOnly(_, let reason):
             return "\(db) is read-only (\(reason)): \(notStored); the report is complete"
         default:

@@ -3,6 +3,7 @@ import HealthAnalysis
 import HealthBatch
 import HealthExport
 import HealthReports
+import HealthTables
 
 /// `health-analyzer batch <manifest.csv | folder> --out <dir>`: every person's report into
 /// `<dir>/person=<id>/`, resumable, parallel, sharded; then the cohort tables.
@@ -45,7 +46,7 @@ enum BatchCommand {
             printError("error: \(error)")
             return ExitCode.failure
         }
-        var batch = Batch(output: out, options: options)
+        var batch = Batch(output: out, options: options, renderer: ReportWriter())
         batch.stepHook = testStepHook(ProcessInfo.processInfo.environment)
         let summary = try batch.run(people) { result in
             switch result.outcome {

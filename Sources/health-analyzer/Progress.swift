@@ -1,5 +1,6 @@
 import Foundation
 import HealthAnalysis
+import HealthTables
 
 /// A progress line on standard error, shown only when standard error is a terminal (silent in
 /// cron jobs and pipes): what is done, the rate, the elapsed and the remaining time, cut to

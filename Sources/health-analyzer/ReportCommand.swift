@@ -3,6 +3,7 @@ import HealthAnalysis
 import HealthArchive
 import HealthExport
 import HealthReports
+import HealthTables
 
 /// `health-analyzer report <input> --out <dir>`: reads an export once, streaming, and writes
 /// the reports.

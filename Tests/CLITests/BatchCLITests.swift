@@ -1,5 +1,6 @@
 import Foundation
 import HealthReports
+import HealthTables
 import SyntheticExport
 import Testing
 

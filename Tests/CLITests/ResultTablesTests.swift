@@ -1,6 +1,7 @@
 import Foundation
 import HealthArchive
 import HealthReports
+import HealthTables
 import Testing
 
 /// The archive's result tables (`report --db`), read with the real `sqlite3` client: typed from

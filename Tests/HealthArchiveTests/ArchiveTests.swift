@@ -3,6 +3,7 @@ import Foundation
 import HealthAnalysis
 import HealthExport
 import HealthReports
+import HealthTables
 import Synchronization
 import SyntheticExport
 import TestSupport

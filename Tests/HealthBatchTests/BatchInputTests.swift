@@ -1,5 +1,6 @@
 import Foundation
 import HealthReports
+import HealthTables
 import TestSupport
 import Testing
 
@@ -99,7 +100,7 @@ struct BatchInputTests {
 struct CohortTableTests {
     @Test func cohortTablesArePersonAndThePersonTablesNonIdentifyingColumns() {
         for schema in CohortTables.schemas {
-            let person = ReportWriter.tableSchemas.first { $0.name == schema.name }!
+            let person = ReportTableID.schemas.first { $0.name == schema.name }!
             #expect(schema.columns.first == ColumnSchema(name: "person", kind: .text))
             #expect(Array(schema.columns.dropFirst()) == person.columns.filter { !$0.identifying })
             #expect(!schema.columns.contains { $0.identifying })
@@ -123,17 +124,18 @@ struct CohortTableTests {
     /// Two days with `rings_closed` (3 and 1) and one without: all rings on 1 of 2 days; Move
     /// 600 ≥ 500 and 300 < 500: 1 of 2; steps (1000 + 3000 + 2000) / 3 = 2000; sleep: the
     /// nights only, (420 + 480) / 2 min = 7.5 h.
-    @Test func aPersonsMeasuresComeFromTheirCSV() {
-        let daily = CSV.parse(
-            """
-            date,steps,move_kcal,move_goal_kcal,exercise_min,exercise_goal_min,stand_hours,stand_goal_hours,rings_closed,resting_heart_rate_bpm
-            2025-01-01,1000,600,500,30,30,12,12,3,60
-            2025-01-02,3000,300,500,10,30,12,12,1,
-            2025-01-03,2000,,,,,,,,64
-
-            """)
-        let sleep = CSV.parse("night,kind,asleep_min\n2025-01-01,night,420\n2025-01-01,nap,30\n2025-01-02,night,480\n")
-        let m = PersonMeasures(daily: daily, sleep: sleep)
+    @Test func aPersonsMeasuresComeFromTheirCSV() throws {
+        let days = try ReportTables.daily.values(
+            fromCSV:
+                """
+                date,steps,move_kcal,move_goal_kcal,exercise_min,exercise_goal_min,stand_hours,stand_goal_hours,rings_closed,resting_heart_rate_bpm
+                2025-01-01,1000,600,500,30,30,12,12,3,60
+                2025-01-02,3000,300,500,10,30,12,12,1,
+                2025-01-03,2000,,,,,,,,64
+                """ + "\n")
+        let nights = try ReportTables.sleep.values(
+            fromCSV: "night,kind,asleep_min\n2025-01-01,night,420\n2025-01-01,nap,30\n2025-01-02,night,480\n")
+        let m = PersonMeasures(days: days, nights: nights)
         #expect(m.stepsPerDay == 2000 && m.allRingsClosed == 0.5 && m.moveClosed == 0.5)
         #expect(m.exerciseClosed == 0.5 && m.standClosed == 1)
         #expect(m.sleepHoursPerNight == 7.5 && m.restingHeartRateBpm == 62)

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HealthReports
+@testable import HealthTables
 
 @Suite("Number formatting")
 struct DecimalFormattingTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HealthReports
+@testable import HealthTables
 
 /// The report's number formatting and SVG escaping take shortcuts (stack buffers, a byte scan)
 /// for speed; these tests pin them to the plain rules they replace.

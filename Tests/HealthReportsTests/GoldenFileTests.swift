@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HealthReports
+@testable import HealthTables
 
 /// Each output of the sample result against its golden file in `Golden/`, named after the test.
 /// Regenerate with `scripts/update-goldens`, review the diff and commit it.

@@ -2,6 +2,7 @@ import Foundation
 import HealthAnalysis
 import HealthExport
 import HealthReports
+import HealthTables
 import SyntheticExport
 import TestSupport
 import Testing

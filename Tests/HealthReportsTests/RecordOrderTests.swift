@@ -4,6 +4,7 @@ import SyntheticExport
 import Testing
 
 @testable import HealthReports
+@testable import HealthTables
 
 #if canImport(Glibc)
     import Glibc

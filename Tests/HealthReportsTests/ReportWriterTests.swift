@@ -3,6 +3,7 @@ import Testing
 
 @testable import HealthAnalysis
 @testable import HealthReports
+@testable import HealthTables
 
 #if canImport(Glibc)
     import Glibc
@@ -126,7 +127,7 @@ struct AtomicWritingTests {
         }
         #expect(
             throws: ReportError.cannotWriteInto(
-                path: directory.path, folder: ReportWriter.parent(of: directory.path), .init(rawValue: EROFS))
+                path: directory.path, folder: OutputFolder.parent(of: directory.path), .init(rawValue: EROFS))
         ) {
             try writer.checkDestination(directory.path)
         }
@@ -139,13 +140,13 @@ struct AtomicWritingTests {
     /// The lock file is `.<name>.lock` in the folder's parent, for absolute, trailing-slash and
     /// relative paths; a write leaves it there.
     @Test func theLockFileStandsBesideTheFolder() throws {
-        #expect(ReportWriter.lockFile(of: "/a/b/out") == "/a/b/.out.lock")
-        #expect(ReportWriter.lockFile(of: "/a/out/") == "/a/.out.lock")
-        #expect(ReportWriter.lockFile(of: "out") == ".out.lock")
+        #expect(OutputFolder.lockFile(of: "/a/b/out") == "/a/b/.out.lock")
+        #expect(OutputFolder.lockFile(of: "/a/out/") == "/a/.out.lock")
+        #expect(OutputFolder.lockFile(of: "out") == ".out.lock")
         let directory = TemporaryDirectory()
         try ReportWriter().write(result, context: context, to: directory.path)
         var info = stat()
-        #expect(lstat(ReportWriter.lockFile(of: directory.path), &info) == 0)
+        #expect(lstat(OutputFolder.lockFile(of: directory.path), &info) == 0)
     }
 
     @Test func aFailureInAnEmptyDirectoryLeavesItEmpty() {
@@ -164,7 +165,7 @@ struct AtomicWritingTests {
     @Test func aFailedSwapLeavesTheEarlierReportAndNoStagingFolder() {
         let directory = TemporaryDirectory()
         writeEarlierReport(into: directory.path)
-        let parent = ReportWriter.parent(of: directory.path)
+        let parent = OutputFolder.parent(of: directory.path)
         let staging = "." + directory.path.split(separator: "/").last! + ".tmp-"
         let writer = ReportWriter(
             options: .init(), fileSystem: FailingFileSystem(fileName: "", failure: .swap, errno: EIO))
@@ -254,11 +255,11 @@ struct PathTests {
         ("a/b/c", "a/b"), ("a/b/", "a"), ("a", ""), ("/a", "/"), ("/", "/"), ("a//b", "a"), ("./out", "."),
     ])
     func parentOfAPath(path: String, parent: String) {
-        #expect(ReportWriter.parent(of: path) == parent)
+        #expect(OutputFolder.parent(of: path) == parent)
     }
 
     @Test func joinDoesNotDoubleASlash() {
-        #expect(ReportWriter.join("out", "daily.csv") == "out/daily.csv")
-        #expect(ReportWriter.join("out/", "daily.csv") == "out/daily.csv")
+        #expect(OutputFolder.join("out", "daily.csv") == "out/daily.csv")
+        #expect(OutputFolder.join("out/", "daily.csv") == "out/daily.csv")
     }
 }

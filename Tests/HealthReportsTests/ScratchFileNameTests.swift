@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import HealthReports
+@testable import HealthTables
 
 /// The scratch file has no name from the start where the file system allows (`O_TMPFILE`), and
 /// named scratch files that killed runs left are removed by the next one (issue 17).

@@ -3,6 +3,7 @@ import Testing
 
 @testable import HealthAnalysis
 @testable import HealthReports
+@testable import HealthTables
 
 @Suite("Sleep and workout outputs")
 struct SleepAndWorkoutsReportTests {

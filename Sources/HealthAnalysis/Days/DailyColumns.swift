@@ -1,14 +1,64 @@
 import HealthExport
 
-/// Which rings a day closed (value ≥ goal and goal > 0, docs/rings.md §3).
-struct RingsClosed: Sendable {
+/// Which rings a day closed: value ≥ goal and goal > 0 (docs/rings.md §3). The one ring rule:
+/// `daily.csv`'s `rings_closed` and the cohort's ring-closure rates both come from it.
+public struct RingsClosed: Hashable, Sendable {
     /// False when the day has no ActivitySummary goals: nothing can be closed.
-    var hasGoals = false
-    var move = false
-    var exercise = false
-    var stand = false
-    var count: Int { (move ? 1 : 0) + (exercise ? 1 : 0) + (stand ? 1 : 0) }
-    var all: Bool { hasGoals && move && exercise && stand }
+    public var hasGoals = false
+    public var move = false
+    public var exercise = false
+    public var stand = false
+    /// Rings closed, 0 to 3.
+    public var count: Int { (move ? 1 : 0) + (exercise ? 1 : 0) + (stand ? 1 : 0) }
+    public var all: Bool { hasGoals && move && exercise && stand }
+    /// True when the day has a ring value to compare with its goals, from records or from its
+    /// ActivitySummary: `daily.csv`'s `rings_closed` is `count` on such a day with goals, else empty.
+    public var hasRingValue = false
+
+    init() {}
+
+    /// The rings `day` closed, from its row alone (every input is a column of `daily.csv`).
+    ///
+    /// - The Move ring is in time mode when the day has a Move-minutes goal (`move_goal_min`,
+    ///   set only for a summary in time mode): minutes against that goal; else kcal against
+    ///   `move_goal_kcal`.
+    /// - With any ring value from records (`move_kcal`, `move_min`, `exercise_min`,
+    ///   `stand_hours`), the rings are those values against the goals. On a day with its
+    ///   summary but no ring records (a summary-only export), the summary's own values
+    ///   (`summary_*`) against the goals, as the Activity app showed them.
+    /// - A goal of 0 or none closes nothing; a relative 1e-9 slack absorbs the rounding of
+    ///   prorated sums (`closes(_:goal:)`).
+    public init(_ day: DailyMetrics) {
+        let timeMode = day.moveGoalMinutes != nil
+        let moveGoal = timeMode ? day.moveGoalMinutes : day.moveGoalKcal
+        hasGoals = moveGoal != nil || day.exerciseGoalMinutes != nil || day.standGoalHours != nil
+        let anyRecordValue =
+            day.moveKcal != nil || day.moveMinutes != nil || day.exerciseMinutes != nil || day.standHours != nil
+        if anyRecordValue {
+            move = Self.closes(timeMode ? day.moveMinutes : day.moveKcal, goal: moveGoal)
+            exercise = Self.closes(day.exerciseMinutes, goal: day.exerciseGoalMinutes)
+            stand = Self.closes(day.standHours.map(Double.init), goal: day.standGoalHours)
+        } else {
+            move = Self.closes(timeMode ? day.summaryMoveMinutes : day.summaryMoveKcal, goal: moveGoal)
+            exercise = Self.closes(day.summaryExerciseMinutes, goal: day.exerciseGoalMinutes)
+            stand = Self.closes(day.summaryStandHours, goal: day.standGoalHours)
+        }
+        // A summary of zeros alone (what the phone writes for a day without the Watch) is no ring
+        // value: the count stays empty rather than a misleading 0.
+        let anySummaryValue = [
+            day.summaryMoveKcal, day.summaryMoveMinutes, day.summaryExerciseMinutes, day.summaryStandHours,
+        ].contains { ($0 ?? 0) > 0 }
+        hasRingValue = anyRecordValue || anySummaryValue
+    }
+
+    /// `daily.csv`'s `rings_closed`: the count on a day with goals and a ring value, else nil.
+    public var countedRings: Int? { hasGoals && hasRingValue ? count : nil }
+
+    /// value ≥ goal and goal > 0; a relative 1e-9 slack absorbs the rounding of prorated sums.
+    public static func closes(_ value: Double?, goal: Double?) -> Bool {
+        guard let value, let goal, goal > 0 else { return false }
+        return value >= goal * (1 - 1e-9)
+    }
 }
 
 /// The per-day results of `finish`, column by column, before they become `DailyMetrics` rows.
@@ -162,7 +212,6 @@ struct DailyColumns {
         // demonstrably worn (it wrote stand-hour records or Move energy), no exercise sample
         // means 0 minutes, not "no data" (docs/weeks.md §3).
         if m.exerciseMinutes == nil, stood != nil || m.moveSource == .appleWatch { m.exerciseMinutes = 0 }
-        var rings = RingsClosed()
         if let s = summary {
             m.summaryMoveKcal = s.activeEnergyBurnedKcal
             m.summaryExerciseMinutes = s.appleExerciseTimeMinutes
@@ -176,31 +225,10 @@ struct DailyColumns {
                 m.moveGoalMinutes = goal(s.appleMoveTimeGoalMinutes)
                 m.summaryMoveMinutes = s.appleMoveTimeMinutes
             }
-            let moveGoal = s.isMoveTimeMode ? m.moveGoalMinutes : m.moveGoalKcal
-            rings.hasGoals = moveGoal != nil || m.exerciseGoalMinutes != nil || m.standGoalHours != nil
-            let anyRingValue =
-                m.moveKcal != nil || m.moveMinutes != nil || m.exerciseMinutes != nil || m.standHours != nil
-            if anyRingValue {
-                rings.move = Self.closes(s.isMoveTimeMode ? m.moveMinutes : m.moveKcal, goal: moveGoal)
-                rings.exercise = Self.closes(m.exerciseMinutes, goal: m.exerciseGoalMinutes)
-                rings.stand = Self.closes(m.standHours.map(Double.init), goal: m.standGoalHours)
-            } else {
-                // A day with its ActivitySummary but no ring records (an export whose Watch
-                // samples are gone, or a summary-only export): the rings are the summary's own
-                // values against its goals, as the Activity app showed them.
-                rings.move = Self.closes(
-                    s.isMoveTimeMode ? s.appleMoveTimeMinutes : s.activeEnergyBurnedKcal, goal: moveGoal)
-                rings.exercise = Self.closes(s.appleExerciseTimeMinutes, goal: m.exerciseGoalMinutes)
-                rings.stand = Self.closes(s.appleStandHours, goal: m.standGoalHours)
-            }
-            // Without any ring value, from records or from the summary, there is nothing to close:
-            // the count stays empty rather than a misleading 0. A summary of zeros alone (what the
-            // phone writes for a day without the Watch) is no ring value either.
-            let anySummaryValue = [
-                s.activeEnergyBurnedKcal, s.appleMoveTimeMinutes, s.appleExerciseTimeMinutes, s.appleStandHours,
-            ].contains { ($0 ?? 0) > 0 }
-            if rings.hasGoals && (anyRingValue || anySummaryValue) { m.ringsClosed = rings.count }
         }
+        // The rings from the row alone (the one rule, which the cohort applies to daily.csv too).
+        let rings = summary == nil ? RingsClosed() : RingsClosed(m)
+        m.ringsClosed = rings.countedRings
         let hasData =
             m.steps != nil || m.distanceKm != nil || m.flightsClimbed != nil || m.activeEnergyKcal != nil
             || m.basalEnergyKcal != nil || m.moveKcal != nil || m.moveMinutes != nil || m.exerciseMinutes != nil
@@ -210,11 +238,5 @@ struct DailyColumns {
             || m.wristTemperatureC != nil || m.bloodPressureSystolicMmHg != nil || m.bloodPressureDiastolicMmHg != nil
             || m.sleepMinutes != nil || summary != nil
         return Day(metrics: m, rings: rings, hasData: hasData)
-    }
-
-    /// value ≥ goal and goal > 0; a relative 1e-9 slack absorbs the rounding of prorated sums.
-    static func closes(_ value: Double?, goal: Double?) -> Bool {
-        guard let value, let goal, goal > 0 else { return false }
-        return value >= goal * (1 - 1e-9)
     }
 }

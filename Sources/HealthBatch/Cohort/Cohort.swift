@@ -1,4 +1,4 @@
-import HealthReports
+import HealthTables
 
 /// `health-analyzer cohort <dir>`: the people of a batch's output folder side by side, in
 /// `<dir>/cohort/`:
@@ -53,24 +53,32 @@ public enum Cohort {
         for status in statuses { byID[status.id] = status }
         let ids = Set(folderIDs).union(byID.keys).sorted(by: utf8Order)
         let withFolder = Set(folderIDs)
-        let folders = ids.filter(withFolder.contains).map { (id: $0, folder: Batch.personFolder($0, in: output)) }
-
-        var files: [(name: String, text: String)] = CohortTables.schemas.map {
-            (name: $0.fileName, text: CohortTables.csv($0, people: folders))
+        // Each person's files read back as their declared tables; one that does not read back
+        // makes the person failed (its reason in people.csv) and adds no rows anywhere.
+        var read: [CohortTables.PersonFiles] = []
+        var unreadable: [String: String] = [:]
+        for id in ids where withFolder.contains(id) {
+            do throws(TableReadError) {
+                read.append(try CohortTables.PersonFiles(id: id, folder: Batch.personFolder(id, in: output)))
+            } catch {
+                unreadable[id] = "person=\(id)/\(error.description)"
+            }
         }
-        files.append((name: CohortPeople.schema.fileName, text: CohortPeople.csv(ids.map { ($0, byID[$0]) })))
+        var files: [(name: String, text: String)] = CohortTables.personTables.map {
+            (name: $0.schema.fileName, text: CohortTables.csv($0, people: read))
+        }
+        files.append(
+            (
+                name: CohortPeople.schema.fileName,
+                text: CohortPeople.csv(ids.map { (id: $0, status: byID[$0], unreadable: unreadable[$0]) })
+            ))
         files.append((name: "schema.sql", text: CohortSQL.schema()))
         files.append((name: "load-duckdb.sql", text: CohortSQL.loadDuckDB()))
         files.append((name: "load-sqlite.sql", text: CohortSQL.loadSQLite()))
-        let people = ids.map { id -> CohortReport.Person in
-            guard withFolder.contains(id) else { return CohortReport.Person(id: id, status: byID[id], measures: nil) }
-            let folder = Batch.personFolder(id, in: output)
-            func table(_ name: String) -> [[String]] {
-                CSV.parse((try? BatchPlatform.readText(BatchPlatform.join(folder, name))) ?? "")
-            }
-            return CohortReport.Person(
-                id: id, status: byID[id], measures: PersonMeasures(daily: table("daily.csv"), sleep: table("sleep.csv"))
-            )
+        let measures = Dictionary(
+            uniqueKeysWithValues: read.map { ($0.id, PersonMeasures(days: $0.days, nights: $0.nights)) })
+        let people = ids.map { id in
+            CohortReport.Person(id: id, status: byID[id], unreadable: unreadable[id], measures: measures[id])
         }
         files.append((name: "report.md", text: CohortReport.markdown(people)))
         files.append((name: CohortReport.chartFile, text: CohortReport.chart(people)))

@@ -1,4 +1,4 @@
-import HealthReports
+import HealthTables
 
 /// `people.csv`: one row per person of the output folder, from their status record
 /// (`PersonStatus`): the outcome of their last run, its message, and what the report in their
@@ -21,11 +21,13 @@ enum CohortPeople {
             ColumnSchema(name: "tool_version", kind: .text),
         ])
 
-    /// The row of one person (a folder without a status record has outcome `unknown`).
-    static func row(_ id: String, _ status: PersonStatus?) -> [String] {
+    /// The row of one person (a folder without a status record has outcome `unknown`). A person
+    /// whose files do not read back as their tables (`unreadable`, the reason) is `failed`.
+    static func row(_ id: String, _ status: PersonStatus?, unreadable: String? = nil) -> [String] {
         let report = status?.report
+        let outcome = unreadable != nil ? PersonStatus.Outcome.failed.rawValue : status?.outcome.rawValue ?? "unknown"
         let fields: [String?] = [
-            id, status?.outcome.rawValue ?? "unknown", status?.message,
+            id, outcome, unreadable ?? status?.message,
             report?.export ?? status?.fingerprint?.export ?? status?.export,
             report?.exportDate, report?.firstDay, report?.lastDay, report.map { String($0.daysWithData) },
             report.map { String($0.records) },
@@ -34,9 +36,9 @@ enum CohortPeople {
         return fields.map { $0 ?? "" }
     }
 
-    static func csv(_ people: [(id: String, status: PersonStatus?)]) -> String {
+    static func csv(_ people: [(id: String, status: PersonStatus?, unreadable: String?)]) -> String {
         var text = CSV.line(schema.header)
-        for person in people { text += CSV.line(row(person.id, person.status)) }
+        for person in people { text += CSV.line(row(person.id, person.status, unreadable: person.unreadable)) }
         return text
     }
 }

@@ -1,4 +1,4 @@
-import HealthReports
+import HealthTables
 
 /// `report.md` of the cohort and its chart: how many people, done and failed, the days
 /// covered, and the spread across people of steps per day, ring-closure rates, sleep per night
@@ -31,13 +31,18 @@ enum CohortReport {
     struct Person {
         var id: String
         var status: PersonStatus?
-        /// Nil for a person without a report folder.
+        /// Why the person's files do not read back as their tables (they are then failed).
+        var unreadable: String?
+        /// Nil for a person without a report folder, or whose files do not read back.
         var measures: PersonMeasures?
+
+        /// The last run failed, or its files do not read back as their tables.
+        var failed: Bool { unreadable != nil || status?.outcome == .failed }
     }
 
     static func markdown(_ people: [Person]) -> String {
-        let done = people.filter { $0.status?.outcome == .done }.count
-        let failed = people.filter { $0.status?.outcome == .failed }.count
+        let done = people.filter { $0.unreadable == nil && $0.status?.outcome == .done }.count
+        let failed = people.filter(\.failed).count
         let withReport = people.filter { $0.measures != nil }.count
         let reports = people.compactMap { $0.status?.report }
         let days = reports.reduce(0) { $0 + $1.daysWithData }
@@ -70,7 +75,7 @@ enum CohortReport {
             }
             text += "| \(measure.title) | \(measure.unit) | \(s.count) | " + cells.joined(separator: " | ") + " |\n"
         }
-        let failures = people.filter { $0.status?.outcome == .failed }
+        let failures = people.filter(\.failed)
         if !failures.isEmpty {
             text += "\n## Failed\n\n"
             text += "The reasons are in `people.csv`; an earlier report of the person, if any, is kept.\n\n"

@@ -1,4 +1,4 @@
-import HealthReports
+import HealthTables
 
 // The cohort folder's `schema.sql` and its two loaders, from the tables' schemas: a typed
 // `CREATE TABLE` per CSV file, and HealthReports' `TableLoaders` scripts for DuckDB and SQLite.

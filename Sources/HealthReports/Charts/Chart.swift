@@ -1,3 +1,5 @@
+import HealthTables
+
 // The two chart shapes the report uses: stacked bars over categories (days, weeks, hours) with
 // an optional trend line, and points joined by lines over days. Both draw their axes, the unit
 // of the y axis, a legend and the alt text; the marks (`class="mark"`) are one per bar segment

@@ -5,6 +5,7 @@
 // stays under about 800 marks; the x axis is a calendar (`TimeAxis`).
 
 import HealthExport
+import HealthTables
 
 /// What the charts show, one value per local day, week or hour.
 struct ChartInputs {

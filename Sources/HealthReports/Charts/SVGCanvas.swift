@@ -1,3 +1,5 @@
+import HealthTables
+
 // A tiny SVG writer for the report's charts: plain SVG 1.1 text, no library, no fonts to
 // embed. Every chart is 880 px wide (GitHub's page width for a README or a Markdown file), uses
 // a system sans-serif font at 12–15 px and carries its alt text in `<title>`/`<desc>` and

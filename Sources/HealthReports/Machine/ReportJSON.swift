@@ -1,5 +1,6 @@
 import HealthAnalysis
 import HealthExport
+import HealthTables
 
 // `report.json`: how the report was made, for programs and for a file read much later: the
 // tool and its version, the input, the zone and why, the source order, the de-duplication mode,

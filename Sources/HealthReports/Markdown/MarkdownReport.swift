@@ -1,5 +1,6 @@
 import HealthAnalysis
 import HealthExport
+import HealthTables
 
 // `report.md`: the overview a person reads first. GitHub-flavoured Markdown; numbers with `,`
 // thousands separators and a fixed number of decimals per column; no value is `—`.

@@ -6,14 +6,14 @@ import HealthExport
 // values. Decimals per column are the `decimals:` arguments (trailing zeros trimmed): counts 0,
 // km 3, kcal 1, minutes 1, bpm 1, percent 1, hours 1.
 
-extension ReportWriter {
+extension ReportTables {
     /// The table `stand_hours.csv`, in order.
-    static let standHoursTable = ReportTable<StandHour>(
-        "stand_hours", file: .standHours,
+    public static let standHours = ReportTable<StandHour>(
+        "stand_hours", fileName: "stand_hours.csv",
         columns: [
-            .date("date") { $0.date },
-            .integer("hour") { $0.hour },
-            .boolean("stood") { $0.stood },
+            .date("date", \.date),
+            .integer("hour", \.hour),
+            .boolean("stood", \.stood),
             // `+01:00`: the two hours of a fall-back day's repeated hour differ here.
             .text("utc_offset") { Self.offsetText($0.utcOffsetSeconds) },
         ])
@@ -24,13 +24,5 @@ extension ReportWriter {
         let h = a / 3600
         let m = a / 60 % 60
         return "\(seconds < 0 ? "-" : "+")\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)"
-    }
-
-    /// The header row of `stand_hours.csv`, as column names.
-    public static var standHoursCSVHeader: [String] { standHoursTable.schema.header }
-
-    /// The text of `stand_hours.csv`: one row per local hour with a stand-hour record.
-    public func standHoursCSV(_ result: AnalysisResult) -> String {
-        Self.standHoursTable.csv(result.standHours)
     }
 }

@@ -1,4 +1,5 @@
 @testable import HealthReports
+@testable import HealthTables
 
 /// The real file system, except that one chosen operation on one report file fails with a
 /// chosen `errno`, the way a full disk or a revoked permission would.

@@ -1,5 +1,6 @@
 import HealthExport
 import HealthReports
+import HealthTables
 
 @testable import HealthAnalysis
 

@@ -1,4 +1,5 @@
 import HealthReports
+import HealthTables
 import Testing
 
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ struct TemporaryDirectory: ~Copyable {
 
     deinit {
         removeTree(path)
-        _ = unlink(ReportWriter.lockFile(of: path))
+        _ = unlink(OutputFolder.lockFile(of: path))
     }
 }
 

@@ -1,5 +1,6 @@
 import HealthAnalysis
 import HealthExport
+import HealthTables
 
 // report.md: Record-derived ring values against the ActivitySummary (docs/rings.md §4).
 

@@ -1,5 +1,6 @@
 import HealthAnalysis
 import HealthExport
+import HealthTables
 
 // report.md: The most recent weeks with their week-over-week change.
 
