@@ -258,7 +258,9 @@ static inline size_t find_eq(const uint8_t *b, size_t k, size_t len) {
 /* Decodes value bytes v[0..n) as libxml2 + the glue would hand them to Swift, into dst (room
    for n bytes: decoding never lengthens a value). Returns the decoded length and sets *chars to
    the number of characters the source occupies (libxml2's column count), or returns -1 when the
-   value is not one to rewrite (see the file comment). */
+   value is not one to rewrite (see the file comment). One function on purpose (about 115 lines):
+   a byte-at-a-time decoder of entities, character references and line ends, one loop whose
+   cases share the output position and the column count. */
 static long decode_value(const uint8_t *v, size_t n, uint8_t *dst, size_t *chars) {
     size_t w = 0, ch = 0, i = 0;
 #if defined(__SSE2__)
@@ -436,7 +438,9 @@ enum { TAG_DONE, TAG_UNFINISHED, TAG_ABORT };
 /* Scans the start tag at b[t] ('<' followed by a name byte). On TAG_DONE, the tag (with its
    rewritten values) has been written to r->out and *end is the index after its '>'. On
    TAG_ABORT nothing was written and *end is where to go on scanning text (the tag is passed on
-   untouched). On TAG_UNFINISHED nothing was written. */
+   untouched). On TAG_UNFINISHED nothing was written. One function on purpose (about 105
+   lines): a scanner over one tag's bytes (name, attributes, quotes) whose early exits each
+   leave the output as it was. */
 static int scan_tag(hsax_rewriter *r, const uint8_t *b, size_t t, size_t len, size_t *end) {
     rw_gen *g = &r->gen[r->cur];
     const size_t out0 = r->out_len;

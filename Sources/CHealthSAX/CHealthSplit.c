@@ -155,7 +155,8 @@ static inline uint64_t marks64(const uint8_t *b) {
    STAG, QUOTE and ETAG: the same transitions as `scan` below, taken only at the marked bytes
    of 64-byte blocks instead of a memchr per attribute value. Returns where it stopped: at an
    EV_CUT (set in *event), at "<!" or "<?" (state SC_LT, for `scan`), when the root closes
-   (depth 0), or when fewer than 64 bytes are left. */
+   (depth 0), or when fewer than 64 bytes are left. One function on purpose (about 110 lines):
+   its per-state loops jump to each other with goto, which only works inside one function. */
 static size_t block_scan(hsax_splitter *s, const uint8_t *b, size_t i, size_t n, size_t arm_from, int *event) {
     /* One loop per state, joined by gotos: each loop takes the next marked byte of the block
        (m: the marks at or after i) until one changes the state. */
@@ -273,6 +274,9 @@ out:
 /* Scans up to `n` bytes; stops after the byte that ends the root's start tag (EV_PREFIX), after
    the '>' ending a child of the root at offset >= `arm_from` (EV_CUT), or at a byte that makes a
    cut unsound (EV_BAD). Returns the bytes consumed. */
+/* One function on purpose (about 180 lines): it is the splitter's state machine, one `switch`
+   over the states with a case per state, every transition in sight of the others; split into
+   functions, the state and the position would cross a call per byte on the hottest path. */
 static size_t scan(hsax_splitter *s, const uint8_t *b, size_t n, size_t arm_from, int *event) {
     size_t i = 0;
     *event = EV_NONE;

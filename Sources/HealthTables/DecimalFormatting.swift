@@ -117,6 +117,11 @@ package struct DecimalFormat: Hashable, Sendable {
 
     private static let units = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
 
+    /// Writes `value`, whose shortest round-trip digits are `text`, with the format's decimals,
+    /// grouping and sign, rounding half away from zero on the decimal digits. One function on purpose
+    /// (about 130 lines): the CSV writer's hot path, rounding and writing into one buffer
+    /// without an intermediate String; the cases (no fraction, carries into a new digit,
+    /// grouping) share its positions.
     private func format(
         _ value: Double, description text: UnsafeBufferPointer<UInt8>, digits: UnsafeMutableBufferPointer<UInt8>
     ) -> String {

@@ -183,6 +183,9 @@ extension CommandTable {
         return s.count > 70 ? String(s.prefix(69)) + "…" : s
     }
 
+    /// The bash completion script, from the command table. One function on purpose (about 145
+    /// lines): most of it is the text of the script, written as bash reads it, with a few
+    /// interpolations from the table.
     private static func bashCompletion() -> String {
         func compgen(_ completion: ValueCompletion) -> String {
             switch completion {
