@@ -17,7 +17,7 @@ extension ReportFile {
         case .sources: return .sources
         case .sleep: return .sleep
         case .workouts: return .workouts
-        case .report, .schema, .loadSQLite, .loadDuckDB, .json: return nil
+        case .report, .html, .schema, .loadSQLite, .loadDuckDB, .json: return nil
         }
     }
 }

@@ -27,6 +27,7 @@ public enum ReportFile: String, CaseIterable, Hashable, Sendable {
     case sleep = "sleep.csv"
     case workouts = "workouts.csv"
     case report = "report.md"
+    case html = "report.html"
     case schema = "schema.sql"
     case loadSQLite = "load-sqlite.sql"
     case loadDuckDB = "load-duckdb.sql"
@@ -72,6 +73,7 @@ public struct ReportWriter: Sendable {
         case .sleep: return ReportTableID.sleep.csv(for: result, context: context)
         case .workouts: return ReportTableID.workouts.csv(for: result, context: context)
         case .report: return markdownReport(result, context: context)
+        case .html: return htmlReport(result, context: context)
         case .schema: return schemaSQL()
         case .loadSQLite: return loadSQLite()
         case .loadDuckDB: return loadDuckDB()
@@ -79,8 +81,8 @@ public struct ReportWriter: Sendable {
         }
     }
 
-    /// Writes every `ReportFile` (the CSV files, `report.md`, `schema.sql`, `report.json`) and the
-    /// charts that have data (`chart_*.svg`, linked from `report.md`) into `directory` as one set,
+    /// Writes every `ReportFile` (the CSV files, `report.md`, `report.html`, `schema.sql`,
+    /// `report.json`) and the charts that have data (`chart_*.svg`, linked from `report.md`) into `directory` as one set,
     /// creating the directory (and missing parents) first.
     ///
     /// The set is atomic (see `OutputFolder`): the files are written completely into a hidden
@@ -103,16 +105,20 @@ public struct ReportWriter: Sendable {
         -> [String]
     {
         // Render first: nothing touches the disk until every text exists. The charts are made
-        // once, for their files and for report.md's links.
+        // once, for their files and for the report's; the report's document once, for report.md
+        // and report.html.
         let charts = self.charts(result)
+        let document = reportDocument(result, context: context, charts: charts)
         let files = ReportFile.allCases
         // The longest first: a row per stand hour, per day, and the report.
         let longestFirst = files.indices.sorted { Self.renderOrder(files[$0]) < Self.renderOrder(files[$1]) }
         // (`try!`: rendering cannot throw, so neither can the map.)
         let rendered = try! ParallelWork.map(count: files.count, order: longestFirst, threads: threads) { k in
-            files[k] == .report
-                ? markdownReport(result, context: context, charts: charts)
-                : text(of: files[k], for: result, context: context)
+            switch files[k] {
+            case .report: MarkdownRenderer.render(document)
+            case .html: HTMLRenderer.render(document)
+            default: text(of: files[k], for: result, context: context)
+            }
         }
         let texts =
             zip(files, rendered).map { (name: $0.fileName, text: $1) }
@@ -136,7 +142,7 @@ public struct ReportWriter: Sendable {
         case .standHours: return 0
         case .daily: return 1
         case .json: return 2
-        case .report: return 3
+        case .report, .html: return 3
         default: return 4
         }
     }

@@ -91,7 +91,8 @@ enum ReportCommand {
         for note in result.notes where note.severity == .warning { printError("warning: " + note.text) }
     }
 
-    /// What was read (the input, its days and period, the zone) and the files written.
+    /// What was read (the input, its days and period, the zone), the files written, and which to
+    /// open first.
     private static func printSummary(_ run: ReportRun, request: Request, written: [String]) {
         let result = run.result
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
@@ -104,6 +105,10 @@ enum ReportCommand {
         print(
             "Read \(what): \(counted(result.days.count, "day")) (\(period.isEmpty ? "no data" : period)), \(zoneText)")
         for path in written { print("wrote \(path)") }
+        // The last line: the file a person opens first (docs/outputs.md, "report.html").
+        if let html = written.first(where: { $0.hasSuffix("/" + ReportFile.html.fileName) }) {
+            print("open \(html) in a web browser")
+        }
     }
 
     /// For the tests of the atomic output set only: `HEALTH_ANALYZER_TEST_KILL_AT=<step>` kills

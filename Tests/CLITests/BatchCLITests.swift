@@ -245,6 +245,8 @@ struct BatchCLITests {
         #expect(Set(first.keys).isSuperset(of: ["daily.csv", "people.csv", "report.md", "schema.sql"]))
         #expect(try run(["cohort", study.out.path]).status == 0)
         #expect(Self.tree(cohort) == first)
+        // Each person's folder is a whole report, report.html included.
+        #expect(FileManager.default.fileExists(atPath: study.person("p-0").appendingPathComponent("report.html").path))
         // The person tables do name the devices; the cohort must not.
         let personSleep = try String(
             contentsOf: study.person("p-0").appendingPathComponent("sleep.csv"), encoding: .utf8)

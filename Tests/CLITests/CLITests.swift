@@ -184,10 +184,12 @@ struct ReportFilesTests {
         #expect(
             files(in: out)
                 == charts + [
-                    "daily.csv", "load-duckdb.sql", "load-sqlite.sql", "monthly.csv", "report.json", "report.md",
-                    "schema.sql", "sleep.csv", "sources.csv",
+                    "daily.csv", "load-duckdb.sql", "load-sqlite.sql", "monthly.csv", "report.html", "report.json",
+                    "report.md", "schema.sql", "sleep.csv", "sources.csv",
                     "stand_hours.csv", "weekly.csv", "workouts.csv",
                 ])
+        // The last line names the file to open first.
+        #expect(r.stdout.hasSuffix("\nopen \(out.path)/report.html in a web browser\n"), "\(r.stdout)")
         // A file in reports/ that the report no longer writes (a renamed or dropped output) is
         // stale: the folder must hold exactly what the report writes.
         #expect(

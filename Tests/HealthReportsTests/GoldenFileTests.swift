@@ -37,4 +37,9 @@ struct GoldenFileTests {
             writer.markdownReport(makeEmptyResult(), context: context),
             named: "markdownReportOfAnEmptyExportMatchesGolden.md")
     }
+
+    @Test func htmlReportMatchesGolden() {
+        expectMatchesGolden(
+            writer.htmlReport(result, context: makeSampleContext()), named: "htmlReportMatchesGolden.html")
+    }
 }

@@ -70,7 +70,8 @@ struct RecordOrderTests {
         #expect(
             reference.keys.sorted()
                 == charts + [
-                    "daily.csv", "load-duckdb.sql", "load-sqlite.sql", "monthly.csv", "report.json", "report.md",
+                    "daily.csv", "load-duckdb.sql", "load-sqlite.sql", "monthly.csv", "report.html", "report.json",
+                    "report.md",
                     "schema.sql", "sleep.csv", "sources.csv",
                     "stand_hours.csv", "weekly.csv", "workouts.csv",
                 ])

@@ -18,7 +18,7 @@ import Testing
 private let writtenFileNames =
     [
         "daily.csv", "weekly.csv", "monthly.csv", "stand_hours.csv", "sources.csv", "sleep.csv", "workouts.csv",
-        "report.md", "schema.sql", "load-sqlite.sql", "load-duckdb.sql", "report.json",
+        "report.md", "report.html", "schema.sql", "load-sqlite.sql", "load-duckdb.sql", "report.json",
     ] + ["chart_steps.svg", "chart_rings.svg", "chart_stand_hours.svg", "chart_heart.svg"]
 private let reportFileNames = writtenFileNames.sorted()
 
@@ -78,18 +78,21 @@ struct ReportWriterTests {
         let second = TemporaryDirectory()
         try ReportWriter().write(makeSampleResult(), context: makeSampleContext(), to: first.path)
         try ReportWriter().write(makeSampleResult(), context: makeSampleContext(), to: second.path)
-        // Each file holds what the writer renders for it (report.md with its chart links, as
-        // `write` renders it), in both folders.
+        // Each file holds what the writer renders for it (report.md and report.html with their
+        // charts, as `write` renders them), in both folders.
         let writer = ReportWriter()
         let result = makeSampleResult()
         let context = makeSampleContext()
         let charts = writer.charts(result)
+        let document = writer.reportDocument(result, context: context, charts: charts)
         for name in reportFileNames {
             let expected =
                 name == ReportFile.report.fileName
-                ? writer.markdownReport(result, context: context, charts: charts)
-                : ReportFile(rawValue: name).map { writer.text(of: $0, for: result, context: context) }
-                    ?? charts.first { $0.fileName == name }?.svg
+                ? MarkdownRenderer.render(document)
+                : name == ReportFile.html.fileName
+                    ? HTMLRenderer.render(document)
+                    : ReportFile(rawValue: name).map { writer.text(of: $0, for: result, context: context) }
+                        ?? charts.first { $0.fileName == name }?.svg
             #expect(expected != nil, "\(name): not a file the writer renders")
             #expect(readFile(first.path + "/" + name) == expected, "\(name)")
             #expect(readFile(second.path + "/" + name) == expected, "\(name)")

@@ -1,18 +1,18 @@
 import HealthAnalysis
 import HealthExport
 
-// report.md: The stand-hour profile: per local hour, the share of days stood.
+// The report: the stand-hour profile: per local hour, the share of days stood.
 
-extension MarkdownReport {
+extension ReportSections {
     mutating func standHourProfile() {
-        text += "## Stand hours by hour of day\n\n"
+        heading("Stand hours by hour of day")
         let profile = result.standHourProfile.sorted { $0.hour < $1.hour }
         // From the first to the last hour with a record: the hours the watch is never worn
         // (usually the night) are left out, gaps in between stay visible.
         guard let first = profile.firstIndex(where: { $0.daysWithRecord > 0 }),
             let last = profile.lastIndex(where: { $0.daysWithRecord > 0 })
         else {
-            text += "No stand-hour records.\n\n"
+            paragraph("No stand-hour records.")
             return
         }
         let barWidth = 20
@@ -32,13 +32,15 @@ extension MarkdownReport {
                 String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled),
             ])
         }
-        text +=
+        paragraph(
             "On how many days each local hour was a stand hour, out of the days with a stand-hour "
-            + "record for that hour (hours without any record before the first and after the last such "
-            + "hour are left out).\n\n"
-        text += Markdown.table(
-            ["Hour", "Stood", "Days with record", "Share", "Profile"], [.left, .right, .right, .right, .left], rows)
-        text += "\n"
-        text += chart("chart_stand_hours.svg")
+                + "record for that hour (hours without any record before the first and after the last such "
+                + "hour are left out).")
+        add(
+            .table(
+                DocumentTable(
+                    ["Hour", "Stood", "Days with record", "Share", "Profile"], [.left, .right, .right, .right, .left],
+                    text: rows)))
+        addChart("chart_stand_hours.svg")
     }
 }

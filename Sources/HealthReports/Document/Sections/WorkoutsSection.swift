@@ -1,13 +1,13 @@
 import HealthAnalysis
 import HealthExport
 
-// report.md: workouts by activity (docs/export-format.md §7.7), duplicates counted once.
+// The report: workouts by activity (docs/export-format.md §7.7), duplicates counted once.
 
-extension MarkdownReport {
+extension ReportSections {
     mutating func workoutsSection() {
-        text += "## Workouts\n\n"
+        heading("Workouts")
         guard !result.workouts.isEmpty else {
-            text += "No workouts.\n\n"
+            paragraph("No workouts.")
             return
         }
         let counted = result.workouts.filter { !$0.isDuplicate }
@@ -28,15 +28,16 @@ extension MarkdownReport {
             byActivity[w.activity] = t
         }
         let rows = byActivity.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }.map { name, t in
-            [
-                Markdown.escape(name), grouped(t.count), number(t.minutes / 60, 1), number(t.distance, 1),
-                number(t.energy, 0),
-            ]
+            [[Inline.input(name)]]
+                + [grouped(t.count), number(t.minutes / 60, 1), number(t.distance, 1), number(t.energy, 0)].map {
+                    [Inline.text($0)]
+                }
         }
-        text += Markdown.table(
-            ["Activity", "Workouts", "Hours", "Distance (km)", "Active energy (kcal)"],
-            [.left, .right, .right, .right, .right], rows)
-        text += "\n"
+        add(
+            .table(
+                DocumentTable(
+                    ["Activity", "Workouts", "Hours", "Distance (km)", "Active energy (kcal)"],
+                    [.left, .right, .right, .right, .right], rows)))
         var notes: [String] = []
         if duplicates > 0 {
             notes.append(
@@ -75,8 +76,8 @@ extension MarkdownReport {
                 "\(multisport) \(multisport == 1 ? "workout has" : "workouts have") legs (multisport or intervals): "
                     + "their totals are the workout's own, the legs are not added again.")
         }
-        text += bullets(notes)
-        text += chart("chart_workouts.svg")
+        add(bullets(notes))
+        addChart("chart_workouts.svg")
     }
 
     /// "1 workout names a route file", "3 workouts name a route file".

@@ -1,13 +1,13 @@
 import HealthAnalysis
 import HealthExport
 
-// report.md: one row per calendar month (monthly.csv has every column).
+// The report: one row per calendar month (monthly.csv has every column).
 
-extension MarkdownReport {
+extension ReportSections {
     mutating func monthlyOverview() {
-        text += "## Months\n\n"
+        heading("Months")
         guard !result.months.isEmpty else {
-            text += "No months with data.\n\n"
+            paragraph("No months with data.")
             return
         }
         func hours(_ minutes: Double?) -> String {
@@ -46,10 +46,15 @@ extension MarkdownReport {
                         ?? none)
             }
         }
-        text += Markdown.table(
-            header, [.left] + Array(repeating: .right, count: header.count - 1), rows)
-        text +=
-            "\nPer-day values are means over the days with data; sleep (hours:minutes) is the mean per night "
-            + "(by wake-up date); rings are the days the Move, Exercise and Stand rings were closed; resting HR in bpm; body and vital measures are means of the days' values. All columns are in [monthly.csv](monthly.csv).\n\n"
+        add(.table(DocumentTable(header, [.left] + Array(repeating: .right, count: header.count - 1), text: rows)))
+        add(
+            .paragraph([
+                .text(
+                    "Per-day values are means over the days with data; sleep (hours:minutes) is the mean per night "
+                        + "(by wake-up date); rings are the days the Move, Exercise and Stand rings were closed; "
+                        + "resting HR in bpm; body and vital measures are means of the days' values. "
+                        + "All columns are in "),
+                .link("monthly.csv", href: "monthly.csv"), .text("."),
+            ]))
     }
 }

@@ -1,14 +1,14 @@
 import HealthAnalysis
 import HealthExport
 
-// report.md: sleep per night (docs/sleep-and-workouts.md §2), from sleep.csv's rows.
+// The report: sleep per night (docs/sleep-and-workouts.md §2), from sleep.csv's rows.
 
-extension MarkdownReport {
+extension ReportSections {
     mutating func sleepSection() {
-        text += "## Sleep\n\n"
+        heading("Sleep")
         let nights = result.sleep.filter { !$0.isNap && $0.asleepMinutes != nil }
         guard !nights.isEmpty else {
-            text += "No sleep records.\n\n"
+            paragraph("No sleep records.")
             return
         }
         let naps = result.sleep.filter(\.isNap)
@@ -22,22 +22,23 @@ extension MarkdownReport {
             return "\(m / 60) h \(m % 60 < 10 ? "0" : "")\(m % 60) min"
         }
         let staged = nights.filter { $0.coreMinutes != nil }
-        text +=
+        paragraph(
             "Each night is filed under the date you woke up. Asleep time comes from one source per night, "
-            + "the highest-priority one that recorded sleep (sources are never added); time in bed and awake "
-            + "are not sleep. Naps (asleep after 10:00 and awake by 20:00) are counted apart.\n\n"
-        text += Markdown.table(
-            ["", "Per night"], [.left, .right],
-            [
-                ["Nights", grouped(nights.count)],
-                ["Asleep", hours(mean(nights.map(\.asleepMinutes)))],
-                ["Deep", hours(mean(staged.map(\.deepMinutes)))],
-                ["Core", hours(mean(staged.map(\.coreMinutes)))],
-                ["REM", hours(mean(staged.map(\.remMinutes)))],
-                ["Awake", hours(mean(staged.map(\.awakeMinutes)))],
-                ["In bed", hours(mean(nights.map(\.inBedMinutes)))],
-            ])
-        text += "\n"
+                + "the highest-priority one that recorded sleep (sources are never added); time in bed and awake "
+                + "are not sleep. Naps (asleep after 10:00 and awake by 20:00) are counted apart.")
+        add(
+            .table(
+                DocumentTable(
+                    ["", "Per night"], [.left, .right],
+                    text: [
+                        ["Nights", grouped(nights.count)],
+                        ["Asleep", hours(mean(nights.map(\.asleepMinutes)))],
+                        ["Deep", hours(mean(staged.map(\.deepMinutes)))],
+                        ["Core", hours(mean(staged.map(\.coreMinutes)))],
+                        ["REM", hours(mean(staged.map(\.remMinutes)))],
+                        ["Awake", hours(mean(staged.map(\.awakeMinutes)))],
+                        ["In bed", hours(mean(nights.map(\.inBedMinutes)))],
+                    ])))
         var notes: [String] = []
         if staged.count < nights.count {
             let unstaged = nights.count - staged.count
@@ -61,7 +62,7 @@ extension MarkdownReport {
                 "\(counted(naps.count, "day")) with naps, \(hours(mean(naps.map(\.asleepMinutes)))) "
                     + "asleep on average (not added to the nights).")
         }
-        text += bullets(notes)
-        text += chart("chart_sleep.svg")
+        add(bullets(notes))
+        addChart("chart_sleep.svg")
     }
 }

@@ -33,16 +33,7 @@ enum Markdown {
         return "`" + text + "`"
     }
 
-    enum Alignment {
-        case left, right
-
-        var delimiter: String {
-            switch self {
-            case .left: return "---"
-            case .right: return "---:"
-            }
-        }
-    }
+    typealias Alignment = DocumentTable.Alignment
 
     /// A table. Cells are Markdown already (escape text cells with `escape(_:)`); an empty cell
     /// is written as a single space so that every row keeps its columns.
@@ -52,7 +43,7 @@ enum Markdown {
             "| " + cells.map { $0.isEmpty ? " " : $0 }.joined(separator: " | ") + " |\n"
         }
         var text = line(header)
-        text += "|" + alignments.map(\.delimiter).joined(separator: "|") + "|\n"
+        text += "|" + alignments.map { $0 == .left ? "---" : "---:" }.joined(separator: "|") + "|\n"
         for row in rows {
             precondition(row.count == header.count, "one cell per column")
             text += line(row)

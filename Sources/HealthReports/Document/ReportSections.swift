@@ -2,9 +2,10 @@ import HealthAnalysis
 import HealthExport
 import HealthTables
 
-// `report.md`: the overview a person reads first. GitHub-flavoured Markdown; numbers with `,`
-// thousands separators and a fixed number of decimals per column; no value is `—`.
-// Deterministic: nothing in it depends on the current time, the locale or the machine.
+// The report's sections (one file each in Document/Sections/), built once into a
+// `ReportDocument` that `report.md` and `report.html` both render. Numbers with `,` thousands
+// separators and a fixed number of decimals per column; no value is `—`. Deterministic: nothing
+// in it depends on the current time, the locale or the machine.
 
 extension ReportWriter {
     /// The text of `report.md`.
@@ -15,27 +16,33 @@ extension ReportWriter {
     /// streak), the stand-hour profile, de-duplication per type, the ActivitySummary
     /// cross-check, notes, reader diagnostics, and the list of files.
     public func markdownReport(_ result: AnalysisResult, context: ReportContext) -> String {
-        markdownReport(result, context: context, charts: nil)
+        MarkdownRenderer.render(reportDocument(result, context: context, charts: nil))
     }
 
-    /// `markdownReport(_:context:)` with the charts already made (`charts(result)`), or nil.
-    func markdownReport(_ result: AnalysisResult, context: ReportContext, charts: [ChartFile]?) -> String {
-        var report = MarkdownReport(result: result, context: context, options: options, charts: charts)
-        report.render()
-        return report.text
+    /// The text of `report.html`: the sections of `report.md` as one self-contained HTML page
+    /// (docs/outputs.md, "report.html").
+    public func htmlReport(_ result: AnalysisResult, context: ReportContext) -> String {
+        HTMLRenderer.render(reportDocument(result, context: context, charts: nil))
+    }
+
+    /// The report's document, with the charts already made (`charts(result)`), or nil to make them.
+    func reportDocument(_ result: AnalysisResult, context: ReportContext, charts: [ChartFile]?) -> ReportDocument {
+        var report = ReportSections(result: result, context: context, options: options, charts: charts)
+        report.build()
+        return report.document
     }
 }
 
-/// What no value looks like in `report.md`.
+/// What no value looks like in the report.
 let none = "—"
 
-struct MarkdownReport {
+struct ReportSections {
     let result: AnalysisResult
     let context: ReportContext
     let options: ReportOptions
-    /// The charts with data, made once (each section that links one looks it up here).
+    /// The charts with data, made once (each section that shows one looks it up here).
     let charts: [ChartFile]
-    var text = ""
+    var document = ReportDocument()
 
     /// `charts`: those of `result` when the caller made them already; nil to make them here.
     init(result: AnalysisResult, context: ReportContext, options: ReportOptions, charts: [ChartFile]? = nil) {
@@ -45,7 +52,7 @@ struct MarkdownReport {
         self.charts = charts ?? ReportCharts.all(ReportWriter.chartInputs(result))
     }
 
-    mutating func render() {
+    mutating func build() {
         header()
         overview()
         atAGlance()
@@ -62,14 +69,20 @@ struct MarkdownReport {
         files()
     }
 
-    // MARK: - Sections (one file each in Markdown/Sections/)
+    mutating func add(_ block: Block) { document.blocks.append(block) }
+
+    mutating func heading(_ title: String) { add(.heading(level: 2, [.text(title)])) }
+
+    /// A paragraph of the program's words (inline code between backticks).
+    mutating func paragraph(_ words: String) { add(.paragraph(Inline.words(words))) }
 
     var firstDay: CivilDate? { result.firstDay ?? result.days.first?.date }
     var lastDay: CivilDate? { result.lastDay ?? result.days.last?.date }
     // MARK: - Formatting
 
-    func bullets(_ lines: [String]) -> String {
-        lines.map { "- " + Markdown.escape($0) + "\n" }.joined() + "\n"
+    /// A list of lines that may carry text from the input (escaped as such).
+    func bullets(_ lines: [String]) -> Block {
+        .bullets(lines.map { ListItem(content: [.input($0)]) })
     }
 
     func number(_ value: Double?, _ decimals: Int) -> String {
@@ -83,7 +96,19 @@ struct MarkdownReport {
         return number(part / whole * 100, 0) + "%"
     }
 
-    static func describe(_ reason: TimeZonePeriodReason) -> String {
+    static func describe(_ reason: TimeZonePeriodReason) -> [Inline] {
+        if case .exportOffsetCandidates(let candidates, let region?) = reason {
+            // The region comes from the export's locale: text from the input.
+            return Inline.words(
+                "the export names no zone (no `HKTimeZone`) and has nothing to score zones with: "
+                    + "of the \(counted(candidates, "IANA zone")) with the export's offset at the export instant, "
+                    + "a zone of the export's locale region ") + [.input(region), .text(" (see the notes)")]
+        }
+        return Inline.words(describeInWords(reason))
+    }
+
+    /// `describe(_:)` in the program's words (no text from the input in it).
+    private static func describeInWords(_ reason: TimeZonePeriodReason) -> String {
         switch reason {
         case .option:
             return "given with `--tz`"

@@ -1,13 +1,13 @@
 import HealthAnalysis
 import HealthExport
 
-// report.md: Per-day means over the reported days.
+// The report: per-day means over the reported days.
 
-extension MarkdownReport {
+extension ReportSections {
     mutating func atAGlance() {
-        text += "## At a glance\n\n"
+        heading("At a glance")
         guard !result.days.isEmpty else {
-            text += "No days with data.\n\n"
+            paragraph("No days with data.")
             return
         }
         // Decimals of the mean and of the lowest and highest day.
@@ -49,14 +49,20 @@ extension MarkdownReport {
             }
         }
         if rows.isEmpty {
-            text += "No measure has a day with data in this period.\n\n"
+            paragraph("No measure has a day with data in this period.")
             return
         }
-        text += Markdown.table(
-            ["Metric", "Days with data", "Mean per day", "Lowest day", "Highest day"],
-            [.left, .right, .right, .right, .right], rows)
-        text += "\nMeans are over the days with data for each metric; days without data are not zeros.\n"
-        if !missing.isEmpty { text += "No day has data for: " + missing.joined(separator: ", ") + ".\n" }
-        text += "\n"
+        add(
+            .table(
+                DocumentTable(
+                    ["Metric", "Days with data", "Mean per day", "Lowest day", "Highest day"],
+                    [.left, .right, .right, .right, .right], text: rows)))
+        var note: [Inline] = [
+            .text("Means are over the days with data for each metric; days without data are not zeros.")
+        ]
+        if !missing.isEmpty {
+            note += [.lineBreak, .text("No day has data for: " + missing.joined(separator: ", ") + ".")]
+        }
+        add(.paragraph(note))
     }
 }

@@ -1,40 +1,44 @@
 import HealthAnalysis
 import HealthExport
 
-// report.md: the zone lines of the overview. One zone: its name and why. Several (a move, a
+// The report: the zone item of the overview. One zone: its name and why. Several (a move, a
 // trip): one line per period with its days and the evidence (docs/days-and-time-zones.md §5).
 
-extension MarkdownReport {
-    /// The overview's time-zone line(s).
-    func timeZoneLines() -> String {
+extension ReportSections {
+    /// The overview's time-zone item (with one child item per period when there are several).
+    func timeZoneItem() -> ListItem {
         guard result.timeZonePeriods.count > 1 else {
             let zone = result.timeZone
-            return "- **Time zone:** \(Markdown.code(zone.identifier)), \(Self.describe(zone.reason))\n"
+            return ListItem(
+                content: [.strong([.text("Time zone:")]), .text(" "), .code(zone.identifier), .text(", ")]
+                    + Self.describe(zone.reason))
         }
-        var text = "- **Time zones:** local days follow the person, period by period:\n"
-        for p in result.timeZonePeriods { text += "  - " + Self.describe(p) + "\n" }
-        return text
+        return ListItem(
+            content: [.strong([.text("Time zones:")]), .text(" local days follow the person, period by period:")],
+            children: result.timeZonePeriods.map(Self.describe))
     }
 
     /// `` `America/Los_Angeles` 2024-03-01 to 2024-03-20, from 4 `HKTimeZone` samples ``.
-    static func describe(_ p: TimeZonePeriod) -> String {
-        var line = Markdown.code(p.identifier)
-        if let first = p.firstDay, let last = p.lastDay { line += " \(first) to \(last)" }
+    static func describe(_ p: TimeZonePeriod) -> [Inline] {
+        var line: [Inline] = [.code(p.identifier)]
+        if let first = p.firstDay, let last = p.lastDay { line.append(.text(" \(first) to \(last)")) }
+        var words = ""
         switch p.reason {
         case .hkTimeZone(let samples):
-            line += ", from \(grouped(samples)) `HKTimeZone` \(samples == 1 ? "sample" : "samples")"
-        case .option: line += ", given with `--tz`"
+            words += ", from \(grouped(samples)) `HKTimeZone` \(samples == 1 ? "sample" : "samples")"
+        case .option: words += ", given with `--tz`"
         case .changePoints(let agreeing, let compared, let matching, let records):
             if compared == 0 && records == 0 {
-                line += ", without `HKTimeZone`: a zone with the offset printed on the export made then"
+                words += ", without `HKTimeZone`: a zone with the offset printed on the export made then"
             } else {
-                line +=
+                words +=
                     ", without `HKTimeZone`: its days fit this zone best (ActivitySummary: \(grouped(agreeing)) of \(counted(compared, "day")) agree"
-                line += records > 0 ? "; HRV beat times: \(grouped(matching)) of \(grouped(records)) match)" : ")"
+                words += records > 0 ? "; HRV beat times: \(grouped(matching)) of \(grouped(records)) match)" : ")"
             }
         case .activitySummaryAgreement, .hrvBeatOffsets, .exportOffsetCandidates, .environment, .exportOffset: break
         }
-        if let note = p.changeNote { line += "; " + Markdown.escape(note) }
+        line += Inline.words(words)
+        if let note = p.changeNote { line += [.text("; "), .input(note)] }
         return line
     }
 

@@ -1,0 +1,61 @@
+import HealthAnalysis
+import HealthExport
+import HealthTables
+
+// The report: the most recent weeks with their week-over-week change.
+
+extension ReportSections {
+    mutating func weeks() {
+        let shown = Array(result.weeks.suffix(max(options.weeksInReport, 0)))
+        heading("Recent weeks")
+        guard !shown.isEmpty else {
+            paragraph("No weeks with data.")
+            return
+        }
+        paragraph(
+            shown.count == result.weeks.count
+                ? "All \(grouped(shown.count)) \(shown.count == 1 ? "week" : "weeks"):"
+                : "The last \(grouped(shown.count)) of \(grouped(result.weeks.count)) weeks:")
+        var rows: [[[Inline]]] = []
+        for week in shown {
+            /// The value with its change in one cell, so that the table fits GitHub's width.
+            func withChange(_ value: Double?, _ percent: Double?) -> String {
+                let v = number(value, 0)
+                if week.partial || value == nil { return v }
+                let c = percent.flatMap { DecimalFormat(decimals: 1, showsPlusSign: true).string($0) }.map { $0 + "%" }
+                return v + " (" + (c ?? "n/a") + ")"
+            }
+            let rings = [
+                week.moveRingClosedDays, week.exerciseRingClosedDays, week.standRingClosedDays,
+                week.allRingsClosedDays,
+            ].map(String.init).joined(separator: " / ")
+            rows.append(
+                [[.input(week.week)] + (week.partial ? [.text(" (partial)")] : [])]
+                    + [
+                        "\(week.days)/7",
+                        withChange(week.stepsPerDay, week.stepsChangePercent),
+                        withChange(week.activeEnergyKcalPerDay, week.activeEnergyChangePercent),
+                        withChange(week.exerciseMinutesPerDay, week.exerciseChangePercent),
+                        rings,
+                        grouped(week.workouts),
+                    ].map { [.text($0)] })
+        }
+        add(
+            .table(
+                DocumentTable(
+                    [
+                        "Week", "Days", "Steps/day", "Active kcal/day", "Exercise min/day", "Rings M/E/S/all",
+                        "Workouts",
+                    ],
+                    [.left, .right, .right, .right, .right, .right, .right], rows)))
+        add(
+            .paragraph([
+                .text(
+                    "Per-day values are means over the days with data; in parentheses the change against the "
+                        + "previous week. The change is not shown for partial weeks, which are not fully inside the "
+                        + "data period, and is n/a when the previous week is partial or its value is 0. Rings: the days "
+                        + "the Move, Exercise and Stand rings, and all three, were closed. All weeks are in "),
+                .link("weekly.csv", href: "weekly.csv"), .text("."),
+            ]))
+    }
+}
