@@ -1,6 +1,8 @@
 // The style sheet inside `report.html` (docs/outputs.md, "report.html"): one column at most
-// 880 px wide (the charts' own width) that narrows with the screen; a table wider than the
-// column scrolls sideways in its own box (`.table`), never the page; a chart (inline SVG with a
+// 880 px wide (the charts' own width) that narrows with the screen; the words of a table's text
+// cells wrap, its numbers do not, and a table still wider than the column scrolls sideways in its
+// own box (`.table`), never the page (in a wide window the box may reach past the column, up to
+// 16 px from the window's edge); a chart (inline SVG with a
 // `viewBox`) scales to the column's width. For print: black on white, no scrolling boxes, and no
 // chart, table row or heading split from what follows across a page break.
 
@@ -19,19 +21,25 @@ enum HTMLStyle {
         a { color: #0969da; }
         code { font: .875em/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
           background: #eff1f3; padding: .1em .3em; border-radius: 4px; }
-        .table { overflow-x: auto; margin: 0 0 16px; max-width: 100%; }
-        table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-        th, td { border: 1px solid #d1d9e0; padding: 5px 10px; white-space: nowrap; vertical-align: top; }
+        .table { overflow-x: auto; margin: 0 0 16px; width: max-content; max-width: 100%; }
+        table { border-collapse: collapse; font-size: .875em; font-variant-numeric: tabular-nums; }
+        th, td { border: 1px solid #d1d9e0; padding: 4px 8px; vertical-align: top; }
         th { background: #f6f8fa; text-align: left; }
+        td { min-width: 7.5em; }
         .n { text-align: right; }
+        td.n { min-width: 0; white-space: nowrap; }
         tbody tr:nth-child(2n) { background: #f6f8fa; }
         figure { margin: 0 0 20px; }
         figure svg { display: block; width: 100%; max-width: 880px; height: auto; }
         .warning { border-left: 4px solid #9a6700; background: #fff8c5; padding: 8px 12px; }
+        @media screen and (min-width: 944px) {
+          /* A wide window: a table may be wider than the column, up to 16 px from the window's edge. */
+          .table { max-width: calc(50vw + 424px); }
+        }
         @media (max-width: 480px) {
           body { font-size: 15px; }
           main { padding: 12px; }
-          th, td { padding: 4px 7px; }
+          th, td { padding: 3px 6px; }
         }
         @media print {
           @page { margin: 15mm; }
@@ -39,8 +47,9 @@ enum HTMLStyle {
           main { max-width: none; padding: 0; }
           a { color: inherit; text-decoration: none; }
           h1, h2 { break-after: avoid; page-break-after: avoid; }
-          .table { overflow: visible; }
-          th, td { white-space: normal; padding: 3px 6px; }
+          .table { overflow: visible; width: auto; max-width: none; }
+          th, td { padding: 2px 5px; }
+          td.n { white-space: normal; }
           tr, figure, svg, .warning { break-inside: avoid; page-break-inside: avoid; }
           figure svg { max-height: 90vh; }
         }
