@@ -10,7 +10,7 @@
 /// hypervisor gave the cores to other guests, says nothing about a target, so above the
 /// thresholds below the benchmark prints its figures but judges no target.
 ///
-/// Thresholds (documented in the README's benchmark section):
+/// Thresholds (documented in docs/benchmarks.md):
 /// - the 1-minute load average when the benchmark started (before any work of its own) above
 ///   `maxLoadPerCore` x cores;
 /// - CPU time used by other processes during the runs (the machine's busy time in `/proc/stat`

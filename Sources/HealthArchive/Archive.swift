@@ -66,7 +66,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A SQLite archive of a person's health history, the union of every export imported into it
-/// (schema in `Schema.swift` and the README).
+/// (schema in `Schema.swift` and docs/archive.md).
 ///
 /// Opening checks the file before anything is written: a file that is not SQLite, an SQLite
 /// database of another application, or an archive of a newer schema version

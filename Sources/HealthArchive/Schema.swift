@@ -1,7 +1,7 @@
 // The archive's schema, version 3 (version 1 stored one `records` row per record, version 2 a top-level
 // record's metadata and heartbeats in rows of their own; SchemaUpgrade.swift turns such an archive
-// into this one). Documented for people in the README ("The archive");
-// keep the two in step. Instants are INTEGER seconds since 1970 UTC (`*_utc`), with the
+// into this one). Documented for people in docs/archive-guide.md and docs/archive.md;
+// keep them in step. Instants are INTEGER seconds since 1970 UTC (`*_utc`), with the
 // offset the export printed them in beside them (`printed_offset_min`, minutes east of UTC,
 // docs/export-format.md §9): identity and every computation use the instant, never the printed text.
 // Values are in the canonical unit of their dimension (docs/export-format.md §11); `units` keeps the

@@ -3,7 +3,7 @@
 /// The hash is FNV-1a 64 (offset basis 14695981039346656037, prime 1099511628211) of the id's
 /// UTF-8 bytes, taken modulo `count`: it depends on the id alone, never on the listing order, the
 /// machine or the run, so `count` workers started by any scheduler cover every person exactly
-/// once and never write the same files. The README gives the rule for other tools.
+/// once and never write the same files. docs/batch.md gives the rule for other tools.
 public struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// 0 ≤ index < count.
     public var index: Int

@@ -118,7 +118,7 @@ enum CommandTable {
                 completion: .file),
             OptionSpec(
                 name: "--json",
-                help: "Write the same as one JSON object (keys in the README's inspect section), for scripts."),
+                help: "Write the same as one JSON object (keys in docs/commands.md, inspect), for scripts."),
             SharedOption.quiet("No progress line (what inspect found is still printed)."),
         ],
         footer: """

@@ -2,7 +2,7 @@ import Foundation
 import HealthExport
 
 // `inspect --json`: what `inspect` prints, as one JSON object for scripts. The keys are listed in
-// the README's inspect section; a key is never left out (null or empty instead), so that a script
+// docs/commands.md's inspect section; a key is never left out (null or empty instead), so that a script
 // can read every key of every export.
 
 extension InspectTally {

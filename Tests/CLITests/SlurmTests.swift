@@ -94,13 +94,13 @@ struct SlurmTests {
         #expect(state == nil || state == "Z", "the job's process \(sleeper) still runs after stop() (\(state ?? ""))")
     }
 
-    /// The README's Slurm scripts, verbatim, over 12 people: the batch script as a 4-task array
+    /// The Slurm scripts of docs/batch.md, verbatim, over 12 people: the batch script as a 4-task array
     /// (`--array=0-3` and `--cpus-per-task=1` on the command line beat its `#SBATCH` lines, the
     /// node having `nproc` CPUs), the cohort script as the job that waits for it (`afterany`), as
-    /// the README's two `sbatch` lines submit them. The cohort and every person folder must equal,
+    /// the page's two `sbatch` lines submit them. The cohort and every person folder must equal,
     /// byte for byte, those of one local `batch --jobs 2` over the same exports.
-    @Test(slurmTrait) func theReadmesJobArrayAndCohortJobGiveTheCohortOfALocalBatch() throws {
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test(slurmTrait) func theDocumentedJobArrayAndCohortJobGiveTheCohortOfALocalBatch() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("docs/batch.md"), encoding: .utf8)
         let batchScript = try Self.block(after: "<!-- slurm: health-batch.sh -->", in: readme)
         let cohortScript = try Self.block(after: "<!-- slurm: health-cohort.sh -->", in: readme)
         // The submission the test mirrors below.
@@ -185,9 +185,9 @@ struct SlurmTests {
     static func block(after marker: String, in text: String) throws -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let at = lines.firstIndex(where: { $0 == marker }), at + 1 < lines.count, lines[at + 1].hasPrefix("```")
-        else { throw SlurmClusterError("README.md has no fenced block after '\(marker)'") }
+        else { throw SlurmClusterError("docs/batch.md has no fenced block after '\(marker)'") }
         guard let end = lines[(at + 2)...].firstIndex(of: "```") else {
-            throw SlurmClusterError("README.md: the block after '\(marker)' is not closed")
+            throw SlurmClusterError("docs/batch.md: the block after '\(marker)' is not closed")
         }
         return lines[(at + 2)..<end].joined(separator: "\n") + "\n"
     }
