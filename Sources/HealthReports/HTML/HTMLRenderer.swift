@@ -85,23 +85,22 @@ enum HTMLRenderer {
         return String(svg[svg.index(after: end)...])
     }
 
-    /// `text` as HTML text or attribute value: `&`, `<`, `>` and `"` as character references
-    /// (attributes are double-quoted); a NUL or other control character (never valid in HTML text) as U+FFFD.
+    /// `text` as HTML text or attribute value: `&`, `<`, `>` and `"` as character references, as
+    /// the charts escape their text (`SVGCanvas.escape`; attributes are double-quoted); a NUL or
+    /// other control character (never valid in HTML text) as U+FFFD, a carriage return as a space.
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            return SVGCanvas.escape(text)
+        }
+        var cleaned = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "\n", "\t": escaped.unicodeScalars.append(scalar)
-            case "\r": escaped += " "
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): escaped += "\u{FFFD}"
-            default: escaped.unicodeScalars.append(scalar)
+            case "\n", "\t": cleaned.append(scalar)
+            case "\r": cleaned.append(" ")
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): cleaned.append("\u{FFFD}")
+            default: cleaned.append(scalar)
             }
         }
-        return escaped
+        return SVGCanvas.escape(String(cleaned))
     }
 }

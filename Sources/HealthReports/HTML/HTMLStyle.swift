@@ -4,7 +4,8 @@
 // own box (`.table`), never the page (in a wide window the box may reach past the column, up to
 // 16 px from the window's edge); a chart (inline SVG with a
 // `viewBox`) scales to the column's width. For print: black on white, no scrolling boxes, and no
-// chart, table row or heading split from what follows across a page break.
+// chart or table row split across a page break, and no heading (nor a section's first
+// paragraph) left at the foot of a page without what follows.
 
 enum HTMLStyle {
     static let sheet = """
@@ -46,7 +47,7 @@ enum HTMLStyle {
           body { font-size: 10pt; color: #000; }
           main { max-width: none; padding: 0; }
           a { color: inherit; text-decoration: none; }
-          h1, h2 { break-after: avoid; page-break-after: avoid; }
+          h1, h2, h2 + p { break-after: avoid; page-break-after: avoid; }
           .table { overflow: visible; width: auto; max-width: none; }
           th, td { padding: 2px 5px; }
           td.n { white-space: normal; }
