@@ -1,5 +1,6 @@
 import HealthAnalysis
 import HealthExport
+import HealthTables
 import Testing
 
 @testable import HealthReports
