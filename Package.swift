@@ -106,6 +106,8 @@ let package = Package(
             dependencies: [
                 "health-analyzer", "SyntheticExport", "HealthExport", "HealthArchive", "HealthTables", "HealthReports",
                 "TestSupport",
-            ]),
+            ],
+            // The MCP session script that MCPTests runs with the official MCP Python SDK.
+            exclude: ["Python"]),
     ]
 )
