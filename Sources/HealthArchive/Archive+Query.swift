@@ -59,7 +59,9 @@ private final class QueryGuard {
 
     /// Columns that can hold a person's name ("Alex’s Apple Watch", an export file named after
     /// them): read as NULL unless names are shown.
-    static let identifying: Set<String> = ["sources.name", "devices.name", "devices.other_fields", "exports.input_name"]
+    static let identifying: Set<String> = [
+        "sources.name", "devices.name", "devices.other_fields", "exports.input_name",
+    ]
 
     /// SQLITE_OK, SQLITE_IGNORE (the column reads as NULL) or SQLITE_DENY for one action.
     func decide(_ action: Int32, _ a: String?, _ b: String?) -> Int32 {
@@ -103,7 +105,7 @@ private final class QueryGuard {
 
 extension Archive {
     /// Runs `sql`, one read-only `SELECT` (or `WITH … SELECT`), in one read snapshot, and
-    /// returns its first `maxRows` rows.
+    /// returns its first `maxRows` rows (fewer when their text passes `maxBytes`).
     ///
     /// What the statement may do is decided by SQLite's authorizer while it is compiled, on
     /// top of the connection being `mode=ro` and `query_only` (`queryOnly`): reading tables and
@@ -113,7 +115,9 @@ extension Archive {
     /// `showSourceNames`. A progress handler stops the statement after `seconds`.
     ///
     /// - Throws: `ArchiveQueryError`.
-    public func query(_ sql: String, maxRows: Int, seconds: Double, showSourceNames: Bool) throws(ArchiveQueryError)
+    public func query(
+        _ sql: String, maxRows: Int, maxBytes: Int = 4 << 20, seconds: Double, showSourceNames: Bool
+    ) throws(ArchiveQueryError)
         -> ArchiveQueryResult
     {
         let handle = db.handle
@@ -148,16 +152,17 @@ extension Archive {
             sqlite3_progress_handler(handle, 0, nil, nil)
         }
         return try withExtendedLifetime(guardState) { () throws(ArchiveQueryError) -> ArchiveQueryResult in
-            try runQuery(sql, handle: handle, guardState: guardState, maxRows: maxRows, seconds: seconds)
+            try runQuery(
+                sql, handle: handle, guardState: guardState, maxRows: maxRows, maxBytes: maxBytes, seconds: seconds)
         }
     }
 
     private func runQuery(
-        _ sql: String, handle: OpaquePointer, guardState: QueryGuard, maxRows: Int, seconds: Double
+        _ sql: String, handle: OpaquePointer, guardState: QueryGuard, maxRows: Int, maxBytes: Int, seconds: Double
     ) throws(ArchiveQueryError) -> ArchiveQueryResult {
-        var bytes = Array(sql.utf8)
-        bytes.append(0)
-        return try bytes.withUnsafeBufferPointer { buffer throws(ArchiveQueryError) -> ArchiveQueryResult in
+        var text = Array(sql.utf8)
+        text.append(0)
+        return try text.withUnsafeBufferPointer { buffer throws(ArchiveQueryError) -> ArchiveQueryResult in
             let start = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
             var statement: OpaquePointer?
             var tail: UnsafePointer<CChar>?
@@ -182,6 +187,7 @@ extension Archive {
             let columns = (0..<count).map { c in sqlite3_column_name(statement, c).map { String(cString: $0) } ?? "" }
             var rows: [[SQLValue]] = []
             var truncated = false
+            var bytes = 0  // the rows' size so far, about
             while true {
                 let step = sqlite3_step(statement)
                 if step == SQLITE_DONE { break }
@@ -190,9 +196,13 @@ extension Archive {
                     if let refusal = guardState.refusal { throw .refused(refusal) }
                     throw .sqlite(String(cString: sqlite3_errmsg(handle)))
                 }
-                if rows.count == maxRows {
+                if rows.count == maxRows || bytes > maxBytes {
                     truncated = true
                     break
+                }
+                bytes += 8 * Int(count)
+                for c in 0..<count where sqlite3_column_type(statement, c) == SQLITE_TEXT {
+                    bytes += Int(sqlite3_column_bytes(statement, c))
                 }
                 rows.append(
                     (0..<count).map { c in

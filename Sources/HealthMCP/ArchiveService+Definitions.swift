@@ -113,7 +113,10 @@ extension ArchiveService {
                     "columns",
                     .object([
                         ("type", .string("array")),
-                        ("items", .object([("type", .string("string")), ("enum", .array(metricNames.map(JSON.string)))])),
+                        (
+                            "items",
+                            .object([("type", .string("string")), ("enum", .array(metricNames.map(JSON.string)))])
+                        ),
                         ("description", .string("Only these daily.csv metrics. Default: all.")),
                     ])
                 ),

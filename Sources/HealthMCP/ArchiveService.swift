@@ -88,7 +88,8 @@ public final class ArchiveService: MCPService {
         let started = MCPPlatform.seconds()
         log.log(
             "info",
-            cached == nil ? "analysing the archive (once; kept while it is unchanged)"
+            cached == nil
+                ? "analysing the archive (once; kept while it is unchanged)"
                 : "the archive changed (an import); analysing it again")
         let parts = max(1, options.threads)
         let archive = self.archive
@@ -194,7 +195,8 @@ public final class ArchiveService: MCPService {
         ])
         var text = "\(served.file.fileName), \(window.from) to \(window.to): \(cells.count) rows"
         if let nextFrom {
-            text += " (truncated at \(Self.maximumTableRows); call \(served.name) again with from=\(nextFrom) for the rest)"
+            text +=
+                " (truncated at \(Self.maximumTableRows); call \(served.name) again with from=\(nextFrom) for the rest)"
         }
         text += "\n\n" + markdownTable(columns.map(\.name), cells)
         return .success(structured, text: text)
@@ -273,21 +275,29 @@ public final class ArchiveService: MCPService {
             ("source_names_shown", .bool(options.showSourceNames)),
         ])
         let period = [result.firstDay, result.lastDay].compactMap { $0?.description }.joined(separator: " to ")
-        var text = "Archive (schema version \(Archive.schemaVersion)): \(result.days.count) days"
+        var text =
+            "Archive (schema version \(Archive.schemaVersion)): \(result.days.count) days"
             + (period.isEmpty ? ", no data" : " (\(period))") + ", \(exportRows.count) exports\n\n"
         text += markdownTable(
             ["export_date", "records_read", "records_new"],
             exportRows.map { [$0["export_date"] ?? .null, $0["records_read"] ?? .null, $0["records_new"] ?? .null] })
-        text += "\n" + markdownTable(
-            ["zone", "first_day", "last_day"],
-            periods.map { [$0["zone"] ?? .null, $0["first_day"] ?? .null, $0["last_day"] ?? .null] })
-        text += "\n" + markdownTable(["metric (daily.csv column)", "days_with_data"], metrics.map { [.string($0.0), .int($0.1)] })
-        text += "\n" + markdownTable(
-            options.showSourceNames ? ["source kind", "sources", "names"] : ["source kind", "sources"],
-            kinds.map { kind, names in
-                [.string(kind.rawValue), .int(names.count)]
-                    + (options.showSourceNames ? [.string(names.joined(separator: ", "))] : [])
-            })
+        text +=
+            "\n"
+            + markdownTable(
+                ["zone", "first_day", "last_day"],
+                periods.map { [$0["zone"] ?? .null, $0["first_day"] ?? .null, $0["last_day"] ?? .null] })
+        text +=
+            "\n"
+            + markdownTable(
+                ["metric (daily.csv column)", "days_with_data"], metrics.map { [.string($0.0), .int($0.1)] })
+        text +=
+            "\n"
+            + markdownTable(
+                options.showSourceNames ? ["source kind", "sources", "names"] : ["source kind", "sources"],
+                kinds.map { kind, names in
+                    [.string(kind.rawValue), .int(names.count)]
+                        + (options.showSourceNames ? [.string(names.joined(separator: ", "))] : [])
+                })
         return .success(structured, text: text)
     }
 
@@ -319,7 +329,8 @@ public final class ArchiveService: MCPService {
             metricColumns = try names.map { name throws(ToolError) in
                 guard let k = known.firstIndex(of: name) else {
                     throw ToolError(
-                        message: "columns: daily.csv has no metric '\(name)'; its metrics: " + known.joined(separator: ", "))
+                        message: "columns: daily.csv has no metric '\(name)'; its metrics: "
+                            + known.joined(separator: ", "))
                 }
                 return metricColumns[k]
             }
@@ -363,14 +374,30 @@ public final class ArchiveService: MCPService {
             textRows.append(fields.map(\.1))
         }
         let structured = JSON.object([
-            ("window", .object([("from", .string(window.from.description)), ("to", .string(window.to.description)), ("days", .int(windowRows.count))])),
-            ("baseline", .object([("from", .string(baseline.from.description)), ("to", .string(baseline.to.description)), ("days", .int(baselineRows.count))])),
+            (
+                "window",
+                .object([
+                    ("from", .string(window.from.description)), ("to", .string(window.to.description)),
+                    ("days", .int(windowRows.count)),
+                ])
+            ),
+            (
+                "baseline",
+                .object([
+                    ("from", .string(baseline.from.description)), ("to", .string(baseline.to.description)),
+                    ("days", .int(baselineRows.count)),
+                ])
+            ),
             ("metrics", .array(metrics)),
         ])
-        let text = "Mean per day with data, \(window.from) to \(window.to) against \(baseline.from) to \(baseline.to)"
+        let text =
+            "Mean per day with data, \(window.from) to \(window.to) against \(baseline.from) to \(baseline.to)"
             + " (daily.csv values):\n\n"
             + markdownTable(
-                ["metric", "mean", "days_with_data", "baseline_mean", "baseline_days_with_data", "change", "change_pct"],
+                [
+                    "metric", "mean", "days_with_data", "baseline_mean", "baseline_days_with_data", "change",
+                    "change_pct",
+                ],
                 textRows)
         return .success(structured, text: text)
     }
@@ -405,7 +432,9 @@ public final class ArchiveService: MCPService {
             ("truncated", .bool(result.truncated)),
         ])
         var text = "\(rows.count) rows"
-        if result.truncated { text += " (truncated at \(Self.maximumQueryRows): narrow the query or add a LIMIT/OFFSET)" }
+        if result.truncated {
+            text += " (truncated at \(Self.maximumQueryRows): narrow the query or add a LIMIT/OFFSET)"
+        }
         text += "\n\n" + markdownTable(result.columns, rows)
         return .success(structured, text: text)
     }

@@ -53,7 +53,9 @@ public final class MCPLog {
                 ("jsonrpc", .string("2.0")), ("method", .string("notifications/message")),
                 (
                     "params",
-                    .object([("level", .string(level)), ("logger", .string("health-analyzer")), ("data", .string(message))])
+                    .object([
+                        ("level", .string(level)), ("logger", .string("health-analyzer")), ("data", .string(message)),
+                    ])
                 ),
             ]))
     }
@@ -99,7 +101,11 @@ public final class MCPServer {
         while outputOpen, let line = reader.next() {
             switch line {
             case .tooLong(let bytes):
-                send(errorResponse(id: .null, RPCError.invalidRequest, "a message of more than \(bytes) bytes; messages are at most \(Self.maximumMessageBytes) bytes"))
+                send(
+                    errorResponse(
+                        id: .null, RPCError.invalidRequest,
+                        "a message of more than \(bytes) bytes; messages are at most \(Self.maximumMessageBytes) bytes")
+                )
             case .line(let bytes):
                 handle(bytes)
             }
@@ -134,13 +140,18 @@ public final class MCPServer {
             switch id {
             case .string, .number: break
             default:
-                send(errorResponse(id: .null, RPCError.invalidRequest, "Invalid Request: id must be a string or a number"))
+                send(
+                    errorResponse(
+                        id: .null, RPCError.invalidRequest, "Invalid Request: id must be a string or a number"))
                 return
             }
         }
         guard message["jsonrpc"] == .string("2.0") else {
-            if let id { send(errorResponse(id: id, RPCError.invalidRequest, "Invalid Request: jsonrpc must be \"2.0\"")) }
-            else { send(errorResponse(id: .null, RPCError.invalidRequest, "Invalid Request: jsonrpc must be \"2.0\"")) }
+            if let id {
+                send(errorResponse(id: id, RPCError.invalidRequest, "Invalid Request: jsonrpc must be \"2.0\""))
+            } else {
+                send(errorResponse(id: .null, RPCError.invalidRequest, "Invalid Request: jsonrpc must be \"2.0\""))
+            }
             return
         }
         guard let methodValue = message["method"] else {
@@ -156,7 +167,9 @@ public final class MCPServer {
         }
         let params = message["params"] ?? .object([])
         guard case .object = params else {
-            if let id { send(errorResponse(id: id, RPCError.invalidParams, "Invalid params: params must be an object")) }
+            if let id {
+                send(errorResponse(id: id, RPCError.invalidParams, "Invalid params: params must be an object"))
+            }
             return
         }
         guard let id else {
@@ -177,7 +190,8 @@ public final class MCPServer {
         if method == "ping" { return response(id: id, .object([])) }
         guard initialized else {
             return errorResponse(
-                id: id, RPCError.invalidRequest, "Invalid Request: the server is not initialized; send initialize first")
+                id: id, RPCError.invalidRequest, "Invalid Request: the server is not initialized; send initialize first"
+            )
         }
         switch method {
         case "tools/list":

@@ -37,7 +37,8 @@ struct ServedTable {
                 switch cell {
                 case .date(let d): day = d
                 case .timestamp(let t):
-                    day = CivilDate(daysSince1970: Int(floorDiv(t.secondsSince1970 + Int64(t.utcOffsetSeconds), 86_400)))
+                    day = CivilDate(
+                        daysSince1970: Int(floorDiv(t.secondsSince1970 + Int64(t.utcOffsetSeconds), 86_400)))
                 default: continue
                 }
                 guard span == .week else { return (day, day) }
@@ -46,7 +47,9 @@ struct ServedTable {
             return nil
         case .month:
             guard case .text(let month) = row.first, let first = CivilDate(month + "-01") else { return nil }
-            let next = first.month == 12 ? CivilDate(year: first.year + 1, month: 1, day: 1)
+            let next =
+                first.month == 12
+                ? CivilDate(year: first.year + 1, month: 1, day: 1)
                 : CivilDate(year: first.year, month: first.month + 1, day: 1)
             return (first, CivilDate(daysSince1970: next.daysSince1970 - 1))
         }

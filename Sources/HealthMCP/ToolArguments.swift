@@ -62,7 +62,9 @@ struct ToolArguments {
             if required { throw ToolError(message: "\(name): missing; \(tool) needs it") }
             return nil
         }
-        guard case .string(let s) = value else { throw ToolError(message: "\(name): expected a string, not \(value.text)") }
+        guard case .string(let s) = value else {
+            throw ToolError(message: "\(name): expected a string, not \(value.text)")
+        }
         return s
     }
 }
@@ -82,7 +84,8 @@ struct DayWindow {
     ) throws(ToolError) -> DayWindow {
         let from = try arguments.date(fromName)
         let to = try arguments.date(toName)
-        let window = DayWindow(from: from ?? min(data.first, to ?? data.first), to: to ?? max(data.last, from ?? data.last))
+        let window = DayWindow(
+            from: from ?? min(data.first, to ?? data.first), to: to ?? max(data.last, from ?? data.last))
         if let from, let to, from > to {
             throw ToolError(message: "\(fromName): \(from) is after \(toName) (\(to)); give \(fromName) <= \(toName)")
         }

@@ -311,7 +311,8 @@ enum CommandTable {
             """,
         positional: nil,
         options: [
-            OptionSpec(name: "--db", value: "<file>", help: "The archive made by 'import'. Required.", completion: .file),
+            OptionSpec(
+                name: "--db", value: "<file>", help: "The archive made by 'import'. Required.", completion: .file),
             OptionSpec(
                 name: "--show-source-names",
                 help: "Return source and device names (they hold first names, such as \"Alex's Apple Watch\"); "

@@ -20,8 +20,10 @@ enum McpCommand {
         let options = ArchiveServiceOptions(
             showSourceNames: args.flags.contains("--show-source-names"), threads: threads,
             environmentTimeZone: ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 })
-        MCPServer(service: ArchiveService(archive: archive, options: options), name: "health-analyzer", version: toolVersion)
-            .run()
+        MCPServer(
+            service: ArchiveService(archive: archive, options: options), name: "health-analyzer", version: toolVersion
+        )
+        .run()
         return ExitCode.success
     }
 }

@@ -109,7 +109,8 @@ struct MCPTests {
         input += Self.initialize(id: 3, version: "2025-06-18")
         input += Self.line(["jsonrpc": "2.0", "method": "notifications/initialized"])
         input += Self.line(["jsonrpc": "2.0", "id": 4, "method": "prompts/get"])
-        input += "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"pad\":\""
+        input +=
+            "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"pad\":\""
             + String(repeating: "x", count: 10 << 20) + "\"}}\n"
         input += Self.line(["jsonrpc": "2.0", "id": 6, "method": "ping"])
         input += "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"pi"  // the input ends here
@@ -155,18 +156,22 @@ struct MCPTests {
             (Self.messages(listed.stdout).last?["result"] as? [String: Any])?["resources"] as? [[String: Any]])
         let uris = resources.compactMap { $0["uri"] as? String }
         let docs = uris.filter { $0.hasPrefix("health-analyzer://docs/") }
-        #expect(docs.contains("health-analyzer://docs/outputs.md") && docs.contains("health-analyzer://docs/archive.md"))
+        #expect(
+            docs.contains("health-analyzer://docs/outputs.md") && docs.contains("health-analyzer://docs/archive.md"))
         input = Self.initialize(id: 1, version: "2025-11-25")
         for (i, uri) in uris.enumerated() {
             input += Self.line(["jsonrpc": "2.0", "id": 10 + i, "method": "resources/read", "params": ["uri": uri]])
         }
-        input += Self.line(["jsonrpc": "2.0", "id": 99, "method": "resources/read", "params": ["uri": "file:///etc/passwd"]])
+        input += Self.line([
+            "jsonrpc": "2.0", "id": 99, "method": "resources/read", "params": ["uri": "file:///etc/passwd"],
+        ])
         let r = try Self.runBounded(
             binary, ["mcp", "--db", Self.sampleArchive.path], input: Data(input.utf8), seconds: 60)
         let m = Self.messages(r.stdout)
         try #require(m.count == uris.count + 2)
         for (i, uri) in uris.enumerated() {
-            let contents = try #require(((m[i + 1]["result"] as? [String: Any])?["contents"] as? [[String: Any]])?.first)
+            let contents = try #require(
+                ((m[i + 1]["result"] as? [String: Any])?["contents"] as? [[String: Any]])?.first)
             let text = try #require(contents["text"] as? String)
             if uri.hasPrefix("health-analyzer://docs/") {
                 let file = packageRoot.appendingPathComponent("docs/" + uri.dropFirst("health-analyzer://docs/".count))
@@ -177,6 +182,41 @@ struct MCPTests {
             }
         }
         #expect(Self.errorCode(m[uris.count + 1]) == -32002)
+    }
+
+    /// Source names are left out unless `--show-source-names`: `query` reads `sources.name` as
+    /// NULL and sleep.csv's `source` column is not returned; with the option both are there.
+    /// The table `me` is never read. (The sample has 6 sources: Apple Watch, iPhone, a sleep app…)
+    @Test func sourceNamesOnlyWhenAsked() throws {
+        var input = Self.initialize(id: 1, version: "2025-11-25")
+        input += Self.line([
+            "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": ["name": "query", "arguments": ["sql": "SELECT name FROM sources ORDER BY id"]],
+        ])
+        input += Self.line([
+            "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": ["name": "sleep", "arguments": ["from": "2025-10-01", "to": "2025-10-01"]],
+        ])
+        input += Self.line([
+            "jsonrpc": "2.0", "id": 4, "method": "tools/call",
+            "params": ["name": "query", "arguments": ["sql": "SELECT date_of_birth FROM me"]],
+        ])
+        for shown in [false, true] {
+            let r = try Self.runBounded(
+                binary, ["mcp", "--db", Self.sampleArchive.path] + (shown ? ["--show-source-names"] : []),
+                input: Data(input.utf8), seconds: 120)
+            let m = Self.messages(r.stdout)
+            try #require(m.count == 4, "\(r.stderr)")
+            func structured(_ k: Int) -> [String: Any]? {
+                (m[k]["result"] as? [String: Any])?["structuredContent"] as? [String: Any]
+            }
+            let names = try #require(structured(1)?["rows"] as? [[Any]]).map { $0[0] as? String }
+            #expect(names.count == 6)
+            #expect(names.allSatisfy { shown ? $0 != nil : $0 == nil }, "\(names)")
+            let columns = try #require(structured(2)?["columns"] as? [String])
+            #expect(columns.contains("source") == shown, "\(columns)")
+            #expect((m[3]["result"] as? [String: Any])?["isError"] as? Bool == true)
+        }
     }
 
     /// A missing archive, a file that is not SQLite and an SQLite database of another program
@@ -233,7 +273,8 @@ struct MCPTests {
         let before = bytes()
         let script = packageRoot.appendingPathComponent("Tests/CLITests/Python/mcp_session.py")
         let r = try runBounded(
-            python, [script.path, binary.path, archive.path, out.path, packageRoot.appendingPathComponent("docs").path, mode],
+            python,
+            [script.path, binary.path, archive.path, out.path, packageRoot.appendingPathComponent("docs").path, mode],
             seconds: 600)
         #expect(!r.timedOut, "the session hung and was killed")
         let stdout = String(decoding: r.stdout, as: UTF8.self)
