@@ -1,3 +1,5 @@
+import HealthExport
+
 // JSON values as the server reads and writes them (RFC 8259): a parser with a nesting limit, so
 // that no input can exhaust the stack, and a writer that keeps an object's keys in the order
 // they were given and writes numbers as given (a report cell's CSV text is its JSON number).
@@ -84,28 +86,8 @@ public indirect enum JSON: Equatable, Sendable {
         }
     }
 
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-    }
+    /// A string as `JSONText` quotes it (so no line break is ever written inside a message).
+    static func writeString(_ s: String, to out: inout String) { out += JSONText.quoted(s) }
 }
 
 /// Why a text is not JSON: the byte offset and what was expected there.
