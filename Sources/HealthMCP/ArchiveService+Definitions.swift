@@ -1,5 +1,6 @@
 import HealthArchive
 import HealthReports
+import HealthTables
 
 // The tools' definitions (`tools/list`: name, description, inputSchema, outputSchema) and the
 // resources (`resources/list`, `resources/read`): docs/mcp.md describes both for people.
@@ -41,13 +42,12 @@ extension ArchiveService {
     }
 
     /// The column names a table tool can return (source names only when shown).
-    func columnNames(_ file: ReportFile) -> [String] {
-        guard let schema = ReportWriter.tableSchemas.first(where: { $0.fileName == file.fileName }) else { return [] }
-        return visibleColumns(schema).map { schema.columns[$0].name }
+    func columnNames(_ id: ReportTableID) -> [String] {
+        visibleColumns(id.schema).map { id.schema.columns[$0].name }
     }
 
     func tableTool(_ served: ServedTable, _ what: String) -> JSON {
-        let names = columnNames(served.file)
+        let names = columnNames(served.table)
         let input = Self.schemaObject([
             ("from", Self.date("First local day of the window (inclusive). Default: the first day of data.")),
             ("to", Self.date("Last local day of the window (inclusive). Default: the last day of data.")),
@@ -74,8 +74,8 @@ extension ArchiveService {
                 ("next_from", Self.nullableDate),
             ], required: ["table", "from", "to", "columns", "rows", "row_count", "truncated", "next_from"])
         return tool(
-            served.name, "\(served.file.fileName) rows",
-            "The rows of \(served.file.fileName) (\(what)) whose local days meet the window from..to, exactly as"
+            served.name, "\(served.fileName) rows",
+            "The rows of \(served.fileName) (\(what)) whose local days meet the window from..to, exactly as"
                 + " health-analyzer report writes them: de-duplicated across sources, local days of the person's"
                 + " time zone. At most \(Self.maximumTableRows) rows; when truncated, call again with from=next_from."
                 + " Columns are defined in the resource docs/outputs.md.",
@@ -102,7 +102,7 @@ extension ArchiveService {
                 "source_names_shown",
             ])
         let metricNames = columnNames(.daily).filter { name in
-            ReportWriter.tableSchemas.first?.columns.first { $0.name == name }.map(isMetric) ?? false
+            ReportTableID.daily.schema.columns.first { $0.name == name }.map(isMetric) ?? false
         }
         let compareInput = Self.schemaObject(
             [

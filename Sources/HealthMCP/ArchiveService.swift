@@ -1,7 +1,7 @@
 import HealthAnalysis
 import HealthArchive
 import HealthExport
-import HealthReports
+import HealthTables
 
 /// How `health-analyzer mcp` serves an archive.
 public struct ArchiveServiceOptions: Sendable {
@@ -25,7 +25,7 @@ public struct ArchiveServiceOptions: Sendable {
 ///
 /// The numbers are the reports' numbers: the archive is replayed through the same analysis as
 /// `report --db` (`ReportPipeline.run` over `Archive.read`, default options) and the rows come
-/// from the report's typed table declarations (`ReportWriter.tableRows`), so `daily` returns
+/// from the report's typed table declarations (`ReportTableID.rows`), so `daily` returns
 /// exactly the values of the daily.csv that `report --db` writes for the same archive.
 ///
 /// Nothing is analysed when the server starts; the first call that needs the numbers analyses
@@ -40,20 +40,18 @@ public final class ArchiveService: MCPService {
     final class Analysis {
         let stamp: ArchiveStamp
         let run: ReportRun
-        var tables: [ReportFile: TableRows] = [:]
+        var tables: [ReportTableID: TableRows] = [:]
 
         init(stamp: ArchiveStamp, run: ReportRun) {
             self.stamp = stamp
             self.run = run
         }
 
-        func table(_ file: ReportFile) -> TableRows {
-            if let t = tables[file] { return t }
-            // Every file the tools serve is a table (`ServedTable`, `.daily` for compare and summary).
-            guard let t = ReportWriter().tableRows(of: file, for: run.result, context: run.context) else {
-                preconditionFailure("\(file.fileName) is not a table")
-            }
-            tables[file] = t
+        /// The typed rows of `id` for this analysis (made once).
+        func table(_ id: ReportTableID) -> TableRows {
+            if let t = tables[id] { return t }
+            let t = id.rows(for: run.result, context: run.context)
+            tables[id] = t
             return t
         }
     }
@@ -150,7 +148,7 @@ public final class ArchiveService: MCPService {
         _ = try args.date("to")
         let a = try analysis(log)
         let window = try DayWindow.read(args, from: "from", to: "to", data: try dataDays(a))
-        let table = a.table(served.file)
+        let table = a.table(served.table)
         let visible = visibleColumns(table.schema)
         var chosen = visible
         if let names = try args.strings("columns") {
@@ -159,7 +157,7 @@ public final class ArchiveService: MCPService {
             for name in names {
                 guard let k = known.firstIndex(of: name) else {
                     throw ToolError(
-                        message: "columns: \(served.file.fileName) has no column '\(name)'; its columns: "
+                        message: "columns: \(served.fileName) has no column '\(name)'; its columns: "
                             + known.joined(separator: ", "))
                 }
                 if !picked.contains(visible[k]) { picked.append(visible[k]) }
@@ -193,7 +191,7 @@ public final class ArchiveService: MCPService {
             ("truncated", .bool(truncated)),
             ("next_from", nextFrom.map { .string($0.description) } ?? .null),
         ])
-        var text = "\(served.file.fileName), \(window.from) to \(window.to): \(cells.count) rows"
+        var text = "\(served.fileName), \(window.from) to \(window.to): \(cells.count) rows"
         if let nextFrom {
             text +=
                 " (truncated at \(Self.maximumTableRows); call \(served.name) again with from=\(nextFrom) for the rest)"

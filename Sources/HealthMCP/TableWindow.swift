@@ -1,5 +1,5 @@
 import HealthExport
-import HealthReports
+import HealthTables
 
 // A window of one of the report's tables (daily.csv, weekly.csv, …) as a tool returns it: the
 // rows whose local days meet the window, typed cells as JSON (numbers as the CSV writes them,
@@ -9,7 +9,7 @@ import HealthReports
 struct ServedTable {
     /// The tool's name and the table's (`daily`).
     var name: String
-    var file: ReportFile
+    var table: ReportTableID
     /// The local days a row covers, from its cells: daily, sleep and workouts rows one day
     /// (their first date or timestamp column), weekly rows their week (week_start + 6 days),
     /// monthly rows their calendar month (the first column, `YYYY-MM`).
@@ -21,12 +21,15 @@ struct ServedTable {
         case month
     }
 
-    static let daily = ServedTable(name: "daily", file: .daily, span: .day)
-    static let weekly = ServedTable(name: "weekly", file: .weekly, span: .week)
-    static let monthly = ServedTable(name: "monthly", file: .monthly, span: .month)
-    static let sleep = ServedTable(name: "sleep", file: .sleep, span: .day)
-    static let workouts = ServedTable(name: "workouts", file: .workouts, span: .day)
+    static let daily = ServedTable(name: "daily", table: .daily, span: .day)
+    static let weekly = ServedTable(name: "weekly", table: .weekly, span: .week)
+    static let monthly = ServedTable(name: "monthly", table: .monthly, span: .month)
+    static let sleep = ServedTable(name: "sleep", table: .sleep, span: .day)
+    static let workouts = ServedTable(name: "workouts", table: .workouts, span: .day)
     static let all: [ServedTable] = [daily, weekly, monthly, sleep, workouts]
+
+    /// The CSV file's name (`daily.csv`).
+    var fileName: String { table.schema.fileName }
 
     /// The first and last local day of `row`, nil when its cells hold no day.
     func days(of row: [TableCell]) -> (first: CivilDate, last: CivilDate)? {
