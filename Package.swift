@@ -44,10 +44,15 @@ let package = Package(
         // Many people's exports: batch runs (status records, shards) and the cohort tables.
         .target(
             name: "HealthBatch", dependencies: ["HealthExport", "HealthAnalysis", "HealthTables", "HealthArchive"]),
+        // `health-analyzer mcp`: a Model Context Protocol server over an archive (docs/mcp.md).
+        .target(
+            name: "HealthMCP",
+            dependencies: ["HealthExport", "HealthAnalysis", "HealthTables", "HealthReports", "HealthArchive"]),
         .executableTarget(
             name: "health-analyzer",
             dependencies: [
                 "HealthExport", "HealthAnalysis", "HealthTables", "HealthReports", "HealthArchive", "HealthBatch",
+                "HealthMCP",
             ]),
 
         // Synthetic exports with known true values, for tests, samples and benchmarks (not a product).
@@ -101,6 +106,8 @@ let package = Package(
             dependencies: [
                 "health-analyzer", "SyntheticExport", "HealthExport", "HealthArchive", "HealthTables", "HealthReports",
                 "TestSupport",
-            ]),
+            ],
+            // The MCP session script that MCPTests runs with the official MCP Python SDK.
+            exclude: ["Python"]),
     ]
 )

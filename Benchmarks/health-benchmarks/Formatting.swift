@@ -2,6 +2,8 @@
 // linked in all the same, through SyntheticExport, and adds about 6 MB to every child's RSS
 // floor; the table prints that floor.)
 
+import HealthExport
+
 /// `x` with exactly `digits` decimals, rounded half away from zero: `fixed(3.14159, 2)` is "3.14".
 func fixed(_ x: Double, _ digits: Int) -> String {
     guard x.isFinite else { return x.isNaN ? "nan" : (x < 0 ? "-inf" : "inf") }
@@ -37,26 +39,7 @@ func pad(_ text: String, _ width: Int, right: Bool = true) -> String {
 }
 
 /// A JSON string literal for `s`.
-func jsonString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 {
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-    }
-    return out + "\""
-}
+func jsonString(_ s: String) -> String { JSONText.quoted(s) }
 
 /// A JSON number for `x` (`null` when not finite), with up to `digits` decimals.
 func jsonNumber(_ x: Double, _ digits: Int = 6) -> String {

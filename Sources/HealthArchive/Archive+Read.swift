@@ -101,7 +101,8 @@ extension Archive {
         guard count > 0 else { return [] }
         var out: [Connection] = []
         for _ in 0..<count {
-            let c = try Connection(path: path, readOnly: true, create: false, immutable: immutable)
+            let c = try Connection(
+                path: path, readOnly: true, create: false, immutable: immutable, queryOnly: queryOnly)
             c.setBusyHandler(busyWait)
             try c.execute("BEGIN")
             let s = try c.prepare("SELECT count(*), coalesce(max(id), 0) FROM exports")

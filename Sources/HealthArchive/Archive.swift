@@ -109,12 +109,17 @@ public final class Archive {
     ///   - onLongWait: called once, with a one-line message, when a wait for another process's
     ///     lock has lasted more than a second (issue 17: `report --db` waited silently for an
     ///     import's commit).
+    ///   - queryOnly: with `readOnly`, every connection is opened `mode=ro` with `PRAGMA query_only`
+    ///     and extension loading off, and an archive of an earlier schema version is refused
+    ///     (`ArchiveError.olderSchema`) instead of upgraded in place: nothing can change the file
+    ///     (`health-analyzer mcp`, docs/mcp.md).
     /// - Throws: `ArchiveError`.
     public init(
         path: String, readOnly: Bool = false, create: Bool = true, busyTimeoutSeconds: Int = 600,
-        onLongWait: (@Sendable (String) -> Void)? = nil
+        onLongWait: (@Sendable (String) -> Void)? = nil, queryOnly: Bool = false
     ) throws(ArchiveError) {
         self.path = path
+        self.queryOnly = queryOnly && readOnly
         self.busyTimeoutSeconds = busyTimeoutSeconds
         var status = ArchivePlatform.status(path)
         if status == nil && (readOnly || !create) { throw .missing(path: path) }
@@ -139,7 +144,8 @@ public final class Archive {
         let immutable = readOnly && !Archive.folderCanHoldWAL(path)
         self.immutable = immutable
         do {
-            db = try Connection(path: path, readOnly: readOnly, create: false, immutable: immutable)
+            db = try Connection(
+                path: path, readOnly: readOnly, create: false, immutable: immutable, queryOnly: queryOnly && readOnly)
         } catch {
             throw .sqlite(error)
         }
@@ -147,7 +153,7 @@ public final class Archive {
         db.setBusyHandler(busyWait)
         do throws(ArchiveError) {
             try wrap { try checkSchema(readOnly: readOnly) }
-        } catch .olderSchema(let path, let version, _) where readOnly {
+        } catch .olderSchema(let path, let version, _) where readOnly && !queryOnly {
             // Reading needs the current schema: upgrade through a writable connection, then read.
             if let problem = Archive.whyNotWritable(path) {
                 throw .olderSchema(path: path, version: version, reason: problem)
@@ -156,6 +162,9 @@ public final class Archive {
             try wrap { try checkSchema(readOnly: readOnly) }
         }
     }
+
+    /// True when the archive was opened `queryOnly` (see `init`).
+    public let queryOnly: Bool
 
     /// The schema version of archives this code writes and reads (`PRAGMA user_version`;
     /// docs/archive.md §6.2): an opened archive has it, older ones being upgraded on opening.
@@ -350,7 +359,11 @@ public final class Archive {
             throw ArchiveError.notAnArchive(path: path, reason: "schema version \(s.version)")
         }
         if s.version < Schema.version {
-            if readOnly { throw ArchiveError.olderSchema(path: path, version: s.version, reason: "read-only") }
+            if readOnly {
+                throw ArchiveError.olderSchema(
+                    path: path, version: s.version,
+                    reason: queryOnly ? "mcp never writes; run health-analyzer report --db on it once" : "read-only")
+            }
             try db.execute("BEGIN IMMEDIATE")  // another process may be upgrading it right now
             do {
                 let version = try state().version

@@ -27,12 +27,21 @@ final class Connection {
 
     /// Opens `path` read-write (creating it when `create`) or read-only; `immutable` (read-only
     /// only) opens it as `file:…?immutable=1`, which needs no `-shm` or `-wal` beside it.
-    init(path: String, readOnly: Bool, create: Bool, immutable: Bool = false) throws(SQLiteError) {
+    /// `queryOnly` (read-only only) opens it as `file:…?mode=ro`, sets `PRAGMA query_only` and
+    /// turns extension loading off (`SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION`): a connection that
+    /// cannot change the file whatever SQL it is given (`health-analyzer mcp`).
+    init(path: String, readOnly: Bool, create: Bool, immutable: Bool = false, queryOnly: Bool = false)
+        throws(SQLiteError)
+    {
         var db: OpaquePointer?
+        let queryOnly = queryOnly && readOnly
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
-            | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
-        let name = immutable && readOnly ? Self.immutableURI(path) : path
+            | SQLITE_OPEN_NOMUTEX | (immutable || queryOnly ? SQLITE_OPEN_URI : 0)
+        let name =
+            queryOnly
+            ? Self.uri(path, immutable ? "mode=ro&immutable=1" : "mode=ro")
+            : immutable && readOnly ? Self.immutableURI(path) : path
         let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -42,12 +51,21 @@ final class Connection {
         handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        if queryOnly {
+            guard health_sqlite_disable_load_extension(db) == SQLITE_OK else {
+                throw SQLiteError(code: SQLITE_ERROR, message: "\(path): cannot turn extension loading off")
+            }
+            try execute("PRAGMA query_only = 1")
+        }
     }
 
     deinit { sqlite3_close_v2(handle) }
 
     /// `file:<path>?immutable=1`, the path's bytes other than unreserved ones percent-encoded.
-    static func immutableURI(_ path: String) -> String {
+    static func immutableURI(_ path: String) -> String { uri(path, "immutable=1") }
+
+    /// `file:<path>?<query>`, the path's bytes other than unreserved ones percent-encoded.
+    static func uri(_ path: String, _ query: String) -> String {
         var uri = "file:"
         for b in path.utf8 {
             let c = Character(Unicode.Scalar(b))
@@ -57,7 +75,7 @@ final class Connection {
                 uri += "%" + String(b, radix: 16, uppercase: true).leftPadded(to: 2)
             }
         }
-        return uri + "?immutable=1"
+        return uri + "?" + query
     }
 
     /// Waits up to `milliseconds` for another connection's lock before failing with SQLITE_BUSY.

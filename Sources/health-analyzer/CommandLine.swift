@@ -62,6 +62,8 @@ extension CommandLine {
                 }
                 print(CommandTable.manPage(), terminator: "")
                 return ExitCode.success
+            case "mcp":
+                return try McpCommand.run(rest)
             case "batch":
                 return try BatchCommand.run(rest)
             case "cohort":

@@ -79,7 +79,9 @@ enum CommandTable {
     static let tagline = "numbers you can trust from an Apple Health export"
 
     /// Every command, in the order the root help lists them.
-    static let commands: [CommandSpec] = [inspect, report, importCommand, batch, cohort, completions, manual, help]
+    static let commands: [CommandSpec] = [
+        inspect, report, importCommand, batch, cohort, mcp, completions, manual, help,
+    ]
 
     static func command(_ name: String) -> CommandSpec? { commands.first { $0.name == name } }
 
@@ -292,6 +294,40 @@ enum CommandTable {
         options: [SharedOption.quiet("Print nothing on success.")],
         footer: """
             Exit codes: 0 written, 1 failure, 64 usage error.
+            """)
+
+    static let mcp = CommandSpec(
+        name: "mcp",
+        summary: "Serve an archive's numbers to an AI assistant (Model Context Protocol).",
+        usage: ["mcp --db <archive> [options]"],
+        about: """
+            A Model Context Protocol server over standard input and output for an MCP client (an
+            AI assistant on this machine): tools that return the reports' numbers for a window
+            of local days (summary, daily, weekly, monthly, sleep, workouts, compare) and one
+            read-only SQL query, and resources with the archive's schema and the docs pages that
+            define the columns. The archive is opened read-only and never changed; the numbers
+            are computed on the first call and again after an import. What the tools return is
+            sent to whatever model the client uses. See docs/mcp.md.
+            """,
+        positional: nil,
+        options: [
+            OptionSpec(
+                name: "--db", value: "<file>", help: "The archive made by 'import'. Required.", completion: .file),
+            OptionSpec(
+                name: "--show-source-names",
+                help: "Return source and device names (they hold first names, such as \"Alex's Apple Watch\"); "
+                    + "left out by default. Nothing from <Me> is ever returned."),
+            OptionSpec(
+                name: "--threads", value: "N",
+                help: "Threads reading the archive for the analysis (default: the cores available{cores}). The "
+                    + "numbers are the same for any N."),
+        ],
+        footer: """
+            Exit codes: 0 standard input ended, 1 the archive is missing or damaged (the message
+            report --db gives), 64 usage error.
+
+            Example (in an MCP client's configuration: command and args):
+              health-analyzer mcp --db ~/Health/health.sqlite
             """)
 
     static let completions = CommandSpec(

@@ -9,27 +9,7 @@ import HealthTables
 extension ReportWriter {
     /// The text of `report.json` (UTF-8, keys in a fixed order, two-space indentation).
     public func reportJSON(_ result: AnalysisResult, context: ReportContext) -> String {
-        func string(_ s: String?) -> String {
-            guard let s else { return "null" }
-            var out = "\""
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if u.value < 0x20 {
-                        let hex = String(u.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(u)
-                    }
-                }
-            }
-            return out + "\""
-        }
+        func string(_ s: String?) -> String { s.map(JSONText.quoted) ?? "null" }
         let parts = context.generator.split(separator: " ", maxSplits: 1).map(String.init)
         let reason: String
         switch result.timeZone.reason {

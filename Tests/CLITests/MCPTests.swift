@@ -1,0 +1,323 @@
+import Foundation
+import SyntheticExport
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `health-analyzer mcp --db`: a whole session through the official MCP Python SDK's stdio
+/// client (values against the CSV files of `report --db`, every error case, the archive
+/// unchanged), and raw lines the SDK would never send (docs/mcp.md).
+@Suite("MCP server")
+struct MCPTests {
+    /// The result of a process bounded by a timeout: killed (by its pid) when it ran over.
+    struct Bounded {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var timedOut: Bool
+    }
+
+    /// Runs `executable` with `arguments`, `input` on its standard input (then closed), for at
+    /// most `seconds`; a process still running then is killed with SIGKILL by its pid.
+    static func runBounded(
+        _ executable: URL, _ arguments: [String], input: Data = Data(), environment: [String: String]? = nil,
+        seconds: Double
+    ) throws -> Bounded {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        if let environment { p.environment = environment }
+        let inPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        p.standardInput = inPipe
+        p.standardOutput = outPipe
+        p.standardError = errPipe
+        try p.run()
+        let pid = p.processIdentifier
+        let group = DispatchGroup()
+        nonisolated(unsafe) var out = Data()
+        nonisolated(unsafe) var err = Data()
+        DispatchQueue.global().async(group: group) { out = outPipe.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { err = errPipe.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) {
+            // A server that stops reading (it must not) makes this write fail, not hang: it is killed.
+            try? inPipe.fileHandleForWriting.write(contentsOf: input)
+            try? inPipe.fileHandleForWriting.close()
+        }
+        var timedOut = false
+        if group.wait(timeout: .now() + seconds) == .timedOut {
+            timedOut = true
+            kill(pid, SIGKILL)
+            _ = group.wait(timeout: .now() + 10)
+        }
+        p.waitUntilExit()
+        return Bounded(
+            status: p.terminationStatus, stdout: out, stderr: String(decoding: err, as: UTF8.self), timedOut: timedOut)
+    }
+
+    /// Each line of standard output as a JSON object (a line that is not one fails the test:
+    /// nothing but protocol messages goes there).
+    static func messages(_ stdout: Data) -> [[String: Any]] {
+        String(decoding: stdout, as: UTF8.self).split(separator: "\n").compactMap { line in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object != nil, "not a JSON-RPC message on standard output: \(line.prefix(200))")
+            #expect(object?["jsonrpc"] as? String == "2.0")
+            return object
+        }
+    }
+
+    static func errorCode(_ message: [String: Any]) -> Int? {
+        (message["error"] as? [String: Any])?["code"] as? Int
+    }
+
+    static func line(_ object: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+            + "\n"
+    }
+
+    static func initialize(id: Int, version: String) -> String {
+        line([
+            "jsonrpc": "2.0", "id": id, "method": "initialize",
+            "params": [
+                "protocolVersion": version, "capabilities": [String: Any](),
+                "clientInfo": ["name": "tests", "version": "1"],
+            ],
+        ])
+    }
+
+    /// An archive of the sample export, made once per process.
+    static let sampleArchive: URL = {
+        let db = try! temporaryFolder().appendingPathComponent("sample.sqlite")
+        let r = try! run(["import", sample.path, "--db", db.path, "--quiet"])
+        precondition(r.status == 0, r.stderr)
+        return db
+    }()
+
+    /// Raw lines: malformed JSON (-32700), a request before `initialize` (-32600), a batch
+    /// (-32600: MCP 2025-06-18 removed batches), an unknown method (-32601), a 10 MB line
+    /// (-32600, and the session goes on), and input ending inside a message (dropped, exit 0).
+    /// Every answer carries the request's id, or null where none could be read; nothing but
+    /// JSON-RPC messages on standard output; no hang (60 s bound, then killed by pid).
+    @Test func rawLinesGetTheSpecifiedErrors() throws {
+        var input = "this is { not JSON\n"
+        input += Self.line(["jsonrpc": "2.0", "id": 1, "method": "tools/list"])
+        input += "[" + Self.line(["jsonrpc": "2.0", "id": 2, "method": "ping"]).dropLast() + "]\n"
+        input += Self.initialize(id: 3, version: "2025-06-18")
+        input += Self.line(["jsonrpc": "2.0", "method": "notifications/initialized"])
+        input += Self.line(["jsonrpc": "2.0", "id": 4, "method": "prompts/get"])
+        input +=
+            "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"pad\":\""
+            + String(repeating: "x", count: 10 << 20) + "\"}}\n"
+        input += Self.line(["jsonrpc": "2.0", "id": 6, "method": "ping"])
+        input += "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"pi"  // the input ends here
+        let r = try Self.runBounded(
+            binary, ["mcp", "--db", Self.sampleArchive.path], input: Data(input.utf8), seconds: 60)
+        #expect(!r.timedOut, "the server hung and was killed")
+        #expect(r.status == 0, "\(r.stderr)")
+        let m = Self.messages(r.stdout)
+        try #require(m.count == 7, "\(m)")
+        #expect(Self.errorCode(m[0]) == -32700 && m[0]["id"] is NSNull)
+        #expect(Self.errorCode(m[1]) == -32600 && m[1]["id"] as? Int == 1)
+        #expect(Self.errorCode(m[2]) == -32600 && m[2]["id"] is NSNull)
+        #expect(((m[3]["result"] as? [String: Any])?["protocolVersion"] as? String) == "2025-06-18")
+        #expect(Self.errorCode(m[4]) == -32601 && m[4]["id"] as? Int == 4)
+        #expect(Self.errorCode(m[5]) == -32600 && m[5]["id"] is NSNull)
+        #expect(m[6]["id"] as? Int == 6 && m[6]["result"] != nil)
+        #expect(r.stderr.contains("standard input ended inside a message"))
+    }
+
+    /// A revision the server does not know gets its newest (the client decides); a revision it
+    /// knows gets itself. `initialize` twice is refused.
+    @Test func versionNegotiation() throws {
+        for (asked, answered) in [("2099-01-01", "2025-11-25"), ("2025-03-26", "2025-03-26")] {
+            let input = Self.initialize(id: 1, version: asked) + Self.initialize(id: 2, version: asked)
+            let r = try Self.runBounded(
+                binary, ["mcp", "--db", Self.sampleArchive.path], input: Data(input.utf8), seconds: 60)
+            #expect(r.status == 0 && !r.timedOut)
+            let m = Self.messages(r.stdout)
+            try #require(m.count == 2)
+            #expect(((m[0]["result"] as? [String: Any])?["protocolVersion"] as? String) == answered)
+            #expect(Self.errorCode(m[1]) == -32600)
+        }
+    }
+
+    /// The docs pages served as resources are the files in docs/ byte for byte (they are
+    /// compiled in: run scripts/make-mcp-docs after changing one).
+    @Test func resourcesAreTheDocsPages() throws {
+        var input = Self.initialize(id: 1, version: "2025-11-25")
+        input += Self.line(["jsonrpc": "2.0", "id": 2, "method": "resources/list"])
+        let listed = try Self.runBounded(
+            binary, ["mcp", "--db", Self.sampleArchive.path], input: Data(input.utf8), seconds: 60)
+        let resources = try #require(
+            (Self.messages(listed.stdout).last?["result"] as? [String: Any])?["resources"] as? [[String: Any]])
+        let uris = resources.compactMap { $0["uri"] as? String }
+        let docs = uris.filter { $0.hasPrefix("health-analyzer://docs/") }
+        #expect(
+            docs.contains("health-analyzer://docs/outputs.md") && docs.contains("health-analyzer://docs/archive.md"))
+        input = Self.initialize(id: 1, version: "2025-11-25")
+        for (i, uri) in uris.enumerated() {
+            input += Self.line(["jsonrpc": "2.0", "id": 10 + i, "method": "resources/read", "params": ["uri": uri]])
+        }
+        input += Self.line([
+            "jsonrpc": "2.0", "id": 99, "method": "resources/read", "params": ["uri": "file:///etc/passwd"],
+        ])
+        let r = try Self.runBounded(
+            binary, ["mcp", "--db", Self.sampleArchive.path], input: Data(input.utf8), seconds: 60)
+        let m = Self.messages(r.stdout)
+        try #require(m.count == uris.count + 2)
+        for (i, uri) in uris.enumerated() {
+            let contents = try #require(
+                ((m[i + 1]["result"] as? [String: Any])?["contents"] as? [[String: Any]])?.first)
+            let text = try #require(contents["text"] as? String)
+            if uri.hasPrefix("health-analyzer://docs/") {
+                let file = packageRoot.appendingPathComponent("docs/" + uri.dropFirst("health-analyzer://docs/".count))
+                #expect(text == (try String(contentsOf: file, encoding: .utf8)), "\(uri): run scripts/make-mcp-docs")
+                #expect(contents["mimeType"] as? String == "text/markdown")
+            } else {
+                #expect(text.contains("CREATE"), "\(uri)")
+            }
+        }
+        #expect(Self.errorCode(m[uris.count + 1]) == -32002)
+    }
+
+    /// Source names are left out unless `--show-source-names`: `query` reads `sources.name` as
+    /// NULL and sleep.csv's `source` column is not returned; with the option both are there.
+    /// The table `me` is never read. (The sample has 6 sources: Apple Watch, iPhone, a sleep app…)
+    @Test func sourceNamesOnlyWhenAsked() throws {
+        var input = Self.initialize(id: 1, version: "2025-11-25")
+        input += Self.line([
+            "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": ["name": "query", "arguments": ["sql": "SELECT name FROM sources ORDER BY id"]],
+        ])
+        input += Self.line([
+            "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": ["name": "sleep", "arguments": ["from": "2025-10-01", "to": "2025-10-01"]],
+        ])
+        input += Self.line([
+            "jsonrpc": "2.0", "id": 4, "method": "tools/call",
+            "params": ["name": "query", "arguments": ["sql": "SELECT date_of_birth FROM me"]],
+        ])
+        for shown in [false, true] {
+            let r = try Self.runBounded(
+                binary, ["mcp", "--db", Self.sampleArchive.path] + (shown ? ["--show-source-names"] : []),
+                input: Data(input.utf8), seconds: 120)
+            let m = Self.messages(r.stdout)
+            try #require(m.count == 4, "\(r.stderr)")
+            func structured(_ k: Int) -> [String: Any]? {
+                (m[k]["result"] as? [String: Any])?["structuredContent"] as? [String: Any]
+            }
+            let names = try #require(structured(1)?["rows"] as? [[Any]]).map { $0[0] as? String }
+            #expect(names.count == 6)
+            #expect(names.allSatisfy { shown ? $0 != nil : $0 == nil }, "\(names)")
+            let columns = try #require(structured(2)?["columns"] as? [String])
+            #expect(columns.contains("source") == shown, "\(columns)")
+            #expect((m[3]["result"] as? [String: Any])?["isError"] as? Bool == true)
+        }
+    }
+
+    /// A missing archive, a file that is not SQLite and an SQLite database of another program
+    /// are refused at start with the one-line message and exit code `report --db` gives.
+    @Test func aMissingOrDamagedArchiveIsRefusedAsReportDoes() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = dir.appendingPathComponent("missing.sqlite").path
+        let garbage = dir.appendingPathComponent("garbage.sqlite")
+        try Data(repeating: 0x41, count: 8192).write(to: garbage)
+        let foreign = dir.appendingPathComponent("foreign.sqlite")
+        #expect(try runTool("sqlite3", [foreign.path, "CREATE TABLE t (x)"]).status == 0)
+        for path in [missing, garbage.path, foreign.path] {
+            let report = try run(["report", "--db", path, "--out", dir.appendingPathComponent("out").path])
+            let r = try Self.runBounded(binary, ["mcp", "--db", path], seconds: 30)
+            #expect(r.status == report.status && r.status == 1, "\(path)")
+            #expect(r.stderr == report.stderr, "\(path)")
+            #expect(r.stderr.split(separator: "\n").count == 1)
+            #expect(r.stdout.isEmpty)
+        }
+    }
+
+    /// The tests' Python with the official MCP SDK (and jsonschema); nil with the reason when it
+    /// cannot be had (no `python3 -m venv`, PyPI unreachable): the test fails under CI=true.
+    static func sdkPython() -> (python: URL?, problem: String) {
+        do {
+            _ = try PythonPackages.python(with: "mcp")
+            return (try PythonPackages.python(with: "jsonschema"), "")
+        } catch {
+            return (nil, "\(error)")
+        }
+    }
+
+    /// Runs the SDK session script on `archive` after `report --db` wrote its CSV files, and
+    /// checks the archive's bytes (and its -wal's) are the same after the session.
+    static func sdkSession(_ archive: URL, mode: String, name: String) throws {
+        let (python, problem) = sdkPython()
+        guard let python else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("the MCP Python SDK is needed under CI=true: \(problem)")
+            } else {
+                print("SKIPPED \(name): \(problem)")
+            }
+            return
+        }
+        let out = archive.deletingLastPathComponent().appendingPathComponent("report")
+        let report = try run(["report", "--db", archive.path, "--out", out.path, "--quiet"])
+        try #require(report.status == 0, "\(report.stderr)")
+        // The archive and its -wal (none and an empty one are the same: SQLite makes an empty
+        // -wal and a -shm beside a WAL archive for every reader).
+        func bytes() -> [Data] {
+            ["", "-wal"].map { (try? Data(contentsOf: URL(fileURLWithPath: archive.path + $0))) ?? Data() }
+        }
+        let before = bytes()
+        let script = packageRoot.appendingPathComponent("Tests/CLITests/Python/mcp_session.py")
+        let r = try runBounded(
+            python,
+            [script.path, binary.path, archive.path, out.path, packageRoot.appendingPathComponent("docs").path, mode],
+            seconds: 600)
+        #expect(!r.timedOut, "the session hung and was killed")
+        let stdout = String(decoding: r.stdout, as: UTF8.self)
+        #expect(r.status == 0, "\(stdout)\n\(r.stderr.suffix(3000))")
+        #expect(stdout.hasSuffix("ok\n"), "\(stdout)")
+        #expect(bytes() == before, "the session changed the archive")
+    }
+
+    /// A generated archive of 150 days with sleep, workouts and duplicates: every tool through
+    /// the SDK, every cell of daily, weekly, monthly, sleep and workouts equal to the CSV files,
+    /// summary's counts and compare's means from daily.csv, each bad input a one-line tool
+    /// error, the docs resources equal to docs/, and the archive unchanged.
+    @Test func anSDKSessionReturnsTheReportsNumbers() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = dir.appendingPathComponent("export.xml")
+        let config = SyntheticExportConfiguration(firstDay: "2025-05-05", days: 150, seed: 7, extendedHealthData: true)
+        try Data(SyntheticExport.makeExport(config).bytes).write(to: export)
+        let db = dir.appendingPathComponent("health.sqlite")
+        #expect(try run(["import", export.path, "--db", db.path, "--quiet"]).status == 0)
+        try Self.sdkSession(db, mode: "full", name: "anSDKSessionReturnsTheReportsNumbers")
+    }
+
+    /// Two exports in two zones (the second after a move from Berlin to New York): daily through
+    /// the SDK equals daily.csv of `report --db` on the same archive, cell by cell.
+    @Test func twoExportsInTwoZones() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("first.xml")
+        try Data(
+            SyntheticExport.makeExport(SyntheticExportConfiguration(firstDay: "2025-03-03", days: 40, seed: 5)).bytes
+        ).write(to: first)
+        let second = dir.appendingPathComponent("second.xml")
+        let moved = SyntheticExportConfiguration(
+            firstDay: "2025-03-03", days: 80, seed: 5,
+            zoneChanges: [SyntheticZoneChange(firstDay: "2025-04-20", timeZoneIdentifier: "America/New_York")])
+        try Data(SyntheticExport.makeExport(moved).bytes).write(to: second)
+        let db = dir.appendingPathComponent("health.sqlite")
+        #expect(try run(["import", first.path, "--db", db.path, "--quiet"]).status == 0)
+        #expect(try run(["import", second.path, "--db", db.path, "--quiet"]).status == 0)
+        try Self.sdkSession(db, mode: "daily", name: "twoExportsInTwoZones")
+        // The archive's days are in both zones.
+        let daily = try String(contentsOf: dir.appendingPathComponent("report/daily.csv"), encoding: .utf8)
+        #expect(daily.contains(",Europe/Berlin\n") && daily.contains(",America/New_York\n"))
+    }
+}
