@@ -10,7 +10,7 @@ enum EmbeddedDocs {
 
 What `health-analyzer report` writes into `--out` (and `report --db` too), file by file.
 Sections are numbered for citation (`docs/outputs.md §2`). How `--out` is written (all or nothing,
-one writer at a time) is in the README.
+one writer at a time) is in [commands.md](commands.md).
 
 ## 1. The files
 
@@ -24,6 +24,7 @@ one writer at a time) is in the README.
 | `stand_hours.csv` | local day and hour | `date, hour, stood, utc_offset` (the repeated hour of a fall-back day has two rows, told apart by the offset) |
 | `sources.csv` | type and source | `type, source, source_class, samples, raw_total, counted_total, unit` |
 | `report.md` | — | the overview to read first: period, zone and source order used, trend charts, recent weeks with week-over-week change, months, ring closures and the longest all-rings streak, the stand-hour profile, sleep, workouts, raw versus counted per type, the ActivitySummary cross-check, notes and diagnostics |
+| `report.html` | — | the same sections, tables and charts as `report.md` in one page that any browser opens, on a phone too, and that prints (§5); the file to open first |
 | `schema.sql` | CSV file | a typed `CREATE TABLE` per CSV file for DuckDB and SQLite, so a column without data still loads as a number |
 | `load-sqlite.sql`, `load-duckdb.sql` | — | load every CSV file into typed tables, run in the report folder: `sqlite3 health.db < load-sqlite.sql` or `duckdb health.duckdb < load-duckdb.sql`; every empty cell becomes NULL (sqlite3's `.import` alone stores `''`, which `avg` and `count` take for a value) |
 | `report.json` | — | how the report was made: tool and version, input, zone and why, source order, de-duplication mode, period, files |
@@ -78,6 +79,33 @@ date,steps,distance_km,flights_climbed,active_energy_kcal,move_kcal,move_goal_kc
 2025-09-29,8600,6.299,4,542.5,447.5,500,30,30,10,12,1,61,69.3,0,0,447.5,30,10,,,55,112,,977.8,95,,69.9,50.9,,,,,,,Europe/Berlin
 2025-09-30,9619,6.793,9,552.3,552.3,500,0,30,12,12,2,58,67,0,0,552.3,0,12,,,48,105,,979.4,92,,,48.6,14.4,95.3,36.11,,,395.4,Europe/Berlin
 ```
+
+## 5. `report.html`
+
+`report.html` is `report.md` for a browser: the same sections in the same order, the same tables
+with the same numbers, and the same charts. Both are made from one document that the report's
+sections build once (headings, paragraphs, lists, tables of typed cells, charts); one renderer
+writes it as Markdown and one as HTML, so the two never disagree and neither is made from the
+other's text. After a report, the command's last line names it (`open reports/report.html in a
+web browser`; not with `--quiet`).
+
+- **One file, nothing else needed.** The charts are inline SVG (the same drawings as the
+  `chart_*.svg` files), the style sheet is inside the page. There is no script, no font, no image
+  file and no reference to the network, so it opens offline, from a mail attachment or a USB stick,
+  and the links in it lead only to the files beside it (`daily.csv`, …).
+- **On a phone.** The text is one column at most 912 px wide that narrows with the screen. A table
+  wider than the screen (the months have up to 15 columns) scrolls sideways inside its own box;
+  the page itself never scrolls sideways. Charts scale to the column's width.
+- **On paper.** A print style sheet: black text, no scrolling boxes (table cells wrap instead), and
+  no chart, table row or heading split from what follows across a page break.
+- **Escaped.** Every text from the export (source and device names, activity names, notes, the
+  reader's diagnostics, the input's file name) is written as HTML text (`&`, `<`, `>`, `"` as
+  character references), so a name can never become markup.
+- **Checked.** A test renders `reports/report.html` in headless Chromium 390 px (a phone) and
+  1280 px wide and fails when the page is wider than the window, when an element other than a
+  table's own box reaches past the right edge, or when the page is implausibly short or tall
+  (`Tests/CLITests/HTMLRenderTests.swift`). `scripts/render-report` makes the picture of the
+  sample report in the README from it (`docs/report.png`).
 """# + "\n"),
         ("archive.md", #"""
 # The archive: every export in one SQLite file
