@@ -51,6 +51,21 @@ struct PackagingTests {
         let stamped = try String(contentsOf: dist.appendingPathComponent("version.txt"), encoding: .utf8)
         #expect(stamped == source.stdout)
 
+        // Each package names its licence and the third-party notices (docs/install.md).
+        let names = files(in: dist)
+        let tarball = try #require(names.first { $0.hasSuffix(".tar.gz") })
+        let deb = try #require(names.first { $0.hasSuffix(".deb") })
+        let wheelFile = try #require(names.first { $0.hasSuffix(".whl") })
+        let tarList = try runTool("tar", ["-tzf", dist.appendingPathComponent(tarball).path]).stdout
+        #expect(tarList.contains("share/doc/health-analyzer/LICENSE\n"))
+        #expect(tarList.contains("share/doc/health-analyzer/THIRD-PARTY-NOTICES\n"))
+        let debList = try runTool("dpkg-deb", ["-c", dist.appendingPathComponent(deb).path]).stdout
+        #expect(debList.contains("./usr/share/doc/health-analyzer/copyright\n"))
+        #expect(debList.contains("./usr/share/doc/health-analyzer/THIRD-PARTY-NOTICES\n"))
+        let wheelList = try runTool("python3", ["-m", "zipfile", "-l", dist.appendingPathComponent(wheelFile).path]).stdout
+        #expect(wheelList.contains(".dist-info/licenses/LICENSE "))
+        #expect(wheelList.contains(".dist-info/licenses/THIRD-PARTY-NOTICES "))
+
         let out = try temporaryFolder()
         let start = Date()
         let check = try runTool(packageRoot.appendingPathComponent("scripts/check-packages").path, [out.path])
