@@ -62,14 +62,16 @@ struct PackagingTests {
         let debList = try runTool("dpkg-deb", ["-c", dist.appendingPathComponent(deb).path]).stdout
         #expect(debList.contains("./usr/share/doc/health-analyzer/copyright\n"))
         #expect(debList.contains("./usr/share/doc/health-analyzer/THIRD-PARTY-NOTICES\n"))
-        let wheelList = try runTool("python3", ["-m", "zipfile", "-l", dist.appendingPathComponent(wheelFile).path]).stdout
+        let wheelList = try runTool("python3", ["-m", "zipfile", "-l", dist.appendingPathComponent(wheelFile).path])
+            .stdout
         #expect(wheelList.contains(".dist-info/licenses/LICENSE "))
         #expect(wheelList.contains(".dist-info/licenses/THIRD-PARTY-NOTICES "))
 
         let out = try temporaryFolder()
         let start = Date()
         let check = try runTool(packageRoot.appendingPathComponent("scripts/check-packages").path, [out.path])
-        try #require(check.status == 0, "scripts/check-packages failed (\(check.status)):\n\(check.stdout)\(check.stderr)")
+        try #require(
+            check.status == 0, "scripts/check-packages failed (\(check.status)):\n\(check.stdout)\(check.stderr)")
         print("scripts/check-packages: \(Int(Date().timeIntervalSince(start))) s")
 
         let committed = packageRoot.appendingPathComponent("reports")

@@ -25,11 +25,13 @@ struct SetupScriptTests {
     /// to get Swift and that the release packages need none.
     @Test func installWithoutSwiftSaysWhereToGetItInOneLine() throws {
         let r = try runTool(
-            "env", ["PATH=/usr/bin:/bin", "bash", packageRoot.appendingPathComponent("scripts/install").path, "/nonexistent"])
+            "env",
+            ["PATH=/usr/bin:/bin", "bash", packageRoot.appendingPathComponent("scripts/install").path, "/nonexistent"])
         #expect(r.status == 1)
         #expect(r.stdout == "")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
-        #expect(r.stderr.contains("https://www.swift.org/install/linux/") && r.stderr.contains("need none"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("https://www.swift.org/install/linux/") && r.stderr.contains("need none"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent"))
     }
 }
