@@ -455,6 +455,7 @@ struct ZoneTimelineBuilder {
             return periods
         }
         let id = representative(winner.ids)
+        if let note = standInNote(winner.ids, named: id) { notes.append(note) }
         if !offsets.isEmpty {
             notes.append(
                 .info(
@@ -496,13 +497,14 @@ struct ZoneTimelineBuilder {
         Int64(tz.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))))
     }
 
-    /// The IANA zones that `include` accepts, grouped by their offsets over `range` (zones in one
-    /// group give the same days), each group with the calendar of its zones.
+    /// The canonical zones of the tz database (`ZoneDatabase`) that `include` accepts, grouped by
+    /// their offsets over `range` (zones in one group give the same days), each group with the
+    /// calendar of its zones.
     static func zoneGroups(
         range: ClosedRange<Int64>, _ include: (TimeZone) -> Bool
     ) -> [[Int64]: (calendar: LocalCalendar, ids: [String])] {
         var groups: [[Int64]: (calendar: LocalCalendar, ids: [String])] = [:]
-        for id in TimeZone.knownTimeZoneIdentifiers {
+        for id in ZoneDatabase.candidateIdentifiers {
             guard let tz = TimeZone(identifier: id), include(tz) else { continue }
             let cal = LocalCalendar(timeZone: tz, covering: range)
             let signature = cal.segments.flatMap { [$0.start, $0.offset] }
@@ -520,15 +522,40 @@ struct ZoneTimelineBuilder {
 
     /// The zone that names a group of zones giving the same days. Ties are broken by the
     /// export's own evidence, never by the machine's TZ: the zones of the locale's region first,
-    /// then the well-known representatives, then the name (docs/days-and-time-zones.md §6).
+    /// then the well-known representatives (the most populous), then the tz database's
+    /// `zone1970.tab` order, then the name (docs/days-and-time-zones.md §6).
     func representative(_ ids: [String]) -> String {
         let regionZones = ZoneRegions.zones(ofLocale: locale)
         let local = ids.filter { regionZones.contains($0) }
         let pool = local.isEmpty ? ids : local
         if let p = Self.preferredRepresentatives.first(where: { pool.contains($0) }) { return p }
-        if let first = regionZones.first(where: { local.contains($0) }) { return first }  // zone.tab order
-        let plain = ids.filter { !$0.hasPrefix("Etc/") && $0.contains("/") }
-        return (plain.isEmpty ? ids : plain).min() ?? ids[0]  // a group has at least one zone
+        // Then the tz database's own order (zone1970.tab), then the name.
+        if let first = ZoneDatabase.candidateIdentifiers.first(where: { pool.contains($0) }) { return first }
+        let plain = pool.filter { !$0.hasPrefix("Etc/") && $0.contains("/") }
+        return (plain.isEmpty ? pool : plain).min() ?? ids[0]  // a group has at least one zone
+    }
+
+    /// A note naming `id` as a stand-in (docs/days-and-time-zones.md §6): `ids` are the zones with
+    /// the same offsets as the data on every day, and nothing in an export tells them apart. When
+    /// the export's locale names a region none of whose zones is among them, the note says which
+    /// zone the locale suggests (its offsets differ from the data's; not with `suggestingHome`
+    /// false, for a period away from a home that another period is in); otherwise, when `id` was
+    /// taken among several zones by population or the tz database's order, it lists them. Nil
+    /// when `id` is the only zone, or the locale's region chose it.
+    func standInNote(_ ids: [String], named id: String, suggestingHome: Bool = true) -> AnalysisNote? {
+        let regionZones = ZoneRegions.zones(ofLocale: locale)
+        if suggestingHome, let locale, let region = ZoneRegions.region(ofLocale: locale), !regionZones.isEmpty, !inRegion(ids) {
+            let suggested = Self.preferredRepresentatives.first { regionZones.contains($0) } ?? regionZones[0]
+            return .info(
+                "Time zone: \(id) has the same offsets as your data on every day; your export's locale (\(locale), region \(region)) suggests \(suggested), whose offsets differ from the data's. Use --tz \(suggested) if the data was recorded there."
+            )
+        }
+        guard ids.count > 1, !inRegion(ids) else { return nil }
+        let others = ids.filter { $0 != id }
+        let shown = others.prefix(12).joined(separator: ", ") + (others.count > 12 ? ", …" : "")
+        return .info(
+            "Time zone: \(id) stands in for \(counted(ids.count, "zone")) with the same offsets as your data on every day (also \(shown)); nothing in the export tells them apart, and \(id) is the first of them by population and the tz database's order. Use --tz to name another."
+        )
     }
 
     /// The place of a group in `preferredRepresentatives` (after them all when none is in it).
@@ -544,10 +571,7 @@ struct ZoneTimelineBuilder {
     func changePoints(
         anchors: [ZoneChangePoints.Anchor], beating single: (score: RingAgreement, offsets: Int, zone: String)?
     ) -> ZoneTimeline? {
-        let names = Set(Self.preferredRepresentatives)
-        let groups = Self.zoneGroups(range: range) { tz in
-            names.contains(tz.identifier) || anchors.contains { Self.offset(tz, $0.instant) == $0.offset }
-        }
+        let groups = Self.zoneGroups(range: range) { _ in true }
         let ordered = groups.values.map { (calendar: $0.calendar, ids: $0.ids.sorted()) }.sorted { a, b in
             if inRegion(a.ids) != inRegion(b.ids) { return inRegion(a.ids) }
             if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }
@@ -583,6 +607,15 @@ struct ZoneTimelineBuilder {
                     changeNote: note))
         }
         var timeline = ZoneTimeline(periods: periods)
+        // Stand-ins are named; the locale's zone is suggested only when no period lies in the
+        // locale's region (a trip away from home is not a stand-in for home).
+        let anyInRegion = found.contains { inRegion(ordered[$0.candidate].ids) }
+        for id in Set(found.map { representative(ordered[$0.candidate].ids) }).sorted() {
+            let ids = found.first { representative(ordered[$0.candidate].ids) == id }.map { ordered[$0.candidate].ids }
+            if let ids, let note = standInNote(ids, named: id, suggestingHome: !anyInRegion) {
+                timeline.notes.append(note)
+            }
+        }
         // The periods as the report reads them (each change at the new zone's midnight) must
         // fit better than the best single zone; each period's evidence is counted that way too.
         let calendar = timeline.calendar(covering: range)
@@ -598,7 +631,7 @@ struct ZoneTimelineBuilder {
         for o in offsets.observations {
             let k = timeline.periodIndex(day: calendar.dayNumber(o.instant))
             perPeriod[k].records += o.count
-            if calendar.offset(at: o.instant) == o.offset { perPeriod[k].matching += o.count }
+            if OffsetEvidence.explains(calendar.offset(at: o.instant), o.offset) { perPeriod[k].matching += o.count }
         }
         for (k, e) in perPeriod.enumerated() {
             timeline.periods[k].reason = .changePoints(
