@@ -142,6 +142,34 @@ struct EveryZoneTests {
         }
     }
 
+    @Test(arguments: [moves[0], moves[2], moves[6]])
+    func hkTimeZoneThatBeginsAfterTheMoveLeavesTheDaysBeforeToTheirEvidence(move: Move) throws {
+        // Only the new zone is ever named (HKTimeZone from the first day in it): the days before
+        // were all read in the new zone (São Paulo to Johannesburg: 14 of 29 days wrong, with a
+        // warning blaming a second Watch). Their ActivitySummary and HRV beat times fit the old
+        // zone, which now wins, and report.md names that evidence.
+        var configuration = SyntheticExportConfiguration(
+            firstDay: move.firstDay, days: move.days, timeZoneIdentifier: move.from, seed: move.seed,
+            locale: move.locale,
+            zoneChanges: [SyntheticZoneChange(firstDay: move.changeDay, timeZoneIdentifier: move.to)])
+        configuration.timeZoneMetadataFrom = move.changeDay
+        let (rows, report, truth) = try Self.report(configuration)
+        #expect(rows.map { $0["date"]! } == truth.days.map(\.date))
+        #expect(rows.map { $0["time_zone"]! } == truth.dayTimeZoneIdentifiers)
+        expectTrueDays(rows, truth, name: move.testDescription)
+        #expect(report.contains("on \(truth.days.count) days: \(truth.days.count) agree (100%)"), "\(report)")
+        // The note names the evidence: the summaries (every day before the change agrees in
+        // either zone when the Watch is worn only while both show the same date) and the beat
+        // times (which only the old zone's offset explains).
+        let from = move.from.replacingOccurrences(of: "_", with: "\\_")
+        let to = move.to.replacingOccurrences(of: "_", with: "\\_")
+        let note = try #require(report.split(separator: "\n").first { $0.hasPrefix("- Time zone: no sample before ") })
+        #expect(note.contains(" names a zone, and the days before fit \(from) (ActivitySummary: "), "\(note)")
+        #expect(note.contains("better than \(to), the first zone named (ActivitySummary: "), "\(note)")
+        #expect(note.contains("HRV beat times: "), "\(note)")
+        #expect(note.hasSuffix("they are read in \(from)."), "\(note)")
+    }
+
     @Test func aStandInIsNamedWithTheZoneTheLocaleSuggests() throws {
         // Lagos (+01:00 all year) across Paris's 2025-03-30 change, with the locale fr_FR: the
         // Paris zones differ from the data from 03-30 on, so Africa/Lagos's group (no zone of

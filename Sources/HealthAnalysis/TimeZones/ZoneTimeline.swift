@@ -211,11 +211,18 @@ struct ZoneTimelineBuilder {
             timeline.notes.insert(contentsOf: notes, at: 0)
             return timeline
         }
+        // HKTimeZone that begins after the data (metadata that begins after a move): the days
+        // before the first sample naming a zone are read in the zone their own evidence fits.
+        let lead = leadingZone(before: runs[0].first, named: runs[0].id, runs[0].tz)
+        if let lead {
+            runs.insert((lead.id, lead.tz, range.lowerBound, range.lowerBound, 0), at: 0)
+            notes.append(lead.note)
+        }
 
         var periods: [ZoneTimeline.Period] = [
             .init(
                 identifier: runs[0].id, timeZone: runs[0].tz, fixedOffset: 0, start: .min, firstDay: nil,
-                reason: .hkTimeZone(samples: runs[0].count))
+                reason: lead?.reason ?? .hkTimeZone(samples: runs[0].count))
         ]
         var ringQuarters: [Int64]?  // the ring data's quarter-hours, sorted (when needed)
         let hrvObservations = runs.count > 1 ? offsets.observations : []
@@ -341,6 +348,74 @@ struct ZoneTimelineBuilder {
                 ))
         }
         return ZoneTimeline(periods: periods, notes: notes)
+    }
+
+    /// The zone of the days before the first `HKTimeZone` sample (at `cutoff`, naming `named`),
+    /// when they have evidence of their own (docs/days-and-time-zones.md §5), scored up to the day
+    /// before the named zone's first day: nil when they fit `named` (at least 95 % of the days
+    /// with a summary agree, and 95 % of the HRV beat lists have its offset) or no zone fits them
+    /// better. Otherwise the zone group that fits them best
+    /// (ActivitySummary agreement, then HRV beat offsets, then the order of §6), its reason, and a
+    /// note naming the evidence.
+    func leadingZone(before cutoff: Int64, named: String, _ zone: TimeZone) -> (
+        id: String, tz: TimeZone, reason: TimeZonePeriodReason, note: AnalysisNote
+    )? {
+        guard range.lowerBound < cutoff - 3 * 86_400 else { return nil }
+        // Every candidate is scored on the same dates and instants: those before the day before
+        // the named zone's first day (that day may hold the change, which is placed later).
+        let namedCalendar = LocalCalendar(timeZone: zone, covering: range)
+        let firstNamedDay = namedCalendar.dayNumber(cutoff)
+        let before = range.lowerBound...(namedCalendar.startOfDay(firstNamedDay - 1) - 1)
+        let days = min(namedCalendar.dayNumber(range.lowerBound), firstNamedDay - 2)...(firstNamedDay - 2)
+        func fit(_ calendar: LocalCalendar) -> (rings: RingAgreement, matching: Int) {
+            let rings = RingAgreement.score(rings.dailyValues(calendar), summaries: summaries, days: days)
+            return (rings, offsets.matches(calendar, in: before))
+        }
+        let records = offsets.count(in: before)
+        let own = fit(namedCalendar)
+        guard own.rings.compared > 0 || records > 0 else { return nil }
+        let ringsFit = Double(own.rings.agreeing) >= 0.95 * Double(own.rings.compared)
+        let beatsFit = Double(own.matching) >= 0.95 * Double(records)
+        if ringsFit && beatsFit { return nil }
+        var best: (ids: [String], fit: (rings: RingAgreement, matching: Int))?
+        let groups = Self.zoneGroups(range: range) { _ in true }.values.map { (calendar: $0.calendar, ids: $0.ids.sorted()) }
+            .sorted { a, b in
+                if inRegion(a.ids) != inRegion(b.ids) { return inRegion(a.ids) }
+                if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }
+                return representative(a.ids) < representative(b.ids)
+            }
+        for g in groups {
+            let f = fit(g.calendar)
+            if let b = best {
+                if f.rings.agreeing < b.fit.rings.agreeing { continue }
+                if f.rings.agreeing == b.fit.rings.agreeing && f.matching <= b.fit.matching { continue }
+            }
+            best = (g.ids, f)
+        }
+        guard let best,
+            best.fit.rings.agreeing > own.rings.agreeing
+                || (best.fit.rings.agreeing == own.rings.agreeing && best.fit.matching > own.matching)
+        else { return nil }
+        let id = representative(best.ids)
+        guard let tz = TimeZone(identifier: id) else { return nil }
+        func evidence(_ f: (rings: RingAgreement, matching: Int)) -> String {
+            var parts: [String] = []
+            if f.rings.compared > 0 {
+                parts.append("ActivitySummary: \(grouped(f.rings.agreeing)) of \(counted(f.rings.compared, "day")) agree")
+            }
+            if records > 0 { parts.append("HRV beat times: \(grouped(f.matching)) of \(grouped(records)) match") }
+            return parts.joined(separator: "; ")
+        }
+        let note = AnalysisNote.info(
+            "Time zone: no sample before \(CivilDate(daysSince1970: firstNamedDay)) names a zone, and the days before fit \(id) (\(evidence(best.fit))) better than \(named), the first zone named (\(evidence(own))): they are read in \(id)."
+        )
+        return (
+            id, tz,
+            .changePoints(
+                agreeingDays: best.fit.rings.agreeing, comparedDays: best.fit.rings.compared,
+                hrvMatching: best.fit.matching, hrvRecords: records),
+            note
+        )
     }
 
     /// No `HKTimeZone`: the IANA zones with the printed offset at the export instant, grouped by
