@@ -74,7 +74,8 @@ struct LocalizedZipNameTests {
         let zip = dir.appendingPathComponent("export.zip")
         try Self.writeZip(zip, export: xml, kind: kind)
         let environment = [
-            "LANG": lang, "LC_ALL": lang, "TZ": "UTC", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "LANG": lang, "LC_ALL": lang, "TZ": "UTC",
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
         let days = truth.days.map(\.date)
         #expect(days == ["2025-06-02", "2025-06-03", "2025-06-04"])

@@ -378,12 +378,14 @@ struct ZoneTimelineBuilder {
         let beatsFit = Double(own.matching) >= 0.95 * Double(records)
         if ringsFit && beatsFit { return nil }
         var best: (ids: [String], fit: (rings: RingAgreement, matching: Int))?
-        let groups = Self.zoneGroups(range: range) { _ in true }.values.map { (calendar: $0.calendar, ids: $0.ids.sorted()) }
-            .sorted { a, b in
-                if inRegion(a.ids) != inRegion(b.ids) { return inRegion(a.ids) }
-                if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }
-                return representative(a.ids) < representative(b.ids)
-            }
+        let groups = Self.zoneGroups(range: range) { _ in true }.values.map {
+            (calendar: $0.calendar, ids: $0.ids.sorted())
+        }
+        .sorted { a, b in
+            if inRegion(a.ids) != inRegion(b.ids) { return inRegion(a.ids) }
+            if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }
+            return representative(a.ids) < representative(b.ids)
+        }
         for g in groups {
             let f = fit(g.calendar)
             if let b = best {
@@ -401,7 +403,8 @@ struct ZoneTimelineBuilder {
         func evidence(_ f: (rings: RingAgreement, matching: Int)) -> String {
             var parts: [String] = []
             if f.rings.compared > 0 {
-                parts.append("ActivitySummary: \(grouped(f.rings.agreeing)) of \(counted(f.rings.compared, "day")) agree")
+                parts.append(
+                    "ActivitySummary: \(grouped(f.rings.agreeing)) of \(counted(f.rings.compared, "day")) agree")
             }
             if records > 0 { parts.append("HRV beat times: \(grouped(f.matching)) of \(grouped(records)) match") }
             return parts.joined(separator: "; ")
@@ -619,7 +622,9 @@ struct ZoneTimelineBuilder {
     /// when `id` is the only zone, or the locale's region chose it.
     func standInNote(_ ids: [String], named id: String, suggestingHome: Bool = true) -> AnalysisNote? {
         let regionZones = ZoneRegions.zones(ofLocale: locale)
-        if suggestingHome, let locale, let region = ZoneRegions.region(ofLocale: locale), !regionZones.isEmpty, !inRegion(ids) {
+        if suggestingHome, let locale, let region = ZoneRegions.region(ofLocale: locale), !regionZones.isEmpty,
+            !inRegion(ids)
+        {
             let suggested = Self.preferredRepresentatives.first { regionZones.contains($0) } ?? regionZones[0]
             return .info(
                 "Time zone: \(id) has the same offsets as your data on every day; your export's locale (\(locale), region \(region)) suggests \(suggested), whose offsets differ from the data's. Use --tz \(suggested) if the data was recorded there."
