@@ -77,14 +77,19 @@ struct ZipEntrySource: ChunkSource {
         var entry: OpaquePointer?
         var seen: [String] = []
         while true {
-            let rc = archive_read_next_header(a, &entry)
+            // Names are decoded as UTF-8 whatever the process's locale (docs/export-format.md §2).
+            let (rc, name) = Platform.withUTF8CharacterType {
+                let rc = archive_read_next_header(a, &entry)
+                return (rc, entry.flatMap { Self.entryName($0) })
+            }
             if rc == ARCHIVE_EOF { break }
             guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else {
                 throw ExportReadError.zip(path: path, message: zipErrorText(a))
             }
-            let name = entryName(entry)
-            seen.append(name)
-            guard archive_entry_filetype(entry) == S_IFREG, isCandidate(name) else { continue }
+            let shown = name ?? "(entry \(seen.count + 1): a name that is not UTF-8)"
+            seen.append(shown)
+            // An entry whose name cannot be decoded is still tested by its content.
+            guard archive_entry_filetype(entry) == S_IFREG, name.map(isCandidate) ?? true else { continue }
             // Read the first few KiB and test them; if it is the export, keep those bytes to replay.
             var head = [UInt8]()
             head.reserveCapacity(exportSniffLength)
@@ -97,7 +102,7 @@ struct ZipEntrySource: ChunkSource {
                     throw ExportReadError.zip(
                         path: path,
                         message: zipErrorText(a, fallback: "read failed")
-                            + " while reading \(name); the archive is damaged or truncated")
+                            + " while reading \(shown); the archive is damaged or truncated")
                 }
                 if n == 0 { break }
                 sniffedBytes += n
@@ -105,8 +110,8 @@ struct ZipEntrySource: ChunkSource {
             }
             if prefixIsHealthExport(head[...]) {
                 prefix = head
-                self.entry = name
-                return name
+                self.entry = shown
+                return shown
             }
         }
         throw ExportReadError.notHealthExport(
@@ -115,12 +120,13 @@ struct ZipEntrySource: ChunkSource {
                 + seen.prefix(8).joined(separator: ", ") + (seen.count > 8 ? ", …" : "") + ")")
     }
 
-    private func entryName(_ entry: OpaquePointer) -> String {
+    /// The entry's name as UTF-8 (bytes in another charset, a zip without the UTF-8 flag
+    /// written in CP437 or Shift-JIS, read with U+FFFD for what is not UTF-8), or nil when
+    /// libarchive gives no name. Call within `Platform.withUTF8CharacterType`.
+    static func entryName(_ entry: OpaquePointer) -> String? {
         if let u = archive_entry_pathname_utf8(entry) { return String(cString: u) }
-        if let p = archive_entry_pathname(entry) {
-            return String(decoding: Array(String(cString: p).utf8), as: UTF8.self)
-        }
-        return "(unnamed entry)"
+        if let p = archive_entry_pathname(entry) { return String(cString: p) }
+        return nil
     }
 
     private func isCandidate(_ name: String) -> Bool {

@@ -166,6 +166,18 @@ enum Platform {
     /// The current time, in whole seconds since 1970 (UTC).
     static var now: Int64 { Int64(time(nil)) }
 
+    /// Runs `body` with this thread's character type set to UTF-8 (`C.UTF-8`, by `uselocale`:
+    /// this thread only, never the process's locale), or as it is where the system has no such
+    /// locale. libarchive converts a zip entry's name from its charset to the current one, and in
+    /// the C locale a UTF-8 name (`apple_health_export/导出.xml`, flagged UTF-8 as the iPhone
+    /// writes it) cannot be converted and reads as no name at all (docs/export-format.md §2).
+    static func withUTF8CharacterType<T>(_ body: () throws -> T) rethrows -> T {
+        guard let utf8 = utf8CharacterType else { return try body() }
+        let previous = uselocale(utf8)
+        defer { uselocale(previous) }
+        return try body()
+    }
+
     /// Frees a block the C library allocated (the C glue's pieces).
     static func free(_ p: UnsafeMutableRawPointer?) { cFree(p) }
 
@@ -176,6 +188,9 @@ enum Platform {
         return (v, end)
     }
 }
+
+/// The C library's `C.UTF-8` character type, made once (nil where the system has none).
+private nonisolated(unsafe) let utf8CharacterType: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
 
 /// A thread of the C library's (pthreads) running one closure, with the C library's default
 /// stack size (the stack limit, `ulimit -s`, as the main thread has).

@@ -187,12 +187,12 @@ public struct RouteFileIndex: Hashable, Sendable {
         var entry: OpaquePointer?
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let rc = archive_read_next_header(a, &entry)
+            let (rc, entryName) = Platform.withUTF8CharacterType {
+                let rc = archive_read_next_header(a, &entry)
+                return (rc, entry.flatMap { ZipEntrySource.entryName($0) })
+            }
             guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN, let entry else { break }
-            guard let p = archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry),
-                archive_entry_filetype(entry) == S_IFREG
-            else { continue }
-            let name = String(cString: p)
+            guard let name = entryName, archive_entry_filetype(entry) == S_IFREG else { continue }
             guard let key = key(forEntry: name) else { continue }
             let label = "\(path):\(name)"
             var bytes: [UInt8] = []

@@ -84,11 +84,15 @@ struct Planner {
         p.wearStart = lateWatch ? at(8, 30 + 5 * r.int(0...15)) : at(7, 5 * r.int(0...6))
         p.wearEnd = at(22, 5 * r.int(0...9))
         if schedule.isTravelDay(index) { p.wearEnd = min(p.wearEnd, p.dayEnd - 3600) }
+        // A short travel day (an eastward change of up to 15 hours leaves 9 hours, the Watch off
+        // at 08:00): the Watch is on from 40 minutes after waking, and there is no morning walk.
+        let shortTravelDay = schedule.isTravelDay(index) && p.wearStart > p.wearEnd - 3 * 3600
+        if shortTravelDay { p.wearStart = min(p.wearStart, p.wake + 2400) }
         p.moveGoal = index < 45 ? 500 : 550
 
         // Morning walk before the Watch goes on (iPhone only, sometimes also Strava); the
         // Watch goes on 5–15 minutes after it at the earliest.
-        if index % 2 == 0 || r.chance(0.3) {
+        if !shortTravelDay && (index % 2 == 0 || r.chance(0.3)) {
             let start = p.wake + 60 * Int64(r.int(8...15))
             let end = start + 60 * Int64(r.int(15...35))
             let w = Walk(start: start, end: end)

@@ -51,6 +51,9 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
     public var zoneChanges: [SyntheticZoneChange]
     /// False: no `HKTimeZone` metadata anywhere (older exports, iPhone-only users).
     public var writesTimeZoneMetadata: Bool
+    /// `YYYY-MM-DD`: no sample before this local day carries `HKTimeZone` (metadata that begins
+    /// after a move: only the new zone is ever named); nil for metadata from the first day.
+    public var timeZoneMetadataFrom: String? = nil
     /// False: an iPhone-only user (no Watch records, no workouts); the iPhone writes active
     /// energy for its walks, and each day's ActivitySummary is the phone-estimated Move ring
     /// (that energy) with zero exercise and stand (iOS 16+, docs/rings.md §2).

@@ -67,6 +67,10 @@ struct ZoneSchedule: Sendable {
             let end = min(start + change.daysWithoutTimeZoneMetadata, zoneOfDay.count - 1)
             unnamed.append(c.1..<clocks[zoneOfDay[end]].midnight(day: firstDay + end))
         }
+        if let from = config.timeZoneMetadataFrom.flatMap(Civil.parse) {
+            let index = from - firstDay
+            unnamed.append(Int64.min..<clocks[zoneOfDay[min(max(index, 0), zoneOfDay.count - 1)]].midnight(day: from))
+        }
         self.unnamed = unnamed
     }
 

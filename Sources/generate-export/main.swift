@@ -5,7 +5,7 @@ import Foundation
 import SyntheticExport
 
 let usage =
-    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--zone-change DATE=ZONE[+N]]... [--no-hktimezone] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
+    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--zone-change DATE=ZONE[+N]]... [--no-hktimezone] [--hktimezone-from DATE] [--locale ID] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
 
 let help = """
     \(usage)
@@ -22,6 +22,9 @@ let help = """
                             of at least 9 hours (an eastward change of at most 15 hours);
                             DATE=ZONE+N: no HKTimeZone on the first N days in ZONE
       --no-hktimezone       write no HKTimeZone metadata (older exports, iPhone-only users)
+      --hktimezone-from DATE  no HKTimeZone before local day DATE (metadata that begins
+                            after a move: only the new zone is named)
+      --locale ID           the HealthData locale attribute (default en_US)
       --seed N              random seed, unsigned 64-bit (default 1)
       --prolog KIND         v14 (default), v12-malformed (the broken iOS 16 DTD) or none
       --export-date TIME    export moment, local 'YYYY-MM-DD HH:MM[:SS]' (default: noon of
@@ -79,6 +82,8 @@ func parse(_ arguments: [String]) throws -> Options? {
                 SyntheticZoneChange(
                     firstDay: parts[0], timeZoneIdentifier: zone[0], daysWithoutTimeZoneMetadata: silent))
         case "--no-hktimezone": o.configuration.writesTimeZoneMetadata = false
+        case "--locale": o.configuration.locale = try value(a)
+        case "--hktimezone-from": o.configuration.timeZoneMetadataFrom = try value(a)
         case "--seed":
             let v = try value(a)
             guard let n = UInt64(v) else { throw UsageError(message: "--seed: '\(v)' is not an unsigned integer") }

@@ -139,32 +139,7 @@ struct TimeZoneScenarioTests {
         #expect(rows.map { $0["date"]! } == truth.days.map(\.date))
         #expect(rows.map { $0["time_zone"]! } == truth.dayTimeZoneIdentifiers)
 
-        func number(_ row: [String: String], _ column: String) -> Double? { row[column].flatMap(Double.init) }
-        // An empty cell is right only on a day without records of the column's type (the
-        // truth's 0 then means no data); a day with records and a true 0 must read 0.
-        func within(_ value: Double?, _ expected: Double, relative: Double, _ day: SyntheticDayTruth, _ type: String)
-            -> Bool
-        {
-            guard let value else { return expected == 0 && !day.hasRecords(type) }
-            return abs(value - expected) <= max(relative * abs(expected), 0.051)  // kcal have 1 decimal
-        }
-        for (row, t) in zip(rows, truth.days) {
-            let at = "\(scenario.name) \(t.date)"
-            #expect(number(row, "steps") == t.steps, "\(at) steps")
-            #expect(
-                within(number(row, "distance_km"), t.distanceKm, relative: 0.001, t, distanceType), "\(at) distance")
-            #expect(
-                within(number(row, "active_energy_kcal"), t.activeEnergyKcal, relative: 0.005, t, energyType),
-                "\(at) active energy")
-            #expect(within(number(row, "move_kcal"), t.moveKcal, relative: 0.005, t, energyType), "\(at) move")
-            // Empty reads as 0 only on a day without records of the type (a phone-only day).
-            func orNoData(_ value: Double?, _ type: String) -> Double? { value ?? (t.hasRecords(type) ? nil : 0) }
-            #expect(orNoData(number(row, "exercise_min"), exerciseType) == t.exerciseMinutes, "\(at) exercise")
-            #expect(orNoData(number(row, "stand_hours"), standHourType) == Double(t.standHours), "\(at) stand hours")
-            if scenario.noWatch { #expect(t.moveKcal > 0, "\(at): the phone estimated a Move ring") }
-            #expect(number(row, "workouts") == Double(t.workouts), "\(at) workouts")
-            #expect(number(row, "heart_rate_max_bpm") == t.heartRateMaxBpm, "\(at) heart rate max")
-        }
+        expectTrueDays(rows, truth, name: scenario.name, noWatch: scenario.noWatch)
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("on \(truth.days.count) days: \(truth.days.count) agree (100%)"), "\(report)")
         let model = scenario.noWatch ? "- Move: iPhone active energy" : "- Move: Apple Watch records"
@@ -319,6 +294,38 @@ struct TimeZoneScenarioTests {
         #expect(unescaped.replacing("&amp;", with: "&") == stderrLine)
         #expect(!forcedReport.contains("WARNING:"))
         #expect(!r.stderr.contains("warning:"))
+    }
+}
+
+/// Expects each row of `daily.csv` to hold the truth's values of its day (steps, distance,
+/// energy, Move, exercise, stand hours, workouts, heart rate maximum), `name` labelling failures;
+/// `noWatch` for an iPhone-only export (the Move ring then comes from the phone).
+func expectTrueDays(_ rows: [[String: String]], _ truth: SyntheticTruth, name: String, noWatch: Bool = false) {
+    func number(_ row: [String: String], _ column: String) -> Double? { row[column].flatMap(Double.init) }
+    // An empty cell is right only on a day without records of the column's type (the
+    // truth's 0 then means no data); a day with records and a true 0 must read 0.
+    func within(_ value: Double?, _ expected: Double, relative: Double, _ day: SyntheticDayTruth, _ type: String)
+        -> Bool
+    {
+        guard let value else { return expected == 0 && !day.hasRecords(type) }
+        return abs(value - expected) <= max(relative * abs(expected), 0.051)  // kcal have 1 decimal
+    }
+    for (row, t) in zip(rows, truth.days) {
+        let at = "\(name) \(t.date)"
+        #expect(number(row, "steps") == t.steps, "\(at) steps")
+        #expect(
+            within(number(row, "distance_km"), t.distanceKm, relative: 0.001, t, distanceType), "\(at) distance")
+        #expect(
+            within(number(row, "active_energy_kcal"), t.activeEnergyKcal, relative: 0.005, t, energyType),
+            "\(at) active energy")
+        #expect(within(number(row, "move_kcal"), t.moveKcal, relative: 0.005, t, energyType), "\(at) move")
+        // Empty reads as 0 only on a day without records of the type (a phone-only day).
+        func orNoData(_ value: Double?, _ type: String) -> Double? { value ?? (t.hasRecords(type) ? nil : 0) }
+        #expect(orNoData(number(row, "exercise_min"), exerciseType) == t.exerciseMinutes, "\(at) exercise")
+        #expect(orNoData(number(row, "stand_hours"), standHourType) == Double(t.standHours), "\(at) stand hours")
+        if noWatch { #expect(t.moveKcal > 0, "\(at): the phone estimated a Move ring") }
+        #expect(number(row, "workouts") == Double(t.workouts), "\(at) workouts")
+        #expect(number(row, "heart_rate_max_bpm") == t.heartRateMaxBpm, "\(at) heart rate max")
     }
 }
 

@@ -26,15 +26,23 @@ struct OffsetEvidence: Sendable {
     mutating func add(recordStart start: Int64, beatTime: String) {
         guard let local = Self.secondsOfDay(beatTime) else { return }
         let utc = floorMod(start, 86_400)
-        var d = floorMod(Int64(local) - utc, 86_400)  // 0 ..< 24 h
-        if d > 14 * 3600 + 450 { d -= 86_400 }  // offsets run from −12 h to +14 h
+        let d = floorMod(Int64(local) - utc, 86_400)  // 0 ..< 24 h
         let quarters = Int64((Double(d) / 900).rounded())
         add(offset: quarters * 900, at: start)
     }
 
-    /// Notes that offset `offset` (seconds east) was in force at instant `t`.
+    /// True when a zone whose offset is `zoneOffset` explains a seen `offset`: equal modulo a
+    /// day. A time of day cannot tell −10:00 from +14:00 or −11:00 from +13:00 (the same clock
+    /// reading), so a seen offset stands for both, and every offset from −12:00 to +14:00 reads
+    /// as itself (docs/days-and-time-zones.md §4).
+    static func explains(_ zoneOffset: Int64, _ offset: Int64) -> Bool {
+        floorMod(zoneOffset - offset, 86_400) == 0
+    }
+
+    /// Notes that offset `offset` (seconds east) was in force at instant `t`. Offsets are kept
+    /// modulo a day (0 ..< 24 h): compare them with `explains`.
     mutating func add(offset: Int64, at t: Int64, count: Int = 1) {
-        let key = floorDiv(t, 3600) * 256 + offset / 900 + 128
+        let key = floorDiv(t, 3600) * 256 + floorMod(offset / 900, 96) + 128
         if var e = entries[key] {
             e.count += count
             e.first = min(e.first, t)
@@ -58,7 +66,7 @@ struct OffsetEvidence: Sendable {
         for (key, e) in entries {
             if let range, !range.contains(e.first) { continue }
             let offset = (key - floorDiv(key, 256) * 256 - 128) * 900
-            if calendar.offset(at: e.first) == offset { n += e.count }
+            if Self.explains(calendar.offset(at: e.first), offset) { n += e.count }
         }
         return n
     }
@@ -70,7 +78,8 @@ struct OffsetEvidence: Sendable {
 
     var count: Int { entries.values.reduce(0) { $0 + $1.count } }
 
-    /// Every observation: the first instant of its UTC hour, the offset seen (seconds east) and
+    /// Every observation: the first instant of its UTC hour, the offset seen (seconds east,
+    /// modulo a day: 0 ..< 24 h, compared with `explains`) and
     /// how many HRV records saw it then, ordered by instant, then offset.
     var observations: [(instant: Int64, offset: Int64, count: Int)] {
         entries.map { key, e in (e.first, (key - floorDiv(key, 256) * 256 - 128) * 900, e.count) }

@@ -80,7 +80,9 @@ struct ZoneChangePoints {
             for o in observations {
                 let day = c.calendar.dayNumber(o.instant)
                 days[day, default: DayEvidence()].hrvRecords += o.count
-                if c.calendar.offset(at: o.instant) == o.offset { days[day]?.hrvMatching += o.count }
+                if OffsetEvidence.explains(c.calendar.offset(at: o.instant), o.offset) {
+                    days[day]?.hrvMatching += o.count
+                }
             }
             var no = Set<Int>()
             for a in anchors {

@@ -211,11 +211,18 @@ struct ZoneTimelineBuilder {
             timeline.notes.insert(contentsOf: notes, at: 0)
             return timeline
         }
+        // HKTimeZone that begins after the data (metadata that begins after a move): the days
+        // before the first sample naming a zone are read in the zone their own evidence fits.
+        let lead = leadingZone(before: runs[0].first, named: runs[0].id, runs[0].tz)
+        if let lead {
+            runs.insert((lead.id, lead.tz, range.lowerBound, range.lowerBound, 0), at: 0)
+            notes.append(lead.note)
+        }
 
         var periods: [ZoneTimeline.Period] = [
             .init(
                 identifier: runs[0].id, timeZone: runs[0].tz, fixedOffset: 0, start: .min, firstDay: nil,
-                reason: .hkTimeZone(samples: runs[0].count))
+                reason: lead?.reason ?? .hkTimeZone(samples: runs[0].count))
         ]
         var ringQuarters: [Int64]?  // the ring data's quarter-hours, sorted (when needed)
         let hrvObservations = runs.count > 1 ? offsets.observations : []
@@ -343,6 +350,77 @@ struct ZoneTimelineBuilder {
         return ZoneTimeline(periods: periods, notes: notes)
     }
 
+    /// The zone of the days before the first `HKTimeZone` sample (at `cutoff`, naming `named`),
+    /// when they have evidence of their own (docs/days-and-time-zones.md §5), scored up to the day
+    /// before the named zone's first day: nil when they fit `named` (at least 95 % of the days
+    /// with a summary agree, and 95 % of the HRV beat lists have its offset) or no zone fits them
+    /// better. Otherwise the zone group that fits them best
+    /// (ActivitySummary agreement, then HRV beat offsets, then the order of §6), its reason, and a
+    /// note naming the evidence.
+    func leadingZone(before cutoff: Int64, named: String, _ zone: TimeZone) -> (
+        id: String, tz: TimeZone, reason: TimeZonePeriodReason, note: AnalysisNote
+    )? {
+        guard range.lowerBound < cutoff - 3 * 86_400 else { return nil }
+        // Every candidate is scored on the same dates and instants: those before the day before
+        // the named zone's first day (that day may hold the change, which is placed later).
+        let namedCalendar = LocalCalendar(timeZone: zone, covering: range)
+        let firstNamedDay = namedCalendar.dayNumber(cutoff)
+        let before = range.lowerBound...(namedCalendar.startOfDay(firstNamedDay - 1) - 1)
+        let days = min(namedCalendar.dayNumber(range.lowerBound), firstNamedDay - 2)...(firstNamedDay - 2)
+        func fit(_ calendar: LocalCalendar) -> (rings: RingAgreement, matching: Int) {
+            let rings = RingAgreement.score(rings.dailyValues(calendar), summaries: summaries, days: days)
+            return (rings, offsets.matches(calendar, in: before))
+        }
+        let records = offsets.count(in: before)
+        let own = fit(namedCalendar)
+        guard own.rings.compared > 0 || records > 0 else { return nil }
+        let ringsFit = Double(own.rings.agreeing) >= 0.95 * Double(own.rings.compared)
+        let beatsFit = Double(own.matching) >= 0.95 * Double(records)
+        if ringsFit && beatsFit { return nil }
+        var best: (ids: [String], fit: (rings: RingAgreement, matching: Int))?
+        let groups = Self.zoneGroups(range: range) { _ in true }.values.map {
+            (calendar: $0.calendar, ids: $0.ids.sorted())
+        }
+        .sorted { a, b in
+            if inRegion(a.ids) != inRegion(b.ids) { return inRegion(a.ids) }
+            if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }
+            return representative(a.ids) < representative(b.ids)
+        }
+        for g in groups {
+            let f = fit(g.calendar)
+            if let b = best {
+                if f.rings.agreeing < b.fit.rings.agreeing { continue }
+                if f.rings.agreeing == b.fit.rings.agreeing && f.matching <= b.fit.matching { continue }
+            }
+            best = (g.ids, f)
+        }
+        guard let best,
+            best.fit.rings.agreeing > own.rings.agreeing
+                || (best.fit.rings.agreeing == own.rings.agreeing && best.fit.matching > own.matching)
+        else { return nil }
+        let id = representative(best.ids)
+        guard let tz = TimeZone(identifier: id) else { return nil }
+        func evidence(_ f: (rings: RingAgreement, matching: Int)) -> String {
+            var parts: [String] = []
+            if f.rings.compared > 0 {
+                parts.append(
+                    "ActivitySummary: \(grouped(f.rings.agreeing)) of \(counted(f.rings.compared, "day")) agree")
+            }
+            if records > 0 { parts.append("HRV beat times: \(grouped(f.matching)) of \(grouped(records)) match") }
+            return parts.joined(separator: "; ")
+        }
+        let note = AnalysisNote.info(
+            "Time zone: no sample before \(CivilDate(daysSince1970: firstNamedDay)) names a zone, and the days before fit \(id) (\(evidence(best.fit))) better than \(named), the first zone named (\(evidence(own))): they are read in \(id)."
+        )
+        return (
+            id, tz,
+            .changePoints(
+                agreeingDays: best.fit.rings.agreeing, comparedDays: best.fit.rings.compared,
+                hrvMatching: best.fit.matching, hrvRecords: records),
+            note
+        )
+    }
+
     /// No `HKTimeZone`: the IANA zones with the printed offset at the export instant, grouped by
     /// their offsets over the data, scored by `ActivitySummary` agreement (docs/days-and-time-zones.md §6).
     func withoutHKTimeZone() -> ZoneTimeline {
@@ -455,6 +533,7 @@ struct ZoneTimelineBuilder {
             return periods
         }
         let id = representative(winner.ids)
+        if let note = standInNote(winner.ids, named: id) { notes.append(note) }
         if !offsets.isEmpty {
             notes.append(
                 .info(
@@ -496,13 +575,14 @@ struct ZoneTimelineBuilder {
         Int64(tz.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))))
     }
 
-    /// The IANA zones that `include` accepts, grouped by their offsets over `range` (zones in one
-    /// group give the same days), each group with the calendar of its zones.
+    /// The canonical zones of the tz database (`ZoneDatabase`) that `include` accepts, grouped by
+    /// their offsets over `range` (zones in one group give the same days), each group with the
+    /// calendar of its zones.
     static func zoneGroups(
         range: ClosedRange<Int64>, _ include: (TimeZone) -> Bool
     ) -> [[Int64]: (calendar: LocalCalendar, ids: [String])] {
         var groups: [[Int64]: (calendar: LocalCalendar, ids: [String])] = [:]
-        for id in TimeZone.knownTimeZoneIdentifiers {
+        for id in ZoneDatabase.candidateIdentifiers {
             guard let tz = TimeZone(identifier: id), include(tz) else { continue }
             let cal = LocalCalendar(timeZone: tz, covering: range)
             let signature = cal.segments.flatMap { [$0.start, $0.offset] }
@@ -520,15 +600,42 @@ struct ZoneTimelineBuilder {
 
     /// The zone that names a group of zones giving the same days. Ties are broken by the
     /// export's own evidence, never by the machine's TZ: the zones of the locale's region first,
-    /// then the well-known representatives, then the name (docs/days-and-time-zones.md §6).
+    /// then the well-known representatives (the most populous), then the tz database's
+    /// `zone1970.tab` order, then the name (docs/days-and-time-zones.md §6).
     func representative(_ ids: [String]) -> String {
         let regionZones = ZoneRegions.zones(ofLocale: locale)
         let local = ids.filter { regionZones.contains($0) }
         let pool = local.isEmpty ? ids : local
         if let p = Self.preferredRepresentatives.first(where: { pool.contains($0) }) { return p }
-        if let first = regionZones.first(where: { local.contains($0) }) { return first }  // zone.tab order
-        let plain = ids.filter { !$0.hasPrefix("Etc/") && $0.contains("/") }
-        return (plain.isEmpty ? ids : plain).min() ?? ids[0]  // a group has at least one zone
+        // Then the tz database's own order (zone1970.tab), then the name.
+        if let first = ZoneDatabase.candidateIdentifiers.first(where: { pool.contains($0) }) { return first }
+        let plain = pool.filter { !$0.hasPrefix("Etc/") && $0.contains("/") }
+        return (plain.isEmpty ? pool : plain).min() ?? ids[0]  // a group has at least one zone
+    }
+
+    /// A note naming `id` as a stand-in (docs/days-and-time-zones.md §6): `ids` are the zones with
+    /// the same offsets as the data on every day, and nothing in an export tells them apart. When
+    /// the export's locale names a region none of whose zones is among them, the note says which
+    /// zone the locale suggests (its offsets differ from the data's; not with `suggestingHome`
+    /// false, for a period away from a home that another period is in); otherwise, when `id` was
+    /// taken among several zones by population or the tz database's order, it lists them. Nil
+    /// when `id` is the only zone, or the locale's region chose it.
+    func standInNote(_ ids: [String], named id: String, suggestingHome: Bool = true) -> AnalysisNote? {
+        let regionZones = ZoneRegions.zones(ofLocale: locale)
+        if suggestingHome, let locale, let region = ZoneRegions.region(ofLocale: locale), !regionZones.isEmpty,
+            !inRegion(ids)
+        {
+            let suggested = Self.preferredRepresentatives.first { regionZones.contains($0) } ?? regionZones[0]
+            return .info(
+                "Time zone: \(id) has the same offsets as your data on every day; your export's locale (\(locale), region \(region)) suggests \(suggested), whose offsets differ from the data's. Use --tz \(suggested) if the data was recorded there."
+            )
+        }
+        guard ids.count > 1, !inRegion(ids) else { return nil }
+        let others = ids.filter { $0 != id }
+        let shown = others.prefix(12).joined(separator: ", ") + (others.count > 12 ? ", …" : "")
+        return .info(
+            "Time zone: \(id) stands in for \(counted(ids.count, "zone")) with the same offsets as your data on every day (also \(shown)); nothing in the export tells them apart, and \(id) is the first of them by population and the tz database's order. Use --tz to name another."
+        )
     }
 
     /// The place of a group in `preferredRepresentatives` (after them all when none is in it).
@@ -544,10 +651,7 @@ struct ZoneTimelineBuilder {
     func changePoints(
         anchors: [ZoneChangePoints.Anchor], beating single: (score: RingAgreement, offsets: Int, zone: String)?
     ) -> ZoneTimeline? {
-        let names = Set(Self.preferredRepresentatives)
-        let groups = Self.zoneGroups(range: range) { tz in
-            names.contains(tz.identifier) || anchors.contains { Self.offset(tz, $0.instant) == $0.offset }
-        }
+        let groups = Self.zoneGroups(range: range) { _ in true }
         let ordered = groups.values.map { (calendar: $0.calendar, ids: $0.ids.sorted()) }.sorted { a, b in
             if inRegion(a.ids) != inRegion(b.ids) { return inRegion(a.ids) }
             if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }
@@ -583,6 +687,15 @@ struct ZoneTimelineBuilder {
                     changeNote: note))
         }
         var timeline = ZoneTimeline(periods: periods)
+        // Stand-ins are named; the locale's zone is suggested only when no period lies in the
+        // locale's region (a trip away from home is not a stand-in for home).
+        let anyInRegion = found.contains { inRegion(ordered[$0.candidate].ids) }
+        for id in Set(found.map { representative(ordered[$0.candidate].ids) }).sorted() {
+            let ids = found.first { representative(ordered[$0.candidate].ids) == id }.map { ordered[$0.candidate].ids }
+            if let ids, let note = standInNote(ids, named: id, suggestingHome: !anyInRegion) {
+                timeline.notes.append(note)
+            }
+        }
         // The periods as the report reads them (each change at the new zone's midnight) must
         // fit better than the best single zone; each period's evidence is counted that way too.
         let calendar = timeline.calendar(covering: range)
@@ -598,7 +711,7 @@ struct ZoneTimelineBuilder {
         for o in offsets.observations {
             let k = timeline.periodIndex(day: calendar.dayNumber(o.instant))
             perPeriod[k].records += o.count
-            if calendar.offset(at: o.instant) == o.offset { perPeriod[k].matching += o.count }
+            if OffsetEvidence.explains(calendar.offset(at: o.instant), o.offset) { perPeriod[k].matching += o.count }
         }
         for (k, e) in perPeriod.enumerated() {
             timeline.periods[k].reason = .changePoints(
