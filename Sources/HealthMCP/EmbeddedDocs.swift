@@ -305,7 +305,11 @@ gives the same days on every machine.
   one zone is taken for noise (a sample synced from another device), not for a trip.
 - **The export-time offset** of `ExportDate`: the zone's offset at the end only.
 - **HRV beat times**: written in the true local time of the recording, they give the offset in
-  force at that instant ([export-format.md §7.4](export-format.md)).
+  force at that instant ([export-format.md §7.4](export-format.md)). A time of day gives the
+  offset modulo a day: −10:00 (Honolulu) and +14:00 (Kiritimati) show the same clock reading, as
+  do −11:00 and +13:00. So a beat time is kept as that clock difference and matches every zone
+  whose offset equals it modulo 24 hours: each offset from −12:00 to +14:00 reads as itself,
+  and only the ring data tells −10:00 from +14:00 (their dates differ).
 - **`ActivitySummary`**: the Watch's own per-day totals. The zone in which the records add up
   to them is the zone of that day (§7, [rings.md §5](rings.md)).
 
@@ -339,23 +343,57 @@ their days and the evidence for each; `report.json` gives the zone and the reaso
 When the export has `HKTimeZone` counts but no instants (records built without metadata), the
 most frequent IANA zone is used for everything.
 
+**Metadata that begins after a move.** When the first sample naming a zone comes more than three
+days after the data begins (the metadata names only the new zone), the days before it are not
+simply given that zone. They are scored up to the day before its first day, as in §6: the
+`ActivitySummary` agreement of each candidate zone group, then the HRV beat lists with its
+offset. When they fit the named zone (95 % of the compared days agree and 95 % of the beat lists
+match), nothing changes; when another group fits them better, its zone (named as in §6) leads,
+and the change into the named zone is placed as between any two zones above. `report.md` says so,
+naming the evidence for both zones ("the days before fit America/Sao\_Paulo (ActivitySummary: 14
+of 14 days agree; HRV beat times: 57 of 59 match) better than Africa/Johannesburg …").
+
+**Where the instant of a change lies.** A change takes effect at the new zone's midnight of its
+first day, never at the old zone's: the instant is the one at which the days on both sides are
+whole local days. The first day itself is chosen from the evidence: after the last sample in the
+old zone (named by `HKTimeZone`, or, without it, the last day whose `ActivitySummary` and beat
+times fit the old zone) and not after the first in the new one. Samples of the old zone taken
+after the new zone's midnight (an eastward flight late on the travel day) are therefore filed
+under the first day of the new zone; samples that no zone names between the two are read in the
+zone whose days fit the summaries best.
+
 ## 6. Without any `HKTimeZone`
 
 Older exports and iPhone-only users may have none. Then:
 
-1. The candidates are the IANA zones whose offset **at the export instant** equals the export's
-   printed offset. Zones with the same offsets over the whole data are one group (they give the
-   same days).
+1. The candidates are the zones of the system's tz database (`/usr/share/zoneinfo`, Debian's
+   `tzdata`) whose offset **at the export instant** equals the export's printed offset. They are
+   the canonical zones of `zone1970.tab`, one for each region whose clocks have agreed since
+   1970; the backward-compatible aliases (`tzdata.zi`'s links: `Asia/Calcutta`, `Europe/Kiev`,
+   `US/Pacific`) are never candidates and resolve to the zones they name (`Asia/Kolkata`,
+   `Europe/Kyiv`). Foundation's list of zones is not used: on Linux it names `Asia/Calcutta` and
+   not `Asia/Kolkata`. Zones with the same offsets over the whole data are one group (they give
+   the same days).
 2. The group whose local days make the records agree best with the `ActivitySummary` rows wins
    (rings compared with the tolerances of [rings.md §4](rings.md)); then the one matching the
    most HRV beat offsets; then a group holding a zone of the export's own locale region
-   (`HealthData locale="ru_RU"` → `RU`, whose zones the tz database's `zone.tab` lists); then a
-   well-known representative zone (the most populous of the group, in the order
-   `ZoneTimelineBuilder.preferredRepresentatives` lists them, e.g. `Europe/Berlin` before
-   `Europe/Paris`); then the name.
+   (`HealthData locale="ru_RU"` → `RU`; a zone's countries are those `zone1970.tab` lists for
+   it, so `Europe/Berlin` is also a zone of `NO` and `SE`); then a well-known representative
+   zone (the most populous of the group, in the order `ZoneTimelineBuilder.preferredRepresentatives`
+   lists them, e.g. `Europe/Berlin` before `Europe/Paris`); then `zone1970.tab`'s own order; then
+   the name.
 3. Within a group (zones that give the same days, say `Europe/Berlin` and `Europe/Paris`), the
    zone named in `daily.csv`, `report.json` and `report.md` is chosen by the same rules: a zone of
-   the locale's region first (in `fr_FR`, `Europe/Paris`), then the representative order.
+   the locale's region first (in `fr_FR`, `Europe/Paris`), then the representative order, then
+   `zone1970.tab`'s order.
+   **Stand-ins.** The zone named may not be where the person was: nothing in an export tells
+   zones with the same offsets on every day apart (Singapore's days are Shanghai's). `report.md`
+   says so. When no zone of the locale's region is in the group, it names the zone the locale
+   suggests ("Africa/Lagos has the same offsets as your data on every day; your export's locale
+   (fr\_FR, region FR) suggests Europe/Paris, whose offsets differ from the data's"); when the
+   name was taken among several zones by population and order, it lists the others ("Asia/Shanghai
+   stands in for 12 zones with the same offsets as your data on every day (also …, Asia/Singapore,
+   …)"). Either way `--tz` names the zone.
 4. Ties are never broken by the machine's `TZ`: the same export gives the same zone name and the
    same days on every machine. `TZ` is used only when nothing in the export tells the candidates
    apart (no ring data, no HRV beats, no zone of the locale's region among them, or no
@@ -370,15 +408,18 @@ move disagrees with its `ActivitySummary`. So when the best single zone agrees o
 95 % of the compared days, or matches fewer than 95 % of the HRV beat lists, the days are split
 into periods (`Sources/HealthAnalysis/TimeZones/ZoneChangePoints.swift`):
 
-- The candidates are the well-known zones of §6's representative list and every zone with the
-  export's printed offset at the export instant, grouped as in §6.
+- The candidates are every canonical zone of the tz database (item 1 of §6), grouped as in §6:
+  a period in Kiritimati (+14:00) or Kolkata (+05:30) is found however far its offset is from the
+  export's.
 - Each candidate scores each local day: 1 when its ring values agree with that day's summary,
   plus the share of the day's HRV beat lists whose true offset it has.
 - The search takes the sequence of candidates with the highest total, where each change costs
   2.5 (so it must gain more than two days' score: two odd days at the start or the end of the
   data never make a period of their own) and each period lasts at least two days. Equal totals go to the earlier candidate in §6's order and to
   the earliest change the evidence allows.
-- Each period is named as in item 3 of §6, and a change takes effect as in §5. The periods are used
+- Each period is named as in item 3 of §6 (stand-ins included; the locale's zone is suggested
+  only when no period lies in its region: a trip away from home is no stand-in for home), and a
+  change takes effect as in §5. The periods are used
   only when, read that way, they fit the summaries and beat times better than the best single
   zone. `report.md` lists them with each period's evidence.
 
@@ -411,6 +452,16 @@ a ring that alone disagrees are named.
 
 Weeks and months are built from the local days, so a week can be 167 or 169 hours long
 ([weeks.md](weeks.md)).
+
+## 9. Checking the days against the generator's truth
+
+`scripts/zone-truth` generates exports with the package's own generator (`generate-export`, which
+writes each day's true values), reads them with `health-analyzer report`, and counts the days
+exact (date, zone or a stand-in of §6, steps, exercise, stand hours, Move energy): twelve moves
+between zones from −11:00 to +14:00 (half- and quarter-hour zones included) with `HKTimeZone`,
+with `HKTimeZone` only from the move on, and without it, and one zone for each offset from
+−11:00 to +14:00 with and without it. `--analyzer PATH` counts another binary's days with the
+same exports (a before and after).
 """# + "\n"),
         ("deduplication.md", #"""
 # Counting once: source de-duplication
