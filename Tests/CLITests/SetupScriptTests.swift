@@ -10,10 +10,12 @@ struct SetupScriptTests {
         return r.stdout.split(separator: "\n").map(String.init)
     }
 
-    /// The default installs the build's own packages and nothing the tests use: no shells, no
-    /// Slurm or munge (whose daemons Debian enables at boot), no browser, no mmdebstrap.
+    /// The default installs the build's own packages (and tzdata, which the zone candidates are
+    /// read from at run time) and nothing the tests use: no shells, no Slurm or munge (whose
+    /// daemons Debian enables at boot), no browser, no mmdebstrap.
     @Test func setupInstallsOnlyTheBuildsPackagesUnlessAskedForTheTests() throws {
-        #expect(try Self.packages([]) == ["libarchive-dev", "libsqlite3-dev", "libxml2-dev", "pkg-config"])
+        #expect(
+            try Self.packages([]) == ["libarchive-dev", "libsqlite3-dev", "libxml2-dev", "pkg-config", "tzdata"])
         let test = try Self.packages(["--test"])
         for p in ["zsh", "fish", "slurm-wlm", "munge", "chromium", "mmdebstrap", "sqlite3", "python3-venv"] {
             #expect(test.contains(p), "\(p) missing from scripts/setup --test")
