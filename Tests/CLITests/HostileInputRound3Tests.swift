@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// Regression tests for the third round of hostile inputs: each builds its own input here and runs
+// the CLI as a child under a time limit (`run(_:limit:)`), so a hang fails as `timedOut` and a
+// crash as `signaled`.
+
+/// One record line of `type` with `value` in `unit` at `start` (UTC, a point in time).
+func record(_ type: String, _ unit: String, _ value: String, _ start: String, source: String = "Watch") -> String {
+    "<Record type=\"HKQuantityTypeIdentifier\(type)\" sourceName=\"\(source)\" unit=\"\(unit)\" value=\"\(value)\""
+        + " startDate=\"\(start) +0000\" endDate=\"\(start) +0000\"/>\n"
+}
+
+@Suite("Hostile inputs, third round")
+struct HostileInputRound3Tests {
+    /// One HRV and one resting heart rate of 10^16 (equal values past 2^53): before, the heart
+    /// chart's tick loop never ended (`lo - 1 == lo`) and `report` grew past 2 GB. Now both are
+    /// dropped as implausible with a note naming the range and the line, and the chart draws the
+    /// plausible day only: HRV 50 ms and resting 55 bpm on 2025-06-03.
+    /// Lines: 1 declaration, 2 <HealthData>, 3 ExportDate, 4-5 steps, 6 HRV, 7 resting, 8-9 the
+    /// plausible pair.
+    @Test func anImplausibleHeartValueIsDroppedAndTheChartEnds() throws {
+        let xml =
+            xmlHead + exportDateLine + steps("100", "2025-06-02 10:00:00") + steps("200", "2025-06-03 10:00:00")
+            + record("HeartRateVariabilitySDNN", "ms", "1e16", "2025-06-02 11:00:00")
+            + record("RestingHeartRate", "count/min", "1e16", "2025-06-02 11:00:00")
+            + record("HeartRateVariabilitySDNN", "ms", "50", "2025-06-03 11:00:00")
+            + record("RestingHeartRate", "count/min", "55", "2025-06-03 11:00:00") + "</HealthData>\n"
+        let input = try hostileFile("export.xml", Array(xml.utf8))
+        let out = input.deletingLastPathComponent().appendingPathComponent("out")
+        let r = try run(["report", input.path, "--out", out.path], limit: 60)
+        #expect(!r.timedOut && !r.signaled && r.status == 0, "\(r.stderr)")
+        let md = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(md.contains("Dropped 1 heart-rate variability sample outside the plausible 1–1,000 ms (first at line 6)."))
+        #expect(md.contains("Dropped 1 resting heart-rate sample outside the plausible 20–300 bpm (first at line 7)."))
+        let daily = try String(contentsOf: out.appendingPathComponent("daily.csv"), encoding: .utf8)
+        #expect(!daily.contains("10000000000000000"))
+        let chart = try String(contentsOf: out.appendingPathComponent("chart_heart.svg"), encoding: .utf8)
+        #expect(!chart.contains("000,000,000"))
+
+        // The same through the archive: the value is stored as read, and dropped when read back.
+        let db = input.deletingLastPathComponent().appendingPathComponent("h.sqlite").path
+        let i = try run(["import", input.path, "--db", db, "--quiet"], limit: 60)
+        #expect(i.status == 0, "\(i.stderr)")
+        let out2 = input.deletingLastPathComponent().appendingPathComponent("out2")
+        let d = try run(["report", "--db", db, "--out", out2.path], limit: 60)
+        #expect(!d.timedOut && !d.signaled && d.status == 0, "\(d.stderr)")
+        let md2 = try String(contentsOf: out2.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(md2.contains("Dropped 1 heart-rate variability sample outside the plausible 1–1,000 ms"))
+        #expect(try String(contentsOf: out2.appendingPathComponent("daily.csv"), encoding: .utf8) == daily)
+    }
+
+    /// Every quantity the analysis reads, at extreme but finite values (±1.797 × 10^308, 10^308,
+    /// 10^16, the smallest subnormal), plus a workout and a blood-pressure reading at 10^308:
+    /// `report` and `report --db` end with exit 0 and no CSV cell is `inf`, `nan` or a number longer
+    /// than 40 characters (every implausible value is dropped; 10^16 steps would print 17 digits
+    /// and pass, 10^308 is refused by the reader past ±3.4 × 10^38).
+    @Test(arguments: ["1.7976931348623157e308", "-1e308", "1e308", "1e16", "5e-324"])
+    func extremeButFiniteValuesInEveryQuantity(value: String) throws {
+        let types: [(String, String)] = [
+            ("StepCount", "count"), ("DistanceWalkingRunning", "km"), ("ActiveEnergyBurned", "kcal"),
+            ("BasalEnergyBurned", "kcal"), ("FlightsClimbed", "count"), ("AppleExerciseTime", "min"),
+            ("AppleStandTime", "min"), ("AppleMoveTime", "min"), ("HeartRate", "count/min"),
+            ("RestingHeartRate", "count/min"), ("WalkingHeartRateAverage", "count/min"),
+            ("HeartRateVariabilitySDNN", "ms"), ("RespiratoryRate", "count/min"), ("OxygenSaturation", "%"),
+            ("AppleSleepingWristTemperature", "degC"), ("VO2Max", "mL/min·kg"), ("BodyMass", "kg"),
+        ]
+        var xml = xmlHead + exportDateLine + steps("100", "2025-06-02 09:00:00")
+        for (k, (type, unit)) in types.enumerated() {
+            xml += record(type, unit, value, "2025-06-02 1\(k % 10):00:00")
+        }
+        xml +=
+            "<Correlation type=\"HKCorrelationTypeIdentifierBloodPressure\" sourceName=\"Cuff\""
+            + " startDate=\"2025-06-02 08:00:00 +0000\" endDate=\"2025-06-02 08:00:00 +0000\">\n"
+            + record("BloodPressureSystolic", "mmHg", value, "2025-06-02 08:00:00", source: "Cuff")
+            + record("BloodPressureDiastolic", "mmHg", value, "2025-06-02 08:00:00", source: "Cuff")
+            + "</Correlation>\n"
+            + "<Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"\(value)\" durationUnit=\"min\""
+            + " totalDistance=\"\(value)\" totalDistanceUnit=\"km\" totalEnergyBurned=\"\(value)\""
+            + " totalEnergyBurnedUnit=\"kcal\" sourceName=\"Watch\" startDate=\"2025-06-02 11:00:00 +0000\""
+            + " endDate=\"2025-06-02 11:30:00 +0000\"/>\n</HealthData>\n"
+        let input = try hostileFile("export.xml", Array(xml.utf8))
+        let dir = input.deletingLastPathComponent()
+        let db = dir.appendingPathComponent("h.sqlite").path
+        let i = try run(["import", input.path, "--db", db, "--quiet"], limit: 60)
+        #expect(!i.signaled && i.status == 0, "\(i.stderr)")
+        for (name, arguments) in [
+            ("out", ["report", input.path, "--tz", "UTC"]), ("out-db", ["report", "--db", db, "--tz", "UTC"]),
+        ] {
+            let out = dir.appendingPathComponent(name)
+            let r = try run(arguments + ["--out", out.path], limit: 60)
+            #expect(!r.timedOut && !r.signaled && r.status == 0, "\(name): \(r.stderr)")
+            for file in files(in: out) where file.hasSuffix(".csv") {
+                let text = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
+                let cells = text.split(whereSeparator: { $0 == "," || $0 == "\n" })
+                #expect(
+                    !cells.contains {
+                        $0 == "inf" || $0 == "-inf" || $0.lowercased() == "nan" || ($0.count > 40 && Double($0) != nil)
+                    },
+                    "\(name)/\(file) at \(value)")
+            }
+            // Past ±3.4 × 10^38 the reader refuses the value itself (a reader diagnostic); below, the
+            // analysis drops it as implausible (a note).
+            let md = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+            #expect(md.contains("outside the plausible") || md.contains("value out of range"), "\(name) at \(value)")
+        }
+    }
+}
+
