@@ -86,7 +86,10 @@ struct HostileArchiveTests {
                 "UPDATE record_blocks SET records = json_set(records, '$[0][6]', 100000000000)"
                     + " WHERE id = (SELECT min(id) FROM record_blocks)")
             #expect(try sqlite3(db, "SELECT max(printed_offset_min) FROM records") == "100000000000")
-            problem = "a printed offset of 100000000000 minutes is not an offset of any zone"
+            let block = try sqlite3(db, "SELECT min(id) FROM record_blocks")
+            problem =
+                "table record_blocks, row \(block), column records (record 0, field printed_offset_min): "
+                + "100000000000 is not an offset of any zone in minutes"
         } else if edit == "block" {
             let block = try sqlite3(db, "SELECT min(id) FROM record_blocks")
             _ = try sqlite3(db, "UPDATE record_blocks SET records = '[[1,2' WHERE id = \(block)")
@@ -134,7 +137,8 @@ struct HostileArchiveTests {
                     + "'start_utc INTEGER NOT NULL', 'start_utc INTEGER') WHERE name = 'workouts';")
             _ = try sqlite3(db, "UPDATE workouts SET start_utc = NULL WHERE id = (SELECT min(id) FROM workouts)")
             #expect(try sqlite3(db, "SELECT count(*) FROM workouts WHERE start_utc IS NULL") == "1")
-            problem = "a row has no start_utc, which every row has"
+            let row = try sqlite3(db, "SELECT min(id) FROM workouts")
+            problem = "table workouts, row \(row), column start_utc: NULL where every row has a value"
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let out = dir.appendingPathComponent("out")

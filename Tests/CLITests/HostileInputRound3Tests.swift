@@ -111,3 +111,82 @@ struct HostileInputRound3Tests {
     }
 }
 
+/// The numeric columns of every table of an archive: (table, column, the SQL that picks one row
+/// and names it, the row's key as the error message names it).
+func numericColumns(_ db: String) throws -> [(table: String, column: String, row: String)] {
+    var out: [(String, String, String)] = []
+    let tables = try sqlite3(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .split(separator: "\n").map(String.init)
+    for table in tables where !table.hasPrefix("sqlite_") && !table.hasSuffix("_results") {
+        // name|type|pk|hidden for every column, generated ones included (hidden 2 or 3).
+        let info = try sqlite3(db, "SELECT name || '|' || type || '|' || pk || '|' || hidden FROM pragma_table_xinfo('\(table)')")
+            .split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        for c in info where (c[1] == "INTEGER" || c[1] == "REAL") && c[3] == "0" {
+            out.append((table, c[0], ""))
+        }
+    }
+    return out
+}
+
+@Suite("Hostile archives, every numeric column")
+struct ArchiveColumnSweepTests {
+    static let values = ["1e308", "-1e308", "4611686018427387904", "999999999999999999"]
+
+    /// Runs `inspect --db` and `report --db` on a copy of `db` edited by `sql`; each must end
+    /// (no signal, no hang) with exit 0, or exit 1 and the one-line damaged-archive message that
+    /// names `table` and `column`, the archive byte-identical.
+    static func check(_ db: String, _ sql: String, table: String, column: String, value: String) throws {
+        // `inspect --db` reads only these tables' numbers (the others are counted by SQL).
+        let inspected = ["exports", "record_blocks"].contains(table)
+        let dir = try temporaryFolder()
+        let copy = dir.appendingPathComponent("h.sqlite").path
+        try FileManager.default.copyItem(atPath: db, toPath: copy)
+        _ = try sqlite3(copy, sql)
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        for arguments in [
+            ["inspect", "--db", copy], ["report", "--db", copy, "--out", dir.appendingPathComponent("out").path],
+        ] where inspected || arguments[0] == "report" {
+            let r = try run(arguments, limit: 60)
+            let what = "\(arguments[0]) with \(table).\(column) = \(value)"
+            #expect(!r.timedOut && !r.signaled && (r.status == 0 || r.status == 1), "\(what): \(r.stderr)")
+            if r.status == 1 {
+                let lines = r.stderr.split(separator: "\n")
+                #expect(lines.count == 1, "\(what): \(r.stderr)")
+                #expect(r.stderr.hasPrefix("error: \(copy): the archive is damaged ("), "\(what): \(r.stderr)")
+                #expect(r.stderr.contains(table) && r.stderr.contains(column), "\(what): \(r.stderr)")
+                // (`report --db` that succeeds stores its result tables: only a refusal is checked.)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before, "\(what)")
+            }
+        }
+    }
+
+    /// Every INTEGER or REAL column of every table (ids included; `record_blocks.type_id` is
+    /// computed and cannot be set) at 10^308, −10^308, 2^62 and 999,999,999,999,999,999 in one
+    /// row (the first by key). Before, 7 code sites crashed (Timestamp, the analyzer's finish,
+    /// inspect and read, the zone evidence, the report writer).
+    @Test(arguments: values) func everyNumericColumnOfEveryTable(value: String) throws {
+        let (_, db) = try folderWithAnArchive(days: 3)
+        for (table, column, _) in try numericColumns(db) {
+            let pk = try sqlite3(db, "SELECT group_concat(name) FROM pragma_table_info('\(table)') WHERE pk > 0 ORDER BY pk")
+            let key = pk.isEmpty || !pk.contains(",") ? (pk.isEmpty ? "rowid" : pk) : "(\(pk))"
+            let sql = "UPDATE \(table) SET \(column) = \(value) WHERE \(key) = (SELECT \(pk.isEmpty ? "rowid" : pk) FROM \(table) ORDER BY \(pk.isEmpty ? "rowid" : pk) LIMIT 1)"
+            try Self.check(db, sql, table: table, column: column, value: value)
+        }
+    }
+
+    /// Every numeric field of the first record of the first block (docs/archive.md §6.1: s, n,
+    /// source_id, duration_s, value, unit_id, printed_offset_min, export_id, line,
+    /// source_version_id, device_id, creation_delay_s, original_value, value_text_id), at the same
+    /// four values; a damaged block is named with its id and the field's name.
+    @Test(arguments: values) func everyNumericFieldOfARecordBlock(value: String) throws {
+        let (_, db) = try folderWithAnArchive(days: 3)
+        let names = [
+            "s", "n", "source_id", "duration_s", "value", "unit_id", "printed_offset_min", "export_id", "line",
+            "source_version_id", "device_id", "creation_delay_s", "original_value", "value_text_id",
+        ]
+        for (k, name) in names.enumerated() {
+            let sql = "UPDATE record_blocks SET records = json_set(records, '$[0][\(k)]', \(value)) WHERE id = (SELECT min(id) FROM record_blocks)"
+            try Self.check(db, sql, table: "record_blocks", column: name, value: value)
+        }
+    }
+}
