@@ -49,7 +49,7 @@ func folderWithAnArchive(days: Int = 3) throws -> (dir: URL, db: String) {
 struct HostileArchiveTests {
     /// 4 KiB of garbage over the `record_blocks` table's root page (found with sqlite3; page n starts
     /// at (n − 1) × page_size): on main `import` wrote into the archive and said "… new". Now
-    /// `PRAGMA quick_check` refuses it first, and the file is byte-identical.
+    /// `PRAGMA integrity_check` refuses it first, and the file is byte-identical.
     @Test func importIntoADamagedArchiveIsRefusedAndLeftByteIdentical() throws {
         let (dir, db) = try folderWithAnArchive()
         let root = try #require(Int(try sqlite3(db, "SELECT rootpage FROM sqlite_master WHERE name = 'record_blocks'")))
@@ -61,7 +61,7 @@ struct HostileArchiveTests {
         let b = try ArchiveCLITests.export(dir, "b.xml", firstDay: "2025-07-07", days: 2)
         let r = try run(["import", b.path, "--db", db])
         #expect(r.status == 1, "\(r.stdout)")
-        #expect(r.stderr.hasPrefix("error: \(db): the archive is damaged (PRAGMA quick_check: "), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: \(db): the archive is damaged (PRAGMA integrity_check: "), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: db))) == bytes)
     }
@@ -292,7 +292,7 @@ struct HostileArchiveTests {
     @Test func reportDbDuringAnImportDoesNotStoreStaleResults() throws {
         let (dir, db) = try folderWithAnArchive(days: 2)
         // 120 days (about 100 MB of XML): an import of several seconds, holding the write lock
-        // from its start (quick_check, then BEGIN IMMEDIATE) to its commit.
+        // from its start (integrity_check, then BEGIN IMMEDIATE) to its commit.
         let big = try ArchiveCLITests.export(dir, "big.xml", firstDay: "2025-08-04", days: 120)
         let writing = dir.appendingPathComponent("import-is-writing").path
         let importer = Process()

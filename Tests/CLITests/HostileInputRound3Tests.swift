@@ -190,3 +190,34 @@ struct ArchiveColumnSweepTests {
         }
     }
 }
+
+@Suite("Import into a damaged archive")
+struct ImportIntegrityTests {
+    /// An index whose definition is edited to other columns (`writable_schema`): its entries no
+    /// longer match the table, which `PRAGMA integrity_check` reports ("row 1 missing from
+    /// index …") and `quick_check` does not (it does not compare indexes with tables). Before,
+    /// `import` checked with `quick_check`, exited 0 and wrote into it; now it refuses with
+    /// integrity_check's first problem and the file is byte-identical.
+    @Test func importRefusesAnArchiveWithAnIndexThatMissesRows() throws {
+        let (dir, db) = try folderWithAnArchive(days: 3)
+        // An index of a table with rows: swap its two columns.
+        let index = try sqlite3(
+            db,
+            "SELECT m.name FROM sqlite_master m WHERE m.type = 'index' AND m.sql IS NOT NULL"
+                + " AND m.name = 'workout_statistics_by_workout' AND (SELECT count(*) FROM workout_statistics) > 1")
+        try #require(index == "workout_statistics_by_workout")
+        _ = try sqlite3(
+            db,
+            "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, '(workout_id, position)',"
+                + " '(position, workout_id)') WHERE name = '\(index)';")
+        #expect(try sqlite3(db, "PRAGMA quick_check") == "ok")
+        #expect(try sqlite3(db, "PRAGMA integrity_check") != "ok")
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let b = try ArchiveCLITests.export(dir, "b.xml", firstDay: "2025-07-07", days: 2)
+        let r = try run(["import", b.path, "--db", db], limit: 120)
+        #expect(r.status == 1, "\(r.stdout)")
+        #expect(r.stderr.hasPrefix("error: \(db): the archive is damaged (PRAGMA integrity_check: "), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
+}
