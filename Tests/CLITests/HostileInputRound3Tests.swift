@@ -221,3 +221,51 @@ struct ImportIntegrityTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 }
+
+@Suite("FIFOs in folders the tool lists")
+struct FIFOFolderTests {
+    static let export =
+        xmlHead + exportDateLine + steps("100", "2025-06-02 10:00:00") + "</HealthData>\n"
+
+    /// An unzipped export folder whose first `.xml` by name is a FIFO (`a.xml`, before
+    /// `export.xml`): the folder is searched by content and each file was opened blocking, so
+    /// `report`, `inspect` and `import` waited forever. Now a FIFO is no candidate.
+    @Test func aFIFONamedXMLInAnExportFolderIsSkipped() throws {
+        let dir = try temporaryFolder()
+        let folder = dir.appendingPathComponent("apple_health_export")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(mkfifo(folder.appendingPathComponent("a.xml").path, 0o644) == 0)
+        try Data(Self.export.utf8).write(to: folder.appendingPathComponent("export.xml"))
+        for arguments in [
+            ["report", folder.path, "--out", dir.appendingPathComponent("out").path, "--tz", "UTC"],
+            ["inspect", folder.path], ["import", folder.path, "--db", dir.appendingPathComponent("h.sqlite").path],
+        ] {
+            let r = try run(arguments, limit: 30)
+            #expect(!r.timedOut && r.status == 0, "\(arguments[0]): \(r.stderr)")
+        }
+    }
+
+    /// A batch folder with a good person (`alice.xml`) and one whose unzipped export folder
+    /// holds only a FIFO `export.xml` (`carol/`): the whole batch hung. Now carol fails alone
+    /// with the folder's reason, alice is done. Then a FIFO `daily.csv` in alice's results hung
+    /// `cohort`: now it is not read (alice has no daily rows) and cohort ends.
+    @Test func aFIFOInABatchOrCohortFolderDoesNotHang() throws {
+        let dir = try temporaryFolder()
+        let input = dir.appendingPathComponent("in")
+        try FileManager.default.createDirectory(
+            at: input.appendingPathComponent("carol"), withIntermediateDirectories: true)
+        try Data(Self.export.utf8).write(to: input.appendingPathComponent("alice.xml"))
+        #expect(mkfifo(input.appendingPathComponent("carol/export.xml").path, 0o644) == 0)
+        let out = dir.appendingPathComponent("out")
+        let r = try run(["batch", input.path, "--out", out.path, "--tz", "UTC"], limit: 60)
+        #expect(!r.timedOut && r.status == 1, "\(r.stderr)")
+        let people = try String(contentsOf: out.appendingPathComponent("cohort/people.csv"), encoding: .utf8)
+        #expect(people.contains("alice,done,"))
+        #expect(people.contains("carol,failed,\(input.path)/carol: no export .xml file in this folder,"), "\(people)")
+        let daily = out.appendingPathComponent("person=alice/daily.csv")
+        try FileManager.default.removeItem(at: daily)
+        #expect(mkfifo(daily.path, 0o644) == 0)
+        let c = try run(["cohort", out.path], limit: 60)
+        #expect(!c.timedOut && !c.signaled, "\(c.stderr)")
+    }
+}
