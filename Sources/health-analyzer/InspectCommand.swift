@@ -12,7 +12,7 @@ enum InspectCommand {
             if let extra = args.positionals.first {
                 throw UsageError(message: "--db reads the archive: leave out '\(extra)'", command: "inspect")
             }
-            print(try ArchiveCommands.inspect(db: db), terminator: "")
+            printOutput(try ArchiveCommands.inspect(db: db))
             return ExitCode.success
         }
         let input = try args.input()
@@ -36,7 +36,8 @@ enum InspectCommand {
         }
         var tally = tallies[0].tally
         for box in tallies.dropFirst() { tally.merge(box.tally) }
-        print(json ? tally.json(summary) : tally.render(summary), terminator: "")
+        // (JSON escapes control characters itself.)
+        if json { print(tally.json(summary), terminator: "") } else { printOutput(tally.render(summary)) }
         return ExitCode.success
     }
 }

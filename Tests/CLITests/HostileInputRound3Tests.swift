@@ -269,3 +269,29 @@ struct FIFOFolderTests {
         #expect(!c.timedOut && !c.signaled, "\(c.stderr)")
     }
 }
+
+@Suite("Terminal escapes in names")
+struct TerminalEscapeTests {
+    /// A zip whose only `.xml` entry is named with escape sequences (OSC 0 sets the terminal's
+    /// title, `ESC[2J` clears the screen) and holds no export: the error names the entry, and
+    /// before it printed the name raw. Now no byte below 0x20 but the final line feed reaches
+    /// the terminal: ESC is `\x1B`, BEL `\x07`. A source name with the C1 control CSI (U+009B,
+    /// which XML allows where it forbids ESC) is escaped in `inspect`'s table the same way.
+    @Test func namesFromTheInputArePrintedWithControlCharactersEscaped() throws {
+        let name = "a\u{1B}]0;pwned\u{07}\u{1B}[2J.xml"
+        let zip = handMadeZip([(name, Array("<not-an-export/>\n".utf8))], zip64: false).bytes
+        let input = try hostileFile("evil.zip", zip)
+        let r = try run(["report", input.path, "--out", input.deletingLastPathComponent().appendingPathComponent("o").path], limit: 60)
+        #expect(r.status != 0)
+        #expect(!r.stderr.utf8.dropLast().contains { $0 < 0x20 && $0 != 0x09 }, "\(Array(r.stderr.utf8))")
+        #expect(r.stderr.contains("a\\x1B]0;pwned\\x07\\x1B[2J.xml"), "\(r.stderr)")
+
+        let xml =
+            xmlHead + exportDateLine + steps("100", "2025-06-02 10:00:00", source: "Ph\u{9B}2Jone") + "</HealthData>\n"
+        let export = try hostileFile("export.xml", Array(xml.utf8))
+        let i = try run(["inspect", export.path], limit: 60)
+        #expect(i.status == 0, "\(i.stderr)")
+        #expect(!i.stdout.unicodeScalars.contains("\u{9B}"))
+        #expect(i.stdout.contains("Ph\\u{9B}2Jone"), "\(i.stdout)")
+    }
+}
