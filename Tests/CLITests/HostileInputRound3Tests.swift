@@ -295,3 +295,31 @@ struct TerminalEscapeTests {
         #expect(i.stdout.contains("Ph\\u{9B}2Jone"), "\(i.stdout)")
     }
 }
+
+@Suite("report and report --db agree on the zone evidence")
+struct ZoneEvidenceAgreementTests {
+    /// The only HKTimeZone (Asia/Kathmandu) sits on a workout whose end date is unreadable (offset
+    /// +9999): the reader drops the workout but counted its zone, the archive never stored it, so
+    /// `report` chose Asia/Kathmandu and `report --db` America/Los_Angeles (from the export's
+    /// -0700) and every day moved. Now the dropped workout's zone does not count: both read the
+    /// same evidence and write the same daily.csv.
+    @Test func aDroppedWorkoutsZoneCountsInNeither() throws {
+        let xml =
+            xmlHead + "<ExportDate value=\"2025-06-10 12:00:00 -0700\"/>\n"
+            + steps("100", "2025-06-02 10:00:00") + steps("200", "2025-06-03 23:30:00")
+            + "<Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"30\" durationUnit=\"min\""
+            + " sourceName=\"Watch\" startDate=\"2025-06-02 11:00:00 +0000\" endDate=\"2025-06-02 11:30:00 +9999\">\n"
+            + "<MetadataEntry key=\"HKTimeZone\" value=\"Asia/Kathmandu\"/>\n</Workout>\n</HealthData>\n"
+        let input = try hostileFile("export.xml", Array(xml.utf8))
+        let dir = input.deletingLastPathComponent()
+        let db = dir.appendingPathComponent("h.sqlite").path
+        #expect(try run(["import", input.path, "--db", db, "--quiet"], limit: 60).status == 0)
+        let a = try run(["report", input.path, "--out", dir.appendingPathComponent("a").path], limit: 60)
+        let b = try run(["report", "--db", db, "--out", dir.appendingPathComponent("b").path], limit: 60)
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let da = try String(contentsOf: dir.appendingPathComponent("a/daily.csv"), encoding: .utf8)
+        let dbDaily = try String(contentsOf: dir.appendingPathComponent("b/daily.csv"), encoding: .utf8)
+        #expect(da == dbDaily)
+        #expect(!da.contains("Asia/Kathmandu"), "\(da)")
+    }
+}
