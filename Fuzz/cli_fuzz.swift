@@ -730,13 +730,14 @@ func damageAndRead(_ db: String, _ r: inout Random) {
     for arguments in [["inspect", "--db", copy], ["report", "--db", copy, "--out", options.work + "/out-damaged"]] {
         try? FileManager.default.removeItem(atPath: options.work + "/out-damaged")
         let o = run(arguments)
-        guard checkRun("\(arguments[0]) --db (\(what))", o, allowed: [0, 1]) else { continue }
+        caseDescription += arguments[0] == "inspect" ? "; damaged archive: \(what)" : ""
+        guard checkRun("\(arguments[0]) --db on a damaged copy", o, allowed: [0, 1]) else { continue }
         if o.status == 1 {
             if !o.stderr.contains("the archive is damaged") && !o.stderr.contains("no data") {
                 exits["\(arguments[0]) --db damaged: other message", default: 0] += 1
             }
             if FileManager.default.contents(atPath: copy) != before {
-                fail("\(arguments[0]) --db (\(what)) refused and changed the archive")
+                fail("\(arguments[0]) --db on a damaged copy refused and changed the archive")
             }
         }
     }
