@@ -48,12 +48,15 @@ extension Archive {
                 """)
             while try e.step() {
                 let id = e.int64(6)
-                func count(_ c: Int32) throws -> Int { Int(try e.required(c, row: id, in: ArchiveRange.count, "a count")) }
+                func count(_ c: Int32) throws -> Int {
+                    Int(try e.required(c, row: id, in: ArchiveRange.count, "a count"))
+                }
                 out.exports.append(
                     .init(
                         inputName: e.text(0), exportDate: try Replay.timestamp(e, 1, offset: 2, row: id),
                         recordsRead: try count(3), recordsNew: try count(4),
-                        firstImported: try e.required(5, row: id, in: ArchiveRange.instant, "an instant of years 0 to 9999")))
+                        firstImported: try e.required(
+                            5, row: id, in: ArchiveRange.instant, "an instant of years 0 to 9999")))
             }
             // One pass over the record blocks (in id order: type, then start), counted here rather
             // than with GROUP BYs over the `records` view.

@@ -463,7 +463,8 @@ final class Replay {
                     type: types[statistics.int64(1)] ?? "", startDate: try required(statistics, 2, offset: 4, row: row),
                     endDate: try required(statistics, 3, offset: 4, row: row),
                     sum: try statistics.checkedDouble(5, row: row), average: try statistics.checkedDouble(6, row: row),
-                    minimum: try statistics.checkedDouble(7, row: row), maximum: try statistics.checkedDouble(8, row: row),
+                    minimum: try statistics.checkedDouble(7, row: row),
+                    maximum: try statistics.checkedDouble(8, row: row),
                     unit: unit?.canonical, originalUnit: unit?.unit)
                 if let a = statistics.int64OrNil(0).flatMap({ activityIndex[$0] }) {
                     w.activities[a].statistics.append(st)
@@ -562,7 +563,8 @@ final class Replay {
                 let at = d.int64(4)
                 diagnostics.append(
                     Diagnostic(
-                        kind: kind, detail: d.text(1), count: Int(try d.required(2, row: at, in: ArchiveRange.count, "a count")),
+                        kind: kind, detail: d.text(1),
+                        count: Int(try d.required(2, row: at, in: ArchiveRange.count, "a count")),
                         firstLine: Int(try d.required(3, row: at, in: ArchiveRange.count, "a line number"))))
             }
         }

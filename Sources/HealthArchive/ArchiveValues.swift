@@ -13,7 +13,8 @@ enum ArchiveRange {
     /// A printed offset in minutes: at most a day either way (UTC−12 to UTC+14 are in use).
     static let offsetMinutes: ClosedRange<Int64> = -1_440...1_440
     /// A length of time in seconds between two instants (a duration, a creation delay).
-    static let span: ClosedRange<Int64> = -(instant.upperBound - instant.lowerBound)...(instant.upperBound - instant.lowerBound)
+    static let span: ClosedRange<Int64> =
+        -(instant.upperBound - instant.lowerBound)...(instant.upperBound - instant.lowerBound)
     /// A count of rows, records, copies or lines: at most 2^40 (an export of a trillion records).
     static let count: ClosedRange<Int64> = 0...(1 << 40)
     /// A row id or a lookup id.
@@ -56,7 +57,9 @@ extension Statement {
     /// `checked(_:row:in:_:)` of a column the schema declares NOT NULL.
     func required(_ c: Int32, row: Int64, in range: ClosedRange<Int64>, _ what: String) throws(DamagedRow) -> Int64 {
         guard let v = try checked(c, row: row, in: range, what) else {
-            throw DamagedRow(table: tableName(c), row: String(row), column: columnName(c), value: "NULL", problem: "where every row has a value")
+            throw DamagedRow(
+                table: tableName(c), row: String(row), column: columnName(c), value: "NULL",
+                problem: "where every row has a value")
         }
         return v
     }

@@ -284,11 +284,21 @@ extension ReaderSession {
         switch hsax_element_id(rawValue: UInt32(parent)) {
         case HSAX_EL_RECORD:
             if recordIndex >= 0 { batch.records[recordIndex].metadata.append(entry) } else { kept = false }
-        case HSAX_EL_WORKOUT: kept = workout != nil; workout?.metadata.append(entry)
-        case HSAX_EL_WORKOUT_EVENT: kept = event != nil; event?.metadata.append(entry)
-        case HSAX_EL_WORKOUT_ACTIVITY: kept = activity != nil; activity?.metadata.append(entry)
-        case HSAX_EL_WORKOUT_ROUTE: kept = route != nil; route?.metadata.append(entry)
-        case HSAX_EL_CORRELATION: kept = correlation != nil; correlation?.metadata.append(entry)
+        case HSAX_EL_WORKOUT:
+            kept = workout != nil
+            workout?.metadata.append(entry)
+        case HSAX_EL_WORKOUT_EVENT:
+            kept = event != nil
+            event?.metadata.append(entry)
+        case HSAX_EL_WORKOUT_ACTIVITY:
+            kept = activity != nil
+            activity?.metadata.append(entry)
+        case HSAX_EL_WORKOUT_ROUTE:
+            kept = route != nil
+            route?.metadata.append(entry)
+        case HSAX_EL_CORRELATION:
+            kept = correlation != nil
+            correlation?.metadata.append(entry)
         case HSAX_EL_AUDIOGRAM:
             // (The archive does not store audiograms: their zones do not count either.)
             kept = false

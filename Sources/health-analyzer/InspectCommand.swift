@@ -87,7 +87,9 @@ struct InspectTally {
             }
             types[r.type, default: TypeCount()].units[unit, default: 0] += 1
             sources[r.sourceName, default: SourceCount()].records += 1
-            if let d = r.device { sources[r.sourceName, default: SourceCount()].devices[deviceLabel(d), default: 0] += 1 }
+            if let d = r.device {
+                sources[r.sourceName, default: SourceCount()].devices[deviceLabel(d), default: 0] += 1
+            }
             extend(r.startDate, r.endDate)
         }
         for w in batch.workouts {

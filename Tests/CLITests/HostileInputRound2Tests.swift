@@ -215,7 +215,10 @@ struct HostileInputRound2Tests {
         #expect(r.stderr.contains("stand_hours none vs 1e+19 (implausible)"), "\(r.stderr)")
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("100 vs 1e+19 (implausible)"))
-        #expect(report.contains("Dropped 1 cumulative sample outside the plausible 0–1,000,000,000 in its type's unit (first at line 4)."))
+        #expect(
+            report.contains(
+                "Dropped 1 cumulative sample outside the plausible 0–1,000,000,000 in its type's unit (first at line 4)."
+            ))
     }
 
     /// A FIFO named `*.gpx` in `workout-routes/` of an unzipped export: on main `report` opened

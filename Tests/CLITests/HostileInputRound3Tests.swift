@@ -35,7 +35,8 @@ struct HostileInputRound3Tests {
         let r = try run(["report", input.path, "--out", out.path], limit: 60)
         #expect(!r.timedOut && !r.signaled && r.status == 0, "\(r.stderr)")
         let md = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
-        #expect(md.contains("Dropped 1 heart-rate variability sample outside the plausible 1–1,000 ms (first at line 6)."))
+        #expect(
+            md.contains("Dropped 1 heart-rate variability sample outside the plausible 1–1,000 ms (first at line 6)."))
         #expect(md.contains("Dropped 1 resting heart-rate sample outside the plausible 20–300 bpm (first at line 7)."))
         let daily = try String(contentsOf: out.appendingPathComponent("daily.csv"), encoding: .utf8)
         #expect(!daily.contains("10000000000000000"))
@@ -119,8 +120,10 @@ func numericColumns(_ db: String) throws -> [(table: String, column: String, row
         .split(separator: "\n").map(String.init)
     for table in tables where !table.hasPrefix("sqlite_") && !table.hasSuffix("_results") {
         // name|type|pk|hidden for every column, generated ones included (hidden 2 or 3).
-        let info = try sqlite3(db, "SELECT name || '|' || type || '|' || pk || '|' || hidden FROM pragma_table_xinfo('\(table)')")
-            .split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        let info = try sqlite3(
+            db, "SELECT name || '|' || type || '|' || pk || '|' || hidden FROM pragma_table_xinfo('\(table)')"
+        )
+        .split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
         for c in info where (c[1] == "INTEGER" || c[1] == "REAL") && c[3] == "0" {
             out.append((table, c[0], ""))
         }
@@ -167,9 +170,11 @@ struct ArchiveColumnSweepTests {
     @Test(arguments: values) func everyNumericColumnOfEveryTable(value: String) throws {
         let (_, db) = try folderWithAnArchive(days: 3)
         for (table, column, _) in try numericColumns(db) {
-            let pk = try sqlite3(db, "SELECT group_concat(name) FROM pragma_table_info('\(table)') WHERE pk > 0 ORDER BY pk")
+            let pk = try sqlite3(
+                db, "SELECT group_concat(name) FROM pragma_table_info('\(table)') WHERE pk > 0 ORDER BY pk")
             let key = pk.isEmpty || !pk.contains(",") ? (pk.isEmpty ? "rowid" : pk) : "(\(pk))"
-            let sql = "UPDATE \(table) SET \(column) = \(value) WHERE \(key) = (SELECT \(pk.isEmpty ? "rowid" : pk) FROM \(table) ORDER BY \(pk.isEmpty ? "rowid" : pk) LIMIT 1)"
+            let sql =
+                "UPDATE \(table) SET \(column) = \(value) WHERE \(key) = (SELECT \(pk.isEmpty ? "rowid" : pk) FROM \(table) ORDER BY \(pk.isEmpty ? "rowid" : pk) LIMIT 1)"
             try Self.check(db, sql, table: table, column: column, value: value)
         }
     }
@@ -185,7 +190,8 @@ struct ArchiveColumnSweepTests {
             "source_version_id", "device_id", "creation_delay_s", "original_value", "value_text_id",
         ]
         for (k, name) in names.enumerated() {
-            let sql = "UPDATE record_blocks SET records = json_set(records, '$[0][\(k)]', \(value)) WHERE id = (SELECT min(id) FROM record_blocks)"
+            let sql =
+                "UPDATE record_blocks SET records = json_set(records, '$[0][\(k)]', \(value)) WHERE id = (SELECT min(id) FROM record_blocks)"
             try Self.check(db, sql, table: "record_blocks", column: name, value: value)
         }
     }
@@ -281,7 +287,9 @@ struct TerminalEscapeTests {
         let name = "a\u{1B}]0;pwned\u{07}\u{1B}[2J.xml"
         let zip = handMadeZip([(name, Array("<not-an-export/>\n".utf8))], zip64: false).bytes
         let input = try hostileFile("evil.zip", zip)
-        let r = try run(["report", input.path, "--out", input.deletingLastPathComponent().appendingPathComponent("o").path], limit: 60)
+        let r = try run(
+            ["report", input.path, "--out", input.deletingLastPathComponent().appendingPathComponent("o").path],
+            limit: 60)
         #expect(r.status != 0)
         #expect(!r.stderr.utf8.dropLast().contains { $0 < 0x20 && $0 != 0x09 }, "\(Array(r.stderr.utf8))")
         #expect(r.stderr.contains("a\\x1B]0;pwned\\x07\\x1B[2J.xml"), "\(r.stderr)")

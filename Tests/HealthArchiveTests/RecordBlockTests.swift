@@ -131,7 +131,10 @@ struct RecordBlockTests {
             "[[70000,1,2,60,1,3,60,1]]",
             "table record_blocks, row 131077, column records (record 0, field s): 70000 is not the low 16 bits of a start"
         ),
-        ("[[7,1,2,60,1,3.5,60,1]]", "table record_blocks, row 131077, column records (record 0, field unit_id): 3.5 is not an id"),
+        (
+            "[[7,1,2,60,1,3.5,60,1]]",
+            "table record_blocks, row 131077, column records (record 0, field unit_id): 3.5 is not an id"
+        ),
         ("[[7,1,2,60,\"x\",3,60,1]]", "record block 131077 is damaged at byte 11: not a number"),
         (
             #"[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,null,[[60,"a"]],1]]"#,

@@ -236,7 +236,10 @@ struct ChartTests {
             }
         }
         let s = LinearScale(minimum: 1e16, maximum: 1e16, includeZero: false, pixelLow: 200, pixelHigh: 0)
-        #expect(s.ticks == [9_999_999_990_000_000, 9_999_999_995_000_000, 1e16, 10_000_000_005_000_000, 10_000_000_010_000_000])
+        #expect(
+            s.ticks == [
+                9_999_999_990_000_000, 9_999_999_995_000_000, 1e16, 10_000_000_005_000_000, 10_000_000_010_000_000,
+            ])
     }
 
     /// 1,800 days from Monday 2021-01-04 (to 2025-12-08): every day 10,000 steps except 20,000

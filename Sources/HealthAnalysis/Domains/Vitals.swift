@@ -91,7 +91,9 @@ final class Vitals: DomainAccumulator {
         guard let systolic = reading("HKQuantityTypeIdentifierBloodPressureSystolic"),
             let diastolic = reading("HKQuantityTypeIdentifierBloodPressureDiastolic")
         else { return }
-        for (metric, value) in [(PlausibleMetric.bloodPressureSystolic, systolic), (.bloodPressureDiastolic, diastolic)]
+        for (metric, value) in [
+            (PlausibleMetric.bloodPressureSystolic, systolic), (.bloodPressureDiastolic, diastolic),
+        ]
         where !metric.admits(value) {
             context.counters.implausible.count(metric, line: c.line)
             return
