@@ -10,6 +10,11 @@
 //     end record, an entry's name, or a few bytes anywhere;
 //   - GPX: the export plus a workout that names a route file, and that route file, mutated from
 //     a GPX seed, in an unzipped folder (apple_health_export/workout-routes/) or in a zip.
+//   - extreme values (a third of the XML cases): every `value`, `duration`, `totalDistance` and
+//     `totalEnergyBurned` that is a number set to an extreme but finite one (1e16, ±1.8e308,
+//     5e-324, 2^62, …), as case.xml or, half of them, in a folder beside a FIFO `a.xml`, a
+//     dangling link, a link to /dev/zero and a link to the FIFO (the folder search must pass
+//     over them without blocking).
 // Then `inspect` and `report --out` run on it, each under a timeout; on every 3rd case also
 // `import --db` into a new archive and `report --db` from it. Every run that succeeds (report,
 // import + report --db) is repeated with `--threads 2` next to `--threads 1`, and the two sets
@@ -21,7 +26,11 @@
 //   - no staging folder is left beside --out;
 //   - import and report --db: no signal, exit 0, 1 or 64 only, no run past the timeout, a
 //     complete set after report --db exits 0;
-//   - --threads 1 and --threads 2 give byte-identical files whenever both succeed.
+//   - --threads 1 and --threads 2 give byte-identical files whenever both succeed;
+//   - damaged archives: a copy of each imported archive with one numeric column of a random table
+//     (or one field of a record in a block) set to 1e308, -1e308, 2^62, 999999999999999999, -1 or
+//     1e16: `inspect --db` and `report --db` end with exit 0 or 1, and a refusal leaves the
+//     archive byte-identical.
 // A failing case is copied to the artifacts folder (case.xml, case.zip, or the folder as a
 // directory) with a line saying what failed.
 //
@@ -87,6 +96,43 @@ let tokens: [String] = [
     "<?xml version=\"1.0\" encoding=\"UTF-16\"?>", "&amp;", "&#0;", "&#x1F;", "\u{0}", "\u{1}", "\u{FEFF}", "<", ">",
     "\"", "</HealthData>", "<HealthData locale=\"en_US\">", "<ExportDate value=\"1970-01-01 00:00:00 +0000\"/>",
 ]
+
+/// Extreme but finite numbers: past 2^53 (where v - 1 == v), the largest and smallest doubles,
+/// past the 32-bit float, a subnormal.
+let extremeValues = [
+    "1e16", "9007199254740993", "1.7976931348623157e308", "-1.7976931348623157e308", "1e308", "-1e308", "3.4e38",
+    "5e-324", "-5e-324", "1e-300", "4611686018427387904", "999999999999999999",
+]
+
+/// `xml` with every `value="…"`, `duration="…"`, `totalDistance="…"` and `totalEnergyBurned="…"`
+/// replaced by an extreme value (each chosen on its own): every quantity at once.
+func withExtremeValues(_ xml: [UInt8], _ r: inout Random) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(xml.count)
+    let keys = ["value=\"", "duration=\"", "totalDistance=\"", "totalEnergyBurned=\""].map { Array($0.utf8) }
+    var i = 0
+    outer: while i < xml.count {
+        for key in keys where i + key.count <= xml.count && xml[i..<(i + key.count)].elementsEqual(key)
+            && (i == 0 || xml[i - 1] == 0x20)
+        {
+            // Leave category values alone (they are names, not numbers).
+            var j = i + key.count
+            while j < xml.count && xml[j] != 0x22 { j += 1 }
+            let old = xml[(i + key.count)..<j]
+            out += key
+            if let first = old.first, first == 0x2D || (first >= 0x30 && first <= 0x39) {
+                out += Array(extremeValues[r.below(extremeValues.count)].utf8)
+            } else {
+                out += old
+            }
+            i = j
+            continue outer
+        }
+        out.append(xml[i])
+        i += 1
+    }
+    return out
+}
 
 func mutate(_ input: [UInt8], _ r: inout Random) -> [UInt8] {
     var b = input
@@ -635,12 +681,97 @@ func removeArchive(_ db: String) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
 }
 
+/// `sqlite3 <db> <sql>`'s standard output, trimmed.
+func sqlite3(_ db: String, _ sql: String) -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    p.arguments = [db, sql]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    p.standardError = FileHandle.nullDevice
+    guard (try? p.run()) != nil else { return "" }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+var damagedArchives = 0
+
+/// A copy of the imported archive with one numeric column of one row of a random table (or one
+/// numeric field of a record in a block) set to an out-of-range value: `inspect --db` and
+/// `report --db` must end with exit 0 or 1 (the one-line damaged-archive message), never a
+/// signal or a hang, and a refusal leaves the archive byte-identical.
+func damageAndRead(_ db: String, _ r: inout Random) {
+    let copy = options.work + "/damaged.sqlite"
+    removeArchive(copy)
+    guard (try? FileManager.default.copyItem(atPath: db, toPath: copy)) != nil else { return }
+    defer { removeArchive(copy) }
+    let value = ["1e308", "-1e308", "4611686018427387904", "999999999999999999", "-1", "1e16"][r.below(6)]
+    var what: String
+    if r.below(4) == 0 {
+        let k = r.below(14)
+        what = "record_blocks field \(k) = \(value)"
+        _ = sqlite3(copy, "UPDATE record_blocks SET records = json_set(records, '$[0][\(k)]', \(value)) WHERE id = (SELECT min(id) FROM record_blocks)")
+    } else {
+        let columns = sqlite3(
+            copy,
+            "SELECT m.name || '.' || c.name FROM sqlite_master m, pragma_table_info(m.name) c WHERE m.type = 'table'"
+                + " AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE '%_results' AND c.type IN ('INTEGER', 'REAL')"
+        ).split(separator: "\n").map(String.init)
+        guard !columns.isEmpty else { return }
+        let pick = columns[r.below(columns.count)].split(separator: ".").map(String.init)
+        what = "\(pick[0]).\(pick[1]) = \(value)"
+        _ = sqlite3(copy, "UPDATE \(pick[0]) SET \(pick[1]) = \(value) WHERE rowid = (SELECT min(rowid) FROM \(pick[0]))")
+        // (A WITHOUT ROWID table has no rowid: the update does nothing and the case reads an intact copy.)
+    }
+    damagedArchives += 1
+    shapes["damaged archive", default: 0] += 1
+    let before = FileManager.default.contents(atPath: copy)
+    for arguments in [["inspect", "--db", copy], ["report", "--db", copy, "--out", options.work + "/out-damaged"]] {
+        try? FileManager.default.removeItem(atPath: options.work + "/out-damaged")
+        let o = run(arguments)
+        caseDescription += arguments[0] == "inspect" ? "; damaged archive: \(what)" : ""
+        guard checkRun("\(arguments[0]) --db on a damaged copy", o, allowed: [0, 1]) else { continue }
+        if o.status == 1 {
+            if !o.stderr.contains("the archive is damaged") && !o.stderr.contains("no data") {
+                exits["\(arguments[0]) --db damaged: other message", default: 0] += 1
+            }
+            if FileManager.default.contents(atPath: copy) != before {
+                fail("\(arguments[0]) --db on a damaged copy refused and changed the archive")
+            }
+        }
+    }
+}
+
 /// Writes this case's input: XML, zip, or GPX (folder or zip), by the case number.
 func makeCase(_ random: inout Random) throws {
     for name in ["case.xml", "case.zip", "case"] { try? FileManager.default.removeItem(atPath: options.work + "/" + name) }
     let xml = mutate(seeds[random.below(seeds.count)], &random)
     inputIsFolder = false
     switch caseNumber % 10 {
+    case 0...4 where random.below(3) == 0:
+        // Every quantity at an extreme but finite value; half of these in a folder that also holds
+        // a FIFO and links named *.xml (a FIFO, a dangling link, a link to /dev/zero and to the
+        // FIFO), which the folder search must pass over without blocking.
+        let extreme = withExtremeValues(xml, &random)
+        if random.below(2) == 0 {
+            shapes["xml extreme values", default: 0] += 1
+            caseDescription = "xml, extreme values"
+            input = options.work + "/case.xml"
+            _ = FileManager.default.createFile(atPath: input, contents: Data(extreme))
+        } else {
+            shapes["folder with FIFO and links, extreme values", default: 0] += 1
+            caseDescription = "folder with a FIFO and links, extreme values"
+            input = options.work + "/case"
+            inputIsFolder = true
+            let folder = input + "/apple_health_export"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            _ = mkfifo(folder + "/a.xml", 0o644)
+            try? FileManager.default.createSymbolicLink(atPath: folder + "/b.xml", withDestinationPath: "/nonexistent/x.xml")
+            try? FileManager.default.createSymbolicLink(atPath: folder + "/c.xml", withDestinationPath: "/dev/zero")
+            try? FileManager.default.createSymbolicLink(atPath: folder + "/d.xml", withDestinationPath: folder + "/a.xml")
+            _ = FileManager.default.createFile(atPath: folder + "/export.xml", contents: Data(extreme))
+        }
     case 0...4:
         shapes["xml", default: 0] += 1
         caseDescription = "xml"
@@ -749,6 +880,7 @@ while caseNumber - options.first < options.cases, Date().timeIntervalSince(start
             let set = contents(dbOut)
             if let problem = checkSet(set) { fail("report --db: \(problem)") }
             sets[threads] = set
+            if threads == "1" { damageAndRead(db, &random) }
         }
         if let one = importStatus["1"], let two = importStatus["2"], one != two {
             fail("import exits \(one) with --threads 1 and \(two) with --threads 2")
@@ -768,7 +900,8 @@ while caseNumber - options.first < options.cases, Date().timeIntervalSince(start
 print(
     "cli: \(caseNumber - options.first) cases (numbers \(options.first) ..< \(caseNumber)) in \(Int(Date().timeIntervalSince(start))) s; "
         + "\(failures) failures; \(reportsWritten) reports written; \(importCases) cases imported (x2 threads), "
-        + "\(dbReports) report --db sets; \(threadComparisons) --threads 1 / 2 comparisons"
+        + "\(dbReports) report --db sets; \(damagedArchives) damaged archives read; "
+        + "\(threadComparisons) --threads 1 / 2 comparisons"
 )
 for (key, n) in shapes.sorted(by: { $0.key < $1.key }) { print("  shape \(key): \(n)") }
 for (key, n) in exits.sorted(by: { $0.key < $1.key }) { print("  \(key): \(n)") }

@@ -7,8 +7,9 @@ For each export XML: a stored zip, a deflated zip, a zip64 one (0xFFFFFFFF in th
 sizes and offsets in zip64 extra fields, a zip64 end record and locator), one with data
 descriptors, one with decoys before the export (an AppleDouble `._` file under __MACOSX, a folder
 entry, export_cda.xml, an entry too deep, a non-export .xml), one with a workout naming a route
-and that route in workout-routes/ (each GPX seed in turn; stored and zip64), and one whose export
-sits at the top level. Only the smallest exports are used whole; the zips stay below the
+and that route in workout-routes/ (each GPX seed in turn; stored and zip64), one whose export
+sits at the top level, and one with every number of the export at an extreme but finite value
+beside an entry named with escape sequences. Only the smallest exports are used whole; the zips stay below the
 fuzzer's -max_len.
 """
 import os
@@ -80,6 +81,22 @@ def naming(route):
             '  <FileReference path="/workout-routes/%s"/>\n </WorkoutRoute>\n</Workout>\n' % route).encode()
 
 
+EXTREMES = [b"1e16", b"9007199254740993", b"1.7976931348623157e308", b"-1.7976931348623157e308", b"3.4e38",
+            b"5e-324", b"4611686018427387904", b"999999999999999999"]
+
+
+def extreme_values(xml, k):
+    """xml with every numeric value, duration, totalDistance and totalEnergyBurned attribute set to
+    one of EXTREMES (in turn, starting at k)."""
+    import re
+    n = [k]
+
+    def swap(m):
+        n[0] += 1
+        return m.group(1) + EXTREMES[n[0] % len(EXTREMES)] + b'"'
+    return re.sub(rb'( (?:value|duration|totalDistance|totalEnergyBurned)=")-?[0-9][^"]*"', swap, xml)
+
+
 def main():
     args = sys.argv[1:]
     out_dir = args.pop(0)
@@ -114,6 +131,10 @@ def main():
         put(base + "-descriptors", make_zip([(entry, xml)], descriptors=(k % 2 == 0), zip64=(k % 2 == 1)))
         put(base + "-decoys", make_zip(decoys + [("apple_health_export/Exportar.xml", xml)], zip64=(k % 3 == 0)))
         put(base + "-top", make_zip([("export.xml", xml)], deflate=(k % 2 == 0)))
+        # Every quantity at an extreme but finite value (past 2^53, the largest double, past the
+        # 32-bit float, a subnormal), and an entry name with escape sequences beside it.
+        put(base + "-extreme", make_zip([(entry, extreme_values(xml, k)),
+                                         ("apple_health_export/\x1b]0;t\x07\x1b[2J.xml", b"<x/>\n")]))
         if gpx and b"</HealthData>" in xml:
             route = "route_2025-10-01_6.05pm.gpx"
             cut = xml.rindex(b"</HealthData>")

@@ -43,22 +43,27 @@ extension Archive {
             var out = ArchiveInspection()
             let e = try db.prepare(
                 """
-                SELECT input_name, export_utc, printed_offset_min, records_read, records_new, first_imported_utc
+                SELECT input_name, export_utc, printed_offset_min, records_read, records_new, first_imported_utc, id
                 FROM exports ORDER BY export_utc, id
                 """)
             while try e.step() {
+                let id = e.int64(6)
+                func count(_ c: Int32) throws -> Int {
+                    Int(try e.required(c, row: id, in: ArchiveRange.count, "a count"))
+                }
                 out.exports.append(
                     .init(
-                        inputName: e.text(0),
-                        exportDate: e.int64OrNil(1).map {
-                            Timestamp(secondsSince1970: $0, printedOffsetSeconds: Int32((e.int64OrNil(2) ?? 0) * 60))
-                        }, recordsRead: Int(e.int64(3)), recordsNew: Int(e.int64(4)), firstImported: e.int64(5)))
+                        inputName: e.text(0), exportDate: try Replay.timestamp(e, 1, offset: 2, row: id),
+                        recordsRead: try count(3), recordsNew: try count(4),
+                        firstImported: try e.required(
+                            5, row: id, in: ArchiveRange.instant, "an instant of years 0 to 9999")))
             }
             // One pass over the record blocks (in id order: type, then start), counted here rather
             // than with GROUP BYs over the `records` view.
             out.nestedRecords = Int(try db.integer("SELECT count(*) FROM correlation_records") ?? 0)
             out.summaryDays = Int(try db.integer("SELECT count(*) FROM activity_summaries") ?? 0)
-            let total = try db.integer("SELECT coalesce(sum(count), 0) FROM record_blocks") ?? 0
+            // (total(), a double, cannot overflow as sum() does; a wrong count is named below.)
+            let total = try db.integer("SELECT CAST(min(total(count), 1 << 40) AS INTEGER) FROM record_blocks") ?? 0
             var names: [String: [Int64: String]] = [:]
             for (table, column) in [("types", "identifier"), ("sources", "name"), ("units", "unit")] {
                 let s = try db.prepare("SELECT id, \(column) FROM \(table)")
@@ -69,11 +74,12 @@ extension Archive {
             while try d.step() { deviceNames[d.int64(0)] = d.text(1) }
             var perType: [Int64: (count: Int, units: [Int64: Int])] = [:]
             var perSource: [Int64: (count: Int, devices: [Int64: Int])] = [:]
-            let blocks = try db.prepare("SELECT id, records FROM record_blocks ORDER BY id")
+            let blocks = try db.prepare("SELECT id, records, count FROM record_blocks ORDER BY id")
             var done: Int64 = 0
             var stored: [StoredRecord] = []
             while try blocks.step() {
                 let block = blocks.int64(0)
+                _ = try blocks.required(2, row: block, in: ArchiveRange.count, "a count of records")
                 try blocks.withTextBytes(1) { try RecordBlock.decode($0, block: block, into: &stored) }
                 for r in stored {
                     let type = r.id >> 54

@@ -76,8 +76,9 @@ extension Archive {
         var counts: [(block: Int64, count: Int64)] = []
         var total: Int64 = 0
         while try blocks.step() {
-            counts.append((blocks.int64(0), blocks.int64(1)))
-            total += max(0, blocks.int64(1))
+            let count = try blocks.required(1, row: blocks.int64(0), in: ArchiveRange.count, "a count of records")
+            counts.append((blocks.int64(0), count))
+            total += count
         }
         let n = Int(max(1, min(Int64(parts), total / Int64(minimumRecordsPerPart))))
         guard n > 1 else { return [(Int64.min, Int64.max)] }
@@ -168,22 +169,34 @@ final class Replay {
         keyByID = DenseTable(keys)
     }
 
-    /// The instant in column `c` (UTC seconds, NULL: none) with the printed offset
-    /// `offsetMinutes`.
-    /// - Throws: `DamagedRow` for an offset of more than a day either way, which the importer
-    ///   never writes (a hand-edited or damaged archive).
-    func timestamp(_ s: Statement, _ c: Int32, offsetMinutes: Int64) throws -> Timestamp? {
-        guard let seconds = s.int64OrNil(c) else { return nil }
-        return Timestamp(secondsSince1970: seconds, printedOffsetSeconds: try Self.offsetSeconds(offsetMinutes))
+    /// The instant in column `c` (UTC seconds, NULL: none) with the printed offset in column
+    /// `o` (minutes), of the row `row`.
+    /// - Throws: `DamagedRow` naming the table, the row and the column for an instant outside
+    ///   years 0 to 9999 or an offset of more than a day either way, which the importer never
+    ///   writes (a hand-edited or damaged archive; docs/archive.md §11).
+    func timestamp(_ s: Statement, _ c: Int32, offset o: Int32, row: Int64) throws -> Timestamp? {
+        try Self.timestamp(s, c, offset: o, row: row)
     }
 
-    /// `timestamp(_:_:offsetMinutes:)` of a column the schema declares NOT NULL.
-    /// - Throws: `DamagedRow` when it is NULL all the same, or for the offset.
-    func required(_ s: Statement, _ c: Int32, offsetMinutes: Int64) throws -> Timestamp {
-        guard let t = try timestamp(s, c, offsetMinutes: offsetMinutes) else {
-            throw DamagedRow(problem: "a row has no \(s.columnName(c)), which every row has")
-        }
-        return t
+    /// `timestamp(_:_:offset:row:)` for any reader of an archive (inspect's too).
+    static func timestamp(_ s: Statement, _ c: Int32, offset o: Int32, row: Int64) throws -> Timestamp? {
+        guard let seconds = try s.checked(c, row: row, in: ArchiveRange.instant, "an instant of years 0 to 9999")
+        else { return nil }
+        return Timestamp(secondsSince1970: seconds, printedOffsetSeconds: try Self.offsetSeconds(s, o, row: row))
+    }
+
+    /// `timestamp(_:_:offset:row:)` of a column the schema declares NOT NULL.
+    /// - Throws: `DamagedRow` when it is NULL all the same, or for the instant or the offset.
+    func required(_ s: Statement, _ c: Int32, offset o: Int32, row: Int64) throws -> Timestamp {
+        let seconds = try s.required(c, row: row, in: ArchiveRange.instant, "an instant of years 0 to 9999")
+        return Timestamp(secondsSince1970: seconds, printedOffsetSeconds: try Self.offsetSeconds(s, o, row: row))
+    }
+
+    /// The printed offset in column `o` of `row`, in seconds (NULL: 0, as an export without an
+    /// offset on its date).
+    /// - Throws: `DamagedRow` for more than a day either way.
+    static func offsetSeconds(_ s: Statement, _ o: Int32, row: Int64) throws -> Int32 {
+        Int32(try s.checked(o, row: row, in: ArchiveRange.offsetMinutes, "an offset of any zone in minutes") ?? 0) * 60
     }
 
     /// A printed offset of `minutes` in seconds; at most a day either way (UTC−12 to UTC+14 in use).
@@ -195,18 +208,20 @@ final class Replay {
         return Int32(minutes * 60)
     }
 
-    /// A record from the 12 record columns starting at `c` (type_id … value_text_id).
-    /// - Throws: `DamagedRow` for a NULL instant or an impossible offset.
-    func record(_ s: Statement, from c: Int32, nested: Bool) throws -> Record {
+    /// A record from the 12 record columns starting at `c` (type_id … value_text_id) of `row`.
+    /// - Throws: `DamagedRow` for a NULL instant, an impossible instant or offset, or a value
+    ///   that is not a finite number.
+    func record(_ s: Statement, from c: Int32, nested: Bool, row: Int64) throws -> Record {
         let typeID = s.int64(c)
         let type = types[typeID] ?? ""
-        let offset = s.int64(c + 7)
         let value: RecordValue
-        if let v = s.doubleOrNil(c + 8), let unitID = s.int64OrNil(c + 9), let unit = units[unitID],
+        if let v = try s.checkedDouble(c + 8, row: row), let unitID = s.int64OrNil(c + 9), let unit = units[unitID],
             let canonical = unit.canonical
         {
             value = .quantity(
-                Quantity(value: v, unit: canonical, originalValue: s.doubleOrNil(c + 10) ?? v, originalUnit: unit.unit))
+                Quantity(
+                    value: v, unit: canonical, originalValue: try s.checkedDouble(c + 10, row: row) ?? v,
+                    originalUnit: unit.unit))
         } else if let textID = s.int64OrNil(c + 11) {
             value = categoryOrText(type: type, textID: textID)
         } else {
@@ -218,9 +233,9 @@ final class Replay {
             sourceName: sources[sourceID] ?? "", sourceSymbol: Int32(truncatingIfNeeded: sourceID),
             sourceVersion: s.int64OrNil(c + 2).flatMap { versions[$0] },
             device: s.int64OrNil(c + 3).flatMap { devices[$0] },
-            creationDate: try timestamp(s, c + 6, offsetMinutes: offset),
-            startDate: try required(s, c + 4, offsetMinutes: offset),
-            endDate: try required(s, c + 5, offsetMinutes: offset),
+            creationDate: try timestamp(s, c + 6, offset: c + 7, row: row),
+            startDate: try required(s, c + 4, offset: c + 7, row: row),
+            endDate: try required(s, c + 5, offset: c + 7, row: row),
             isNestedInCorrelation: nested)
     }
 
@@ -346,18 +361,17 @@ final class Replay {
         var out: [Correlation] = []
         while try rows.step() {
             let id = rows.int64(0)
-            let offset = rows.int64(8)
             var c = Correlation(
                 type: types[rows.int64(1)] ?? "", sourceName: sources[rows.int64(2)] ?? "",
                 sourceVersion: rows.int64OrNil(3).flatMap { versions[$0] },
                 device: rows.int64OrNil(4).flatMap { devices[$0] },
-                creationDate: try timestamp(rows, 7, offsetMinutes: offset),
-                startDate: try required(rows, 5, offsetMinutes: offset),
-                endDate: try required(rows, 6, offsetMinutes: offset),
+                creationDate: try timestamp(rows, 7, offset: 8, row: id),
+                startDate: try required(rows, 5, offset: 8, row: id),
+                endDate: try required(rows, 6, offset: 8, row: id),
                 metadata: try metadata(.correlation, id, md))
             children.bind(1, id)
             while try children.step() {
-                var r = try record(children, from: 1, nested: true)
+                var r = try record(children, from: 1, nested: true, row: children.int64(0))
                 r.metadata = try metadata(.correlationRecord, children.int64(0), md)
                 c.records.append(r)
             }
@@ -386,8 +400,8 @@ final class Replay {
             """)
         let statistics = try db.prepare(
             """
-            SELECT activity_id, type_id, start_utc, end_utc, printed_offset_min, sum, average, minimum, maximum, unit_id
-            FROM workout_statistics WHERE workout_id = ? ORDER BY position
+            SELECT activity_id, type_id, start_utc, end_utc, printed_offset_min, sum, average, minimum, maximum, unit_id,
+              id FROM workout_statistics WHERE workout_id = ? ORDER BY position
             """)
         let routes = try db.prepare(
             """
@@ -398,32 +412,32 @@ final class Replay {
         let locations = try db.prepare(
             """
             SELECT date_utc, printed_offset_min, latitude, longitude, altitude, horizontal_accuracy, vertical_accuracy,
-              course, speed FROM route_locations WHERE route_id = ? ORDER BY position
+              course, speed, position FROM route_locations WHERE route_id = ? ORDER BY position
             """)
         var out: [Workout] = []
         while try rows.step() {
             let id = rows.int64(0)
-            let offset = rows.int64(8)
             var w = Workout(
-                activityType: types[rows.int64(1)] ?? "", durationMinutes: rows.doubleOrNil(9),
-                totalDistanceKm: rows.doubleOrNil(10), totalEnergyBurnedKcal: rows.doubleOrNil(11),
+                activityType: types[rows.int64(1)] ?? "", durationMinutes: try rows.checkedDouble(9, row: id),
+                totalDistanceKm: try rows.checkedDouble(10, row: id),
+                totalEnergyBurnedKcal: try rows.checkedDouble(11, row: id),
                 sourceName: sources[rows.int64(2)] ?? "", sourceVersion: rows.int64OrNil(3).flatMap { versions[$0] },
                 device: rows.int64OrNil(4).flatMap { devices[$0] },
-                creationDate: try timestamp(rows, 7, offsetMinutes: offset),
-                startDate: try required(rows, 5, offsetMinutes: offset),
-                endDate: try required(rows, 6, offsetMinutes: offset),
+                creationDate: try timestamp(rows, 7, offset: 8, row: id),
+                startDate: try required(rows, 5, offset: 8, row: id),
+                endDate: try required(rows, 6, offset: 8, row: id),
                 metadata: try metadata(.workout, id, md))
             // Activities first: their events and statistics are attached to them by id.
             var activityIndex: [Int64: Int] = [:]
             activities.bind(1, id)
             while try activities.step() {
-                let o = activities.int64(4)
-                activityIndex[activities.int64(0)] = w.activities.count
+                let a = activities.int64(0)
+                activityIndex[a] = w.activities.count
                 w.activities.append(
                     WorkoutActivity(
-                        uuid: activities.textOrNil(1), startDate: try required(activities, 2, offsetMinutes: o),
-                        endDate: try timestamp(activities, 3, offsetMinutes: o),
-                        durationMinutes: activities.doubleOrNil(5),
+                        uuid: activities.textOrNil(1), startDate: try required(activities, 2, offset: 4, row: a),
+                        endDate: try timestamp(activities, 3, offset: 4, row: a),
+                        durationMinutes: try activities.checkedDouble(5, row: a),
                         metadata: try metadata(.workoutActivity, activities.int64(0), md)))
             }
             activities.reset()
@@ -431,8 +445,9 @@ final class Replay {
             while try events.step() {
                 let e = WorkoutEvent(
                     type: types[events.int64(2)] ?? "",
-                    date: try required(events, 3, offsetMinutes: events.int64(4)),
-                    durationMinutes: events.doubleOrNil(5), metadata: try metadata(.workoutEvent, events.int64(0), md))
+                    date: try required(events, 3, offset: 4, row: events.int64(0)),
+                    durationMinutes: try events.checkedDouble(5, row: events.int64(0)),
+                    metadata: try metadata(.workoutEvent, events.int64(0), md))
                 if let a = events.int64OrNil(1).flatMap({ activityIndex[$0] }) {
                     w.activities[a].events.append(e)
                 } else {
@@ -442,13 +457,15 @@ final class Replay {
             events.reset()
             statistics.bind(1, id)
             while try statistics.step() {
-                let o = statistics.int64(4)
+                let row = statistics.int64(10)
                 let unit = statistics.int64OrNil(9).flatMap { units[$0] }
                 let st = WorkoutStatistics(
-                    type: types[statistics.int64(1)] ?? "", startDate: try required(statistics, 2, offsetMinutes: o),
-                    endDate: try required(statistics, 3, offsetMinutes: o), sum: statistics.doubleOrNil(5),
-                    average: statistics.doubleOrNil(6), minimum: statistics.doubleOrNil(7),
-                    maximum: statistics.doubleOrNil(8), unit: unit?.canonical, originalUnit: unit?.unit)
+                    type: types[statistics.int64(1)] ?? "", startDate: try required(statistics, 2, offset: 4, row: row),
+                    endDate: try required(statistics, 3, offset: 4, row: row),
+                    sum: try statistics.checkedDouble(5, row: row), average: try statistics.checkedDouble(6, row: row),
+                    minimum: try statistics.checkedDouble(7, row: row),
+                    maximum: try statistics.checkedDouble(8, row: row),
+                    unit: unit?.canonical, originalUnit: unit?.unit)
                 if let a = statistics.int64OrNil(0).flatMap({ activityIndex[$0] }) {
                     w.activities[a].statistics.append(st)
                 } else {
@@ -459,27 +476,28 @@ final class Replay {
             routes.bind(1, id)
             while try routes.step() {
                 let routeID = routes.int64(0)
-                let o = routes.int64(7)
                 var route = WorkoutRoute(
                     sourceName: sources[routes.int64(1)] ?? "",
                     sourceVersion: routes.int64OrNil(2).flatMap { versions[$0] },
                     device: routes.int64OrNil(3).flatMap { devices[$0] },
-                    creationDate: try timestamp(routes, 6, offsetMinutes: o),
-                    startDate: try required(routes, 4, offsetMinutes: o),
-                    endDate: try required(routes, 5, offsetMinutes: o),
+                    creationDate: try timestamp(routes, 6, offset: 7, row: routeID),
+                    startDate: try required(routes, 4, offset: 7, row: routeID),
+                    endDate: try required(routes, 5, offset: 7, row: routeID),
                     metadata: try metadata(.workoutRoute, routeID, md))
                 files.bind(1, routeID)
                 while try files.step() { route.filePaths.append(files.text(0)) }
                 files.reset()
                 locations.bind(1, routeID)
                 while try locations.step() {
+                    // A row of this WITHOUT ROWID table is named by its position in the route.
+                    let at = locations.int64(9)
+                    func number(_ c: Int32) throws -> Double? { try locations.checkedDouble(c, row: at) }
                     route.locations.append(
                         RouteLocation(
-                            date: try required(locations, 0, offsetMinutes: locations.int64(1)),
-                            latitude: locations.double(2), longitude: locations.double(3),
-                            altitude: locations.doubleOrNil(4), horizontalAccuracy: locations.doubleOrNil(5),
-                            verticalAccuracy: locations.doubleOrNil(6), course: locations.doubleOrNil(7),
-                            speed: locations.doubleOrNil(8)))
+                            date: try required(locations, 0, offset: 1, row: at),
+                            latitude: try number(2) ?? 0, longitude: try number(3) ?? 0,
+                            altitude: try number(4), horizontalAccuracy: try number(5),
+                            verticalAccuracy: try number(6), course: try number(7), speed: try number(8)))
                 }
                 locations.reset()
                 w.routes.append(route)
@@ -530,17 +548,24 @@ final class Replay {
         if try latest.step() {
             let id = latest.int64(0)
             name = latest.text(1)
-            exportDate = try timestamp(latest, 2, offsetMinutes: latest.int64OrNil(3) ?? 0)
-            version = latest.intOrNil(4)
+            exportDate = try timestamp(latest, 2, offset: 3, row: id)
+            version = try latest.checked(4, row: id, in: 0...Int64(Int32.max), "a version number").map { Int($0) }
             locale = latest.textOrNil(5)
-            bytes = latest.int64(6)
+            bytes = try latest.required(6, row: id, in: ArchiveRange.count, "a size in bytes")
             let d = try db.prepare(
-                "SELECT kind, detail, count, first_line FROM export_diagnostics WHERE export_id = ? ORDER BY position")
+                """
+                SELECT kind, detail, count, first_line, position FROM export_diagnostics WHERE export_id = ?
+                ORDER BY position
+                """)
             d.bind(1, id)
             while try d.step() {
                 guard let kind = Diagnostic.Kind(rawValue: d.text(0)) else { continue }
+                let at = d.int64(4)
                 diagnostics.append(
-                    Diagnostic(kind: kind, detail: d.text(1), count: Int(d.int64(2)), firstLine: Int(d.int64(3))))
+                    Diagnostic(
+                        kind: kind, detail: d.text(1),
+                        count: Int(try d.required(2, row: at, in: ArchiveRange.count, "a count")),
+                        firstLine: Int(try d.required(3, row: at, in: ArchiveRange.count, "a line number"))))
             }
         }
         var me: Me?
@@ -567,11 +592,11 @@ final class Replay {
         var earlier: [Timestamp] = []
         let all = try db.prepare(
             """
-            SELECT export_utc, printed_offset_min FROM exports WHERE export_utc IS NOT NULL
+            SELECT export_utc, printed_offset_min, id FROM exports WHERE export_utc IS NOT NULL
             ORDER BY export_utc, id
             """)
         while try all.step() {
-            if let t = try timestamp(all, 0, offsetMinutes: all.int64OrNil(1) ?? 0), t != exportDate {
+            if let t = try timestamp(all, 0, offset: 1, row: all.int64(2)), t != exportDate {
                 earlier.append(t)
             }
         }

@@ -249,14 +249,35 @@ public final class Archive {
         return true
     }
 
-    /// `PRAGMA quick_check` before an import writes: a damaged archive is refused
-    /// (`ArchiveError.damaged`, its first problem) and left byte-identical (issue 17: an import
-    /// into an archive with 4 KiB of garbage in its middle said "22 new" and wrote into it).
-    /// Reads every page once (about a second per GB).
+    /// How long `checkIntact` lets `PRAGMA integrity_check` run before it settles for
+    /// `quick_check` (docs/archive.md §8).
+    public static let integrityCheckSeconds = 120.0
+
+    /// `PRAGMA integrity_check` before an import writes, the check `inspect --db` relies on: a
+    /// damaged archive is refused (`ArchiveError.damaged`, its first problem) and left
+    /// byte-identical. `quick_check` is not enough: it does not compare indexes with their
+    /// tables, and an import wrote into archives whose index lacked rows. `integrity_check` costs
+    /// more (it sorts every index's keys), so it is bounded by `integrityCheckSeconds`; an archive
+    /// whose check takes longer gets `quick_check` (every page read once, about a second per GB).
     public func checkIntact() throws(ArchiveError) {
+        let outcome = db.withTimeLimit(seconds: Self.integrityCheckSeconds) { () -> ArchiveError? in
+            do throws(ArchiveError) {
+                try check("integrity_check")
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard let outcome else { return }
+        guard case .sqlite(let s) = outcome, s.code & 0xFF == SQLITE_INTERRUPT else { throw outcome }
+        try check("quick_check")
+    }
+
+    /// `PRAGMA <pragma>(1)`: nothing when "ok", else `ArchiveError.damaged` with its first problem.
+    private func check(_ pragma: String) throws(ArchiveError) {
         let problems: [String]
         do {
-            let s = try db.prepare("PRAGMA quick_check(1)")
+            let s = try db.prepare("PRAGMA \(pragma)(1)")
             var lines: [String] = []
             while try s.step() { lines.append(s.text(0)) }
             problems = lines
@@ -264,9 +285,9 @@ public final class Archive {
             if error.code & 0xFF == SQLITE_CORRUPT || error.code & 0xFF == SQLITE_NOTADB {
                 throw .damaged(
                     path: path,
-                    problem: "PRAGMA quick_check: " + (error.message.split(separator: ": ").last.map(String.init) ?? "")
-                )
+                    problem: "PRAGMA \(pragma): " + (error.message.split(separator: ": ").last.map(String.init) ?? ""))
             }
+            if error.code & 0xFF == SQLITE_INTERRUPT { throw .sqlite(error) }
             throw classify(error)
         }
         if problems != ["ok"] {
@@ -274,7 +295,7 @@ public final class Archive {
             let lines = problems.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
             throw .damaged(
                 path: path,
-                problem: "PRAGMA quick_check: " + (lines.isEmpty ? "no answer" : lines.joined(separator: "; ")))
+                problem: "PRAGMA \(pragma): " + (lines.isEmpty ? "no answer" : lines.joined(separator: "; ")))
         }
     }
 

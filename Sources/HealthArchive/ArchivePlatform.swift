@@ -90,6 +90,13 @@ enum ArchivePlatform {
     /// Sleeps `microseconds` (the waits for another process's lock).
     static func sleep(microseconds: UInt32) { _ = usleep(microseconds) }
 
+    /// Monotonic seconds (CLOCK_MONOTONIC), for time limits.
+    static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
     /// This process's id.
     static var processID: Int32 { getpid() }
 

@@ -58,6 +58,11 @@ struct DamagedRow: Error, Equatable {
 /// `heartbeats` `[[bpm,"time"],…]`, JSON strings with `"`, `\` and control characters escaped
 /// (docs/archive.md §6.1).
 enum RecordBlock {
+    /// The names of a record's 14 numeric fields in a block, in order (docs/archive.md §6.1).
+    static let fieldNames = [
+        "s", "n", "source_id", "duration_s", "value", "unit_id", "printed_offset_min", "export_id", "line",
+        "source_version_id", "device_id", "creation_delay_s", "original_value", "value_text_id",
+    ]
     /// Record id bits below the block id.
     static let shift: Int64 = 37
 
@@ -342,6 +347,7 @@ enum RecordBlock {
                 n += 1
             }
             try body(try p.record())
+            p.index += 1
             if !p.metadata.isEmpty { p.metadata = [] }
             if !p.heartbeats.isEmpty { p.heartbeats = [] }
             if try p.next() { break }
@@ -362,6 +368,8 @@ enum RecordBlock {
         let slots: UnsafeMutablePointer<Int64>
         let kinds: UnsafeMutablePointer<Kind>
         var i = 0
+        /// The record being read: its index in the block.
+        var index = 0
         var metadata: [StoredMetadataEntry] = []
         var heartbeats: [InstantaneousBeatsPerMinute] = []
 
@@ -624,23 +632,62 @@ enum RecordBlock {
             }
         }
 
-        @inline(__always) func optionalInteger(_ k: Int) throws(DamagedRow) -> Int64? {
+        /// The `DamagedRow` of field `k` of the current record: "table record_blocks, row 12,
+        /// column records (record 0, field duration_s): 1e+308 is not a length of time in seconds".
+        func damagedField(_ k: Int, _ what: String) -> DamagedRow {
+            let value: String
+            switch kinds[k] {
+            case .null: value = "null"
+            case .integer: value = String(slots[k])
+            case .real: value = String(describing: Double(bitPattern: UInt64(bitPattern: slots[k])))
+            }
+            return DamagedRow(
+                problem: "table record_blocks, row \(block), column records (record \(index), field "
+                    + "\(RecordBlock.fieldNames[k])): \(value) is not \(what)")
+        }
+
+        /// Field `k`, an integer in `range` (null: nil).
+        @inline(__always) func checked(_ k: Int, _ range: ClosedRange<Int64>, _ what: String) throws(DamagedRow)
+            -> Int64?
+        {
             switch kinds[k] {
             case .null: return nil
-            case .integer: return slots[k]
-            case .real: throw damaged("field \(k) of a record is not an integer")
+            case .integer:
+                guard range.contains(slots[k]) else { throw damagedField(k, what) }
+                return slots[k]
+            case .real: throw damagedField(k, what)
             }
         }
 
+        /// `checked` of a field every record has.
+        @inline(__always) func required(_ k: Int, _ range: ClosedRange<Int64>, _ what: String) throws(DamagedRow)
+            -> Int64
+        {
+            guard let v = try checked(k, range, what) else { throw damagedField(k, what) }
+            return v
+        }
+
+        /// Field `k`, a finite number (null: nil).
+        @inline(__always) func finite(_ k: Int) throws(DamagedRow) -> Double? {
+            guard let d = double(k) else { return nil }
+            guard d.isFinite else { throw damagedField(k, "a finite number") }
+            return d
+        }
+
+        /// The current record, every field range-checked (docs/archive.md §11).
         func record() throws(DamagedRow) -> StoredRecord {
-            guard let s = integer(0), s >= 0, s < 1 << 16, let n = integer(1), n >= 0, n < 1 << 21,
-                let source = integer(2), let duration = integer(3), let offset = integer(6), let export = integer(7)
-            else { throw damaged("a record lacks its start, counter, source, duration, offset or export") }
+            let s = try required(0, 0...(1 << 16 - 1), "the low 16 bits of a start")
+            let n = try required(1, 0...(1 << 21 - 1), "a counter below 2^21")
+            let id = "an id"
             return StoredRecord(
-                id: block << RecordBlock.shift | s << 21 | n, source: source, duration: duration, value: double(4),
-                unit: try optionalInteger(5), offsetMinutes: offset, export: export, line: try optionalInteger(8),
-                version: try optionalInteger(9), device: try optionalInteger(10),
-                creationDelay: try optionalInteger(11), original: double(12), text: try optionalInteger(13),
+                id: block << RecordBlock.shift | s << 21 | n, source: try required(2, ArchiveRange.id, id),
+                duration: try required(3, ArchiveRange.span, "a length of time in seconds"),
+                value: try finite(4), unit: try checked(5, ArchiveRange.id, id),
+                offsetMinutes: try required(6, ArchiveRange.offsetMinutes, "an offset of any zone in minutes"),
+                export: try required(7, ArchiveRange.id, id), line: try checked(8, ArchiveRange.count, "a line number"),
+                version: try checked(9, ArchiveRange.id, id), device: try checked(10, ArchiveRange.id, id),
+                creationDelay: try checked(11, ArchiveRange.span, "a length of time in seconds"),
+                original: try finite(12), text: try checked(13, ArchiveRange.id, id),
                 metadata: metadata, heartbeats: heartbeats)
         }
     }

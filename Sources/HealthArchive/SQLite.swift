@@ -78,6 +78,24 @@ final class Connection {
         return uri + "?" + query
     }
 
+    /// Runs `body` with statements interrupted (`SQLITE_INTERRUPT`) once `seconds` have passed:
+    /// SQLite's progress handler looks at the clock every 10,000 virtual-machine steps.
+    func withTimeLimit<T>(seconds: Double, _ body: () throws -> T) rethrows -> T {
+        let deadline = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+        deadline.pointee = ArchivePlatform.monotonicSeconds() + seconds
+        defer {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            deadline.deallocate()
+        }
+        sqlite3_progress_handler(
+            handle, 10_000,
+            { context in
+                guard let context else { return 0 }
+                return ArchivePlatform.monotonicSeconds() > context.assumingMemoryBound(to: Double.self).pointee ? 1 : 0
+            }, deadline)
+        return try body()
+    }
+
     /// Waits up to `milliseconds` for another connection's lock before failing with SQLITE_BUSY.
     func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 

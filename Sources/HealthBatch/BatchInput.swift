@@ -92,7 +92,9 @@ public enum BatchInput {
     ///   missing column, a bad or repeated id, an empty export, a line with too few fields.
     public static func manifest(_ path: String) throws(BatchInputError) -> [BatchPerson] {
         let text: String
-        do { text = try BatchPlatform.readText(path) } catch { throw .cannotRead(path: path, reason: error.text) }
+        do { text = try BatchPlatform.readText(path, anyKind: true) } catch {
+            throw .cannotRead(path: path, reason: error.text)
+        }
         let lines = CSV.parse(text)
         guard let header = lines.first, header != [""] else { throw .emptyManifest(path: path) }
         let names = header.map { $0.trimmingSpaces }

@@ -12,8 +12,31 @@ enum BatchPlatform {
     /// An OS error: its `errno` and text.
     struct Failure: Error, Equatable {
         var code: Int32
-        var text: String { String(cString: strerror(code)) }
+        /// Set for a path that is there but is no regular file (a FIFO, a socket, a device).
+        var notRegular = false
+        var text: String { notRegular ? "not a regular file" : String(cString: strerror(code)) }
         static var current: Failure { Failure(code: errno) }
+    }
+
+    /// `path` opened for reading without blocking (`O_NONBLOCK`: opening a FIFO with no writer
+    /// would wait forever) and checked to be a regular file (`fstat`), so that a FIFO named
+    /// `daily.csv` or `export.xml` in a listed folder cannot hang a read. With `anyKind`, a
+    /// path the user named (a manifest given as `<(…)`) is opened blocking, as it is.
+    static func openForReading(_ path: String, anyKind: Bool = false) throws(Failure) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (anyKind ? 0 : O_NONBLOCK))
+        guard fd >= 0 else { throw .current }
+        if anyKind { return fd }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let failure = Failure.current
+            close(fd)
+            throw failure
+        }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw Failure(code: EINVAL, notRegular: true)
+        }
+        return fd
     }
 
     enum Kind: Equatable {
@@ -41,8 +64,7 @@ enum BatchPlatform {
 
     /// Up to `count` bytes of `path` from `offset`.
     static func readBytes(_ path: String, offset: Int64, count: Int) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .current }
+        let fd = try openForReading(path)
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
@@ -60,10 +82,10 @@ enum BatchPlatform {
         return Array(buffer[0..<filled])
     }
 
-    /// The whole of a small file as UTF-8 text (a manifest, a status record, a report's CSV).
-    static func readText(_ path: String) throws(Failure) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .current }
+    /// The whole of a small file as UTF-8 text (a manifest, a status record, a report's CSV): a
+    /// regular file, unless `anyKind` (see `openForReading`).
+    static func readText(_ path: String, anyKind: Bool = false) throws(Failure) -> String {
+        let fd = try openForReading(path, anyKind: anyKind)
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

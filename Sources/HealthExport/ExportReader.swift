@@ -263,7 +263,8 @@ func findExportFile(inDirectory dir: String) -> String? {
             guard let status = try? Platform.status(p) else { continue }
             if status.kind == .directory {
                 if depth < 2 { scan(p, depth: depth + 1) }
-            } else if name.lowercased().hasSuffix(".xml") {
+            } else if status.kind == .regular, name.lowercased().hasSuffix(".xml") {
+                // (A FIFO, socket or device named *.xml is no candidate: reading one can block.)
                 candidates.append(p)
             }
         }

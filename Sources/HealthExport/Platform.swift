@@ -100,10 +100,14 @@ enum Platform {
         }
     }
 
-    /// The first bytes of `path` (at most `count`), or nil when it cannot be opened or read.
+    /// The first bytes of `path` (at most `count`), or nil when it cannot be opened or read or
+    /// is not a regular file (opened non-blocking, so that a FIFO cannot block).
     static func prefix(of path: String, count: Int) -> [UInt8]? {
-        guard let fd = try? open(path) else { return nil }
+        // Non-blocking and a regular file only: a FIFO named `*.xml` in a folder searched by
+        // content blocked the open (and its read) forever.
+        guard let fd = try? open(path, .nonBlocking) else { return nil }
         defer { close(fd) }
+        guard (try? status(of: fd))?.kind == .regular else { return nil }
         var bytes = [UInt8](repeating: 0, count: count)
         guard let n = try? bytes.withUnsafeMutableBytes({ b throws(SystemError) in try read(fd, at: 0, into: b) })
         else { return nil }

@@ -276,18 +276,36 @@ extension ReaderSession {
         guard let keyValue = a.raw(HSAX_A_KEY) else { return }
         let key = symbols[Int(symbol(keyValue, .metadataKey))]
         let value = a.string(HSAX_A_VALUE) ?? ""
-        if key == MetadataKey.timeZone { timeZoneCounts[value, default: 0] += 1 }
         let entry = MetadataEntry(key: key, value: value)
+        // An HKTimeZone counts only where its element is kept (and so stored by an import): the
+        // zone of a workout dropped for an unreadable date must not choose the report's zone, or
+        // `report` and `report --db` would choose differently (docs/days-and-time-zones.md §4).
+        var kept = true
         switch hsax_element_id(rawValue: UInt32(parent)) {
-        case HSAX_EL_RECORD: if recordIndex >= 0 { batch.records[recordIndex].metadata.append(entry) }
-        case HSAX_EL_WORKOUT: workout?.metadata.append(entry)
-        case HSAX_EL_WORKOUT_EVENT: event?.metadata.append(entry)
-        case HSAX_EL_WORKOUT_ACTIVITY: activity?.metadata.append(entry)
-        case HSAX_EL_WORKOUT_ROUTE: route?.metadata.append(entry)
-        case HSAX_EL_CORRELATION: correlation?.metadata.append(entry)
-        case HSAX_EL_AUDIOGRAM: audiogram?.metadata.append(entry)
+        case HSAX_EL_RECORD:
+            if recordIndex >= 0 { batch.records[recordIndex].metadata.append(entry) } else { kept = false }
+        case HSAX_EL_WORKOUT:
+            kept = workout != nil
+            workout?.metadata.append(entry)
+        case HSAX_EL_WORKOUT_EVENT:
+            kept = event != nil
+            event?.metadata.append(entry)
+        case HSAX_EL_WORKOUT_ACTIVITY:
+            kept = activity != nil
+            activity?.metadata.append(entry)
+        case HSAX_EL_WORKOUT_ROUTE:
+            kept = route != nil
+            route?.metadata.append(entry)
+        case HSAX_EL_CORRELATION:
+            kept = correlation != nil
+            correlation?.metadata.append(entry)
+        case HSAX_EL_AUDIOGRAM:
+            // (The archive does not store audiograms: their zones do not count either.)
+            kept = false
+            audiogram?.metadata.append(entry)
         default: break
         }
+        if kept && key == MetadataKey.timeZone { timeZoneCounts[value, default: 0] += 1 }
     }
 
     func startCorrelation(_ a: Attributes, line: Int32) {

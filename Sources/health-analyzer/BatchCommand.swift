@@ -94,7 +94,7 @@ enum CohortCommand {
             throw UsageError(message: "unexpected argument '\(args.positionals[1])'", command: "cohort")
         }
         let written = try Cohort.write(dir)
-        if !args.flags.contains("--quiet") { for path in written { print("wrote \(path)") } }
+        if !args.flags.contains("--quiet") { for path in written { printOutput("wrote \(path)\n") } }
         return ExitCode.success
     }
 }

@@ -138,9 +138,16 @@ func editDistance(_ a: [Character], _ b: [Character]) -> Int {
     return a.isEmpty ? b.count : previous[b.count]
 }
 
-/// Writes a line to standard error.
+/// Writes a line to standard error, control characters escaped (`escapingControlCharacters`:
+/// messages carry names from the input).
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((escapingControlCharacters(line) + "\n").utf8))
+}
+
+/// `print(text, terminator: "")` with control characters escaped, for output that shows text
+/// from an input (source names, paths, entry names).
+func printOutput(_ text: String) {
+    print(escapingControlCharacters(text), terminator: "")
 }
 
 /// A small argument scanner: `--name value`, `--name=value`, flags, and positionals.

@@ -38,7 +38,7 @@ enum ImportCommand {
                 printError("error: \(error) (nothing of it was imported)")
                 continue
             }
-            if !quiet { print(line(outcome)) }
+            if !quiet { printOutput(line(outcome) + "\n") }
         }
         // A first import that failed leaves no empty archive behind.
         if failures > 0, archive.removeIfCreatedAndEmpty() {

@@ -1,5 +1,6 @@
 import Foundation
 import HealthAnalysis
+import HealthExport
 import HealthTables
 
 /// A progress line on standard error, shown only when standard error is a terminal (silent in
@@ -44,7 +45,7 @@ final class ProgressLine: @unchecked Sendable {
         let line = Self.text(
             label: label, unit: unit, done: done, total: total, elapsed: elapsed, rate: estimator.rate,
             secondsLeft: estimator.secondsLeft, width: terminalWidth())
-        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        FileHandle.standardError.write(Data(("\r" + escapingControlCharacters(line) + "\u{1B}[K").utf8))
         Platform.setProgressLineDrawn(true)
     }
 

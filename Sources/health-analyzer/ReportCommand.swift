@@ -102,12 +102,13 @@ enum ReportCommand {
         for p in result.timeZonePeriods where p.identifier != zones.last { zones.append(p.identifier) }
         let zoneText =
             zones.count > 1 ? "zones " + zones.joined(separator: " → ") : "zone \(result.timeZone.identifier)"
-        print(
-            "Read \(what): \(counted(result.days.count, "day")) (\(period.isEmpty ? "no data" : period)), \(zoneText)")
-        for path in written { print("wrote \(path)") }
+        printOutput(
+            "Read \(what): \(counted(result.days.count, "day")) (\(period.isEmpty ? "no data" : period)), \(zoneText)\n"
+        )
+        for path in written { printOutput("wrote \(path)\n") }
         // The last line: the file a person opens first (docs/outputs.md, "report.html").
         if let html = written.first(where: { $0.hasSuffix("/" + ReportFile.html.fileName) }) {
-            print("open \(html) in a web browser")
+            printOutput("open \(html) in a web browser\n")
         }
     }
 

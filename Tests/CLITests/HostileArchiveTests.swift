@@ -49,7 +49,7 @@ func folderWithAnArchive(days: Int = 3) throws -> (dir: URL, db: String) {
 struct HostileArchiveTests {
     /// 4 KiB of garbage over the `record_blocks` table's root page (found with sqlite3; page n starts
     /// at (n − 1) × page_size): on main `import` wrote into the archive and said "… new". Now
-    /// `PRAGMA quick_check` refuses it first, and the file is byte-identical.
+    /// `PRAGMA integrity_check` refuses it first, and the file is byte-identical.
     @Test func importIntoADamagedArchiveIsRefusedAndLeftByteIdentical() throws {
         let (dir, db) = try folderWithAnArchive()
         let root = try #require(Int(try sqlite3(db, "SELECT rootpage FROM sqlite_master WHERE name = 'record_blocks'")))
@@ -61,7 +61,7 @@ struct HostileArchiveTests {
         let b = try ArchiveCLITests.export(dir, "b.xml", firstDay: "2025-07-07", days: 2)
         let r = try run(["import", b.path, "--db", db])
         #expect(r.status == 1, "\(r.stdout)")
-        #expect(r.stderr.hasPrefix("error: \(db): the archive is damaged (PRAGMA quick_check: "), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: \(db): the archive is damaged (PRAGMA integrity_check: "), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: db))) == bytes)
     }
@@ -86,7 +86,10 @@ struct HostileArchiveTests {
                 "UPDATE record_blocks SET records = json_set(records, '$[0][6]', 100000000000)"
                     + " WHERE id = (SELECT min(id) FROM record_blocks)")
             #expect(try sqlite3(db, "SELECT max(printed_offset_min) FROM records") == "100000000000")
-            problem = "a printed offset of 100000000000 minutes is not an offset of any zone"
+            let block = try sqlite3(db, "SELECT min(id) FROM record_blocks")
+            problem =
+                "table record_blocks, row \(block), column records (record 0, field printed_offset_min): "
+                + "100000000000 is not an offset of any zone in minutes"
         } else if edit == "block" {
             let block = try sqlite3(db, "SELECT min(id) FROM record_blocks")
             _ = try sqlite3(db, "UPDATE record_blocks SET records = '[[1,2' WHERE id = \(block)")
@@ -134,7 +137,8 @@ struct HostileArchiveTests {
                     + "'start_utc INTEGER NOT NULL', 'start_utc INTEGER') WHERE name = 'workouts';")
             _ = try sqlite3(db, "UPDATE workouts SET start_utc = NULL WHERE id = (SELECT min(id) FROM workouts)")
             #expect(try sqlite3(db, "SELECT count(*) FROM workouts WHERE start_utc IS NULL") == "1")
-            problem = "a row has no start_utc, which every row has"
+            let row = try sqlite3(db, "SELECT min(id) FROM workouts")
+            problem = "table workouts, row \(row), column start_utc: NULL where every row has a value"
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let out = dir.appendingPathComponent("out")
@@ -288,7 +292,7 @@ struct HostileArchiveTests {
     @Test func reportDbDuringAnImportDoesNotStoreStaleResults() throws {
         let (dir, db) = try folderWithAnArchive(days: 2)
         // 120 days (about 100 MB of XML): an import of several seconds, holding the write lock
-        // from its start (quick_check, then BEGIN IMMEDIATE) to its commit.
+        // from its start (integrity_check, then BEGIN IMMEDIATE) to its commit.
         let big = try ArchiveCLITests.export(dir, "big.xml", firstDay: "2025-08-04", days: 120)
         let writing = dir.appendingPathComponent("import-is-writing").path
         let importer = Process()

@@ -193,13 +193,17 @@ struct HostileInputRound2Tests {
     /// A ring record and an ActivitySummary value of 1e19 (> 2^63 ≈ 9.2e18, < 3.4e38, so it
     /// passes the reader's bound): the day disagrees with its summary, so the agreement warning
     /// prints both values, and `Int(1e19)` trapped there on main ("Double value cannot be
-    /// converted to Int"). Now it prints them in 3 digits, marked implausible.
+    /// converted to Int"). Now it prints them in 3 digits, marked implausible. (The record of
+    /// 1e19 kcal is dropped as implausible, docs/plausible-ranges.md, so the summary carries the
+    /// 1e19 of the Move ring against the 100 kcal record.)
     @Test func aRingValueOfTenToTheNineteenDoesNotCrash() throws {
         let xml =
             xmlHead + exportDateLine
             + "<Record type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" sourceName=\"Apple Watch\" unit=\"kcal\""
             + " value=\"1e19\" startDate=\"2025-06-01 10:00:00 +0000\" endDate=\"2025-06-01 10:10:00 +0000\"/>\n"
-            + "<ActivitySummary dateComponents=\"2025-06-01\" activeEnergyBurned=\"300\" activeEnergyBurnedGoal=\"500\""
+            + "<Record type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" sourceName=\"Apple Watch\" unit=\"kcal\""
+            + " value=\"100\" startDate=\"2025-06-01 11:00:00 +0000\" endDate=\"2025-06-01 11:10:00 +0000\"/>\n"
+            + "<ActivitySummary dateComponents=\"2025-06-01\" activeEnergyBurned=\"1e19\" activeEnergyBurnedGoal=\"500\""
             + " activeEnergyBurnedUnit=\"kcal\" appleExerciseTime=\"10\" appleExerciseTimeGoal=\"30\""
             + " appleStandHours=\"1e19\" appleStandHoursGoal=\"12\"/>\n</HealthData>\n"
         let input = try hostileFile("rings.xml", Array(xml.utf8))
@@ -207,10 +211,14 @@ struct HostileInputRound2Tests {
         let r = try run(["report", input.path, "--out", out.path, "--tz", "UTC"], limit: 120)
         #expect(!r.timedOut && !r.signaled && r.status == 0, "\(r.stderr)")
         // The warning goes to standard error as it is (report.md escapes its underscores).
-        #expect(r.stderr.contains("move_kcal 1e+19 (implausible) vs 300"), "\(r.stderr)")
+        #expect(r.stderr.contains("move_kcal 100 vs 1e+19 (implausible)"), "\(r.stderr)")
         #expect(r.stderr.contains("stand_hours none vs 1e+19 (implausible)"), "\(r.stderr)")
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
-        #expect(report.contains("1e+19 (implausible) vs 300"))
+        #expect(report.contains("100 vs 1e+19 (implausible)"))
+        #expect(
+            report.contains(
+                "Dropped 1 cumulative sample outside the plausible 0–1,000,000,000 in its type's unit (first at line 4)."
+            ))
     }
 
     /// A FIFO named `*.gpx` in `workout-routes/` of an unzipped export: on main `report` opened

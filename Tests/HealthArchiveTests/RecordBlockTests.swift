@@ -109,9 +109,10 @@ struct RecordBlockTests {
         #expect(try Self.decoded(other).first?.metadata == [StoredMetadataEntry(key: 1, value: "/\né😀")])
     }
 
-    /// What `encode` never writes is a `DamagedRow` naming the block and the byte, not a crash.
-    /// The byte is where the parser stands: after the record's closing `]` for a record that
-    /// lacks a field or has a wrong one ("[[7,1,2,60]]": byte 11), before the 17th field, at the
+    /// What `encode` never writes is a `DamagedRow` naming the block and the byte, not a crash;
+    /// a record whose fields read but one is missing or out of range names the block, the record
+    /// and the field instead ("[[7,1,2,60]]" has no printed_offset_min; s = 70000 is past 2^16;
+    /// unit_id 3.5 is no id: docs/archive.md §9). The byte is where the parser stands: before the 17th field, at the
     /// first byte after the block's array ("… x": byte 22). The lists start at byte 32, after
     /// `[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,` (2 brackets, 14 numbers of one byte but "60" twice,
     /// 14 commas). So `[[` is 32–33, a key 34, its comma 35, a string's quote 36: a field 14
@@ -124,13 +125,16 @@ struct RecordBlockTests {
         ("[[1,2", "record block 131077 is damaged at byte 5: expected ',' or ']'"),
         (
             "[[7,1,2,60]]",
-            "record block 131077 is damaged at byte 11: a record lacks its start, counter, source, duration, offset or export"
+            "table record_blocks, row 131077, column records (record 0, field printed_offset_min): null is not an offset of any zone in minutes"
         ),
         (
             "[[70000,1,2,60,1,3,60,1]]",
-            "record block 131077 is damaged at byte 24: a record lacks its start, counter, source, duration, offset or export"
+            "table record_blocks, row 131077, column records (record 0, field s): 70000 is not the low 16 bits of a start"
         ),
-        ("[[7,1,2,60,1,3.5,60,1]]", "record block 131077 is damaged at byte 22: field 5 of a record is not an integer"),
+        (
+            "[[7,1,2,60,1,3.5,60,1]]",
+            "table record_blocks, row 131077, column records (record 0, field unit_id): 3.5 is not an id"
+        ),
         ("[[7,1,2,60,\"x\",3,60,1]]", "record block 131077 is damaged at byte 11: not a number"),
         (
             #"[[7,1,2,60,1,3,60,1,1,1,1,1,1,1,null,[[60,"a"]],1]]"#,

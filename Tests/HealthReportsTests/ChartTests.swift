@@ -215,6 +215,33 @@ struct ChartTests {
         #expect(s.label(10_000) == "10,000")
     }
 
+    /// Equal values at or past 2^53 (where `v - 1 == v`) and spans past the largest double:
+    /// before, the tick loop never advanced at 10^16 (report grew to 2.1 GB in 4.5 s) and the
+    /// span of ±10^308 was infinite. Every scale now ends with at most 4 × 5 + 4 + 1 = 25 finite
+    /// ticks. At 10^16 the pad is 10^16 × 10^-9 = 10^7 each side: 9,999,999,990,000,000 …
+    /// 10,000,000,010,000,000, raw step 2 × 10^7 / 5 = 4 × 10^6 → 5 × 10^6, five ticks.
+    @Test func everyScaleEndsOnExtremeValues() {
+        let cases: [(Double, Double, Bool)] = [
+            (1e16, 1e16, false), (1e16, 1e16, true), (9_007_199_254_740_993, 9_007_199_254_740_993, false),
+            (-1e308, 1e308, false), (1e308, 1e308, true), (-.greatestFiniteMagnitude, .greatestFiniteMagnitude, true),
+            (5e-324, 5e-324, false), (-1e300, -1e300, true), (.nan, 3, false), (-.infinity, .infinity, true),
+        ]
+        for (lo, hi, zero) in cases {
+            for integer in [false, true] {
+                let s = LinearScale(
+                    minimum: lo, maximum: hi, includeZero: zero, pixelLow: 200, pixelHigh: 0, integer: integer)
+                #expect(s.ticks.count >= 2 && s.ticks.count <= 25, "\(lo) \(hi)")
+                #expect(s.ticks.allSatisfy(\.isFinite) && s.lower < s.upper, "\(lo) \(hi)")
+                #expect(s.pixel(lo.isFinite ? min(max(lo, -1e300), 1e300) : 0).isFinite, "\(lo) \(hi)")
+            }
+        }
+        let s = LinearScale(minimum: 1e16, maximum: 1e16, includeZero: false, pixelLow: 200, pixelHigh: 0)
+        #expect(
+            s.ticks == [
+                9_999_999_990_000_000, 9_999_999_995_000_000, 1e16, 10_000_000_005_000_000, 10_000_000_010_000_000,
+            ])
+    }
+
     /// 1,800 days from Monday 2021-01-04 (to 2025-12-08): every day 10,000 steps except 20,000
     /// on the days of January 2021; 258 weeks and 60 months with closures and workouts; a night
     /// of 6 h core each day.

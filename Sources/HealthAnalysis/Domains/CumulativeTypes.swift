@@ -63,8 +63,12 @@ final class CumulativeTypes: DomainAccumulator {
             context.counters.countNegativeValue(line: r.pointee.line)
             return
         }
-        guard start >= 0, end <= Int64(UInt32.max), q.value.isFinite else {
+        guard start >= 0, end <= Int64(UInt32.max) else {
             context.counters.outOfRange += 1
+            return
+        }
+        guard PlausibleMetric.cumulative.admits(q.value) else {  // kept as a Float: 10^9 is far inside
+            context.counters.implausible.count(.cumulative, line: r.pointee.line)
             return
         }
         guard end - start <= Self.maxDurationSeconds else {

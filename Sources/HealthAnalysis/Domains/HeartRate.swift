@@ -36,8 +36,8 @@ final class HeartRate: DomainAccumulator {
             context.counters.countUnexpectedUnit(line: r.pointee.line)
             return
         }
-        guard q.value > 0 && q.value < 1000 else {  // also false for NaN
-            context.counters.implausibleHeartRate += 1
+        guard PlausibleMetric.heartRate.admits(q.value) else {  // also false for NaN
+            context.counters.implausible.count(.heartRate, line: r.pointee.line)
             return
         }
         let t = r.pointee.startDate.secondsSince1970

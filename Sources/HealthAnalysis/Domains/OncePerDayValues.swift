@@ -17,6 +17,10 @@ final class OncePerDayValues: DomainAccumulator {
             context.counters.countUnexpectedUnit(line: r.pointee.line)
             return
         }
+        guard type.plausible.admits(q.value) else {
+            context.counters.implausible.count(type.plausible, line: r.pointee.line)
+            return
+        }
         guard let s = context.sources.index(of: r) else {
             context.counters.tooManySources += 1
             return

@@ -33,6 +33,16 @@ final class Vitals: DomainAccumulator {
             }
         }
 
+        /// The plausible range of its values in the reported unit (docs/plausible-ranges.md).
+        var plausible: PlausibleMetric {
+            switch self {
+            case .hrv: return .heartRateVariability
+            case .respiratoryRate: return .respiratoryRate
+            case .oxygenSaturation: return .oxygenSaturation
+            case .wristTemperature: return .wristTemperature
+            }
+        }
+
         /// From the canonical unit to the reported one (ms, count/min, %, °C).
         var scale: Double {
             switch self {
@@ -61,6 +71,10 @@ final class Vitals: DomainAccumulator {
             return
         }
         let t = r.pointee.startDate.secondsSince1970
+        guard kind.plausible.admits(q.value * kind.scale) else {
+            context.counters.implausible.count(kind.plausible, line: r.pointee.line)
+            return
+        }
         guard let s = context.sources.index(of: r) else {
             context.counters.tooManySources += 1
             return
@@ -77,6 +91,13 @@ final class Vitals: DomainAccumulator {
         guard let systolic = reading("HKQuantityTypeIdentifierBloodPressureSystolic"),
             let diastolic = reading("HKQuantityTypeIdentifierBloodPressureDiastolic")
         else { return }
+        for (metric, value) in [
+            (PlausibleMetric.bloodPressureSystolic, systolic), (.bloodPressureDiastolic, diastolic),
+        ]
+        where !metric.admits(value) {
+            context.counters.implausible.count(metric, line: c.line)
+            return
+        }
         guard let s = context.sources.index(named: c.sourceName) else {
             context.counters.tooManySources += 1
             return

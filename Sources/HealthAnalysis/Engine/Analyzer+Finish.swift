@@ -353,9 +353,7 @@ extension Analyzer {
             notes.append(
                 .info("Dropped \(counted(c.tooLong, "cumulative sample")) longer than 31 days\(at(c.tooLongLine))."))
         }
-        if c.implausibleHeartRate > 0 {
-            notes.append(.info("Dropped \(counted(c.implausibleHeartRate, "heart-rate sample")) outside 0–1000 bpm."))
-        }
+        notes += c.implausible.notes
         if c.tooManySources > 0 {
             notes.append(.info("Dropped \(counted(c.tooManySources, "sample")) of sources beyond the first 65,536."))
         }

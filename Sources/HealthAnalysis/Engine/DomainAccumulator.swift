@@ -130,7 +130,8 @@ struct DropCounters: Sendable {
     var tooLong = 0
     var tooLongLine = 0
     var tooManySources = 0
-    var implausibleHeartRate = 0
+    /// Samples outside their metric's plausible range (docs/plausible-ranges.md).
+    var implausible = ImplausibleCounts()
 
     /// Counts a sample without a value in the unit its type needs, at `line`.
     mutating func countUnexpectedUnit(line: Int) {
@@ -171,7 +172,7 @@ struct DropCounters: Sendable {
         tooLong += o.tooLong
         Self.note(o.tooLongLine, first: &tooLongLine)
         tooManySources += o.tooManySources
-        implausibleHeartRate += o.implausibleHeartRate
+        implausible.merge(o.implausible)
     }
 }
 

@@ -28,6 +28,16 @@ enum OncePerDayType: Int, CaseIterable, Sendable {
         }
     }
 
+    /// The plausible range its values must lie in (docs/plausible-ranges.md), in `unit`.
+    var plausible: PlausibleMetric {
+        switch self {
+        case .restingHeartRate: return .restingHeartRate
+        case .walkingHeartRateAverage: return .walkingHeartRateAverage
+        case .vo2Max: return .vo2Max
+        case .bodyMass: return .bodyMass
+        }
+    }
+
     /// The canonical unit its values must be in.
     var unit: CanonicalUnit {
         switch self {

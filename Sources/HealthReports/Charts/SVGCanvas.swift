@@ -128,29 +128,40 @@ struct LinearScale {
     let pixelHigh: Double  // pixel of `upper`
     let ticks: [Double]
 
-    /// A scale covering `minimum...maximum` (widened to nice tick values; at least 1 wide).
+    /// The largest magnitude a scale covers: data beyond ±10^300 is drawn at the edge, so that
+    /// the span, the step and every tick stay finite.
+    static let limit = 1e300
+
+    /// A scale covering `minimum...maximum` (widened to nice tick values; at least 1 wide, or a
+    /// billionth of the values' magnitude where 1 is lost in their precision, as at 10^16).
     /// `includeZero` starts it at 0 for bars.
     /// `integer` keeps the ticks on whole numbers (steps 1, 2, 5 × 10^k), for counts.
+    /// Terminates for every input: the ticks are counted from the span, at most `4 × tickCount + 4`.
     init(
         minimum: Double, maximum: Double, includeZero: Bool, pixelLow: Double, pixelHigh: Double, tickCount: Int = 5,
         integer: Bool = false
     ) {
         var lo = includeZero ? min(0, minimum) : minimum
         var hi = includeZero ? max(0, maximum) : maximum
-        if !(lo.isFinite && hi.isFinite) { (lo, hi) = (0, 1) }
-        if hi - lo < 1e-9 { (lo, hi) = includeZero && lo >= 0 ? (0, max(1, hi)) : (lo - 1, hi + 1) }
-        var step = Self.niceStep((hi - lo) / Double(max(tickCount, 1)))
-        if integer { step = step <= 1 ? 1 : step == 2.5 ? 2 : step.rounded(.up) }
-        let first = (lo / step).rounded(.down) * step
-        let last = (hi / step).rounded(.up) * step
-        var ticks: [Double] = []
-        var t = first
-        while t <= last + step / 2 {
-            ticks.append(abs(t) < step / 1e6 ? 0 : t)
-            t += step
+        if !(lo.isFinite && hi.isFinite) || lo > hi { (lo, hi) = (0, 1) }
+        (lo, hi) = (min(max(lo, -Self.limit), Self.limit), min(max(hi, -Self.limit), Self.limit))
+        if hi - lo < 1e-9 {
+            let pad = max(1, max(abs(lo), abs(hi)) * 1e-9)
+            (lo, hi) = includeZero && lo >= 0 ? (0, max(1, hi)) : (lo - pad, hi + pad)
         }
-        self.lower = first
-        self.upper = last
+        let count = Double(max(tickCount, 1))
+        var step = Self.niceStep(hi / count - lo / count)
+        if integer { step = step <= 1 ? 1 : step == 2.5 ? 2 : step.rounded(.up) }
+        let firstIndex = (lo / step).rounded(.down)
+        let lastIndex = max((hi / step).rounded(.up), firstIndex + 1)
+        let tickTotal = Int(min(lastIndex - firstIndex, Double(4 * max(tickCount, 1) + 4))) + 1
+        var ticks: [Double] = []
+        for i in 0..<tickTotal {
+            let t = (firstIndex + Double(i)) * step
+            ticks.append(abs(t) < step / 1e6 ? 0 : t)
+        }
+        self.lower = firstIndex * step
+        self.upper = ticks[ticks.count - 1]
         self.pixelLow = pixelLow
         self.pixelHigh = pixelHigh
         self.ticks = ticks
