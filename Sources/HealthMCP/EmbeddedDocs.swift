@@ -250,10 +250,49 @@ de-duplicated days are in `daily_results`.
 
 - **Each input is one transaction** (WAL mode, `synchronous=FULL`): after a failure, a kill or a
   power cut, all of an export is in the archive or none of it.
+- Before an import writes, the archive is checked with `PRAGMA integrity_check` (SQLite's full
+  check, which also compares every index with its table; `quick_check` does not, and an import
+  once wrote into an archive whose index lacked rows). A damaged archive is refused with its first
+  problem and left byte-identical. The full check sorts every index's keys, so it is bounded: past
+  2 minutes (an archive of many GB on a slow disk) the import settles for `quick_check`, which
+  reads every page once (about a second per GB), rather than make a weekly import wait without
+  limit.
 - Two imports into one archive wait for each other (busy timeout 10 minutes).
 - `PRAGMA user_version` is the schema version (3) and `PRAGMA application_id` is `0x48414152`
   ("HAAR"). A file that is not SQLite, another application's database, or an archive of a newer
   schema is refused with a one-line message and left exactly as it was.
+
+## 9. Values read back
+
+An archive is a file anyone can edit with `sqlite3`, and `PRAGMA integrity_check` checks pages,
+indexes and constraints, never what a number means: an instant of 10^308, a block count of 2^62
+or an offset of 999,999,999,999,999,999 minutes all pass it. So every number that `inspect --db`
+and `report --db` read is checked at the point where a row becomes a value
+(`Sources/HealthArchive/ArchiveValues.swift`; the record fields of a block in `RecordBlocks.swift`),
+against the range the importer can write:
+
+| value | range |
+|---|---|
+| an instant (`*_utc`, `date_utc`) | 0000-01-01 00:00:00 to 9999-12-31 23:59:59 UTC: what a four-digit year of the export's dates can say |
+| a printed offset (`printed_offset_min`) | −1,440 to 1,440 minutes (a day either way) |
+| a duration or creation delay of a record in a block (`duration_s`, `creation_delay_s`) | at most the span of the instants above, either way (the archive keeps a record that ends before it starts; the analysis drops it) |
+| a count (`count`, `records_read`, `records_new`, `bytes_read`, a diagnostic's `count` and `first_line`, a record's `line`) | 0 to 2^40 |
+| an id a record names (`source_id`, `unit_id`, …) | 0 or more |
+| a number in a `REAL` column (values, durations, distances, energies, statistics, coordinates) | a finite number |
+
+An INTEGER column holding a REAL (SQLite keeps 1e308 as a REAL in an INTEGER column, because it
+is not a whole number that fits 64 bits) or text is outside every range. A value outside its
+range refuses the whole read with exit 1 and the one-line message naming the table, the row and
+the column, the archive left byte-identical:
+
+    error: h.sqlite: the archive is damaged (table workouts, row 3, column end_utc: 1.0e+308 is not
+    an instant of years 0 to 9999); left unchanged, restore it from a backup or import into a new archive
+
+A record inside a block is named by the block's row, its index in the block and the field's
+name (§6.1): `table record_blocks, row 190525, column records (record 0, field printed_offset_min)`.
+A row of a `WITHOUT ROWID` table (`route_locations`, `export_diagnostics`) is named by its
+`position`. Values that are in range but implausible as a measure (a heart rate of 10^16) are not
+damage: they are read, and the analysis drops them with a note (docs/plausible-ranges.md).
 """# + "\n"),
         ("days-and-time-zones.md", #"""
 # Local days and time zones
@@ -302,7 +341,10 @@ gives the same days on every machine.
 - **`HKTimeZone` metadata** with the instant it was seen at: on workouts, sleep and many Watch
   samples. Sparse (often days apart), but it names the zone. Values that are not IANA zone names
   are ignored, with a note. A stray value (at most 2 samples within a day) between two runs of
-  one zone is taken for noise (a sample synced from another device), not for a trip.
+  one zone is taken for noise (a sample synced from another device), not for a trip. Only the
+  `HKTimeZone` of an element the reader keeps counts: a workout, record or correlation dropped
+  for an unreadable date (an offset of `+9999`) takes its zone with it, as do audiograms, which
+  the archive does not store; so `report` and `report --db` weigh the same evidence.
 - **The export-time offset** of `ExportDate`: the zone's offset at the end only.
 - **HRV beat times**: written in the true local time of the recording, they give the offset in
   force at that instant ([export-format.md §7.4](export-format.md)). A time of day gives the
