@@ -290,7 +290,6 @@ public struct Batch: Sendable {
     }
 }
 
-
 /// Which steps of one folder write were reached (for `BatchInterruption`'s count of swaps).
 private final class WriteSteps: @unchecked Sendable {
     private var staged = false

@@ -68,7 +68,8 @@ public enum BatchInputError: Error, Equatable, Sendable, CustomStringConvertible
         case .badLine(let path, let line, let reason): return "\(path): line \(line): \(reason)"
         case .badEntry(let path, let entry, let reason): return "\(path): entry '\(entry)': \(reason)"
         case .noPeople(let path):
-            return "\(path): no people (a manifest needs a line per person; a folder, <id>.zip, <id>.xml or <id>/ entries)"
+            return
+                "\(path): no people (a manifest needs a line per person; a folder, <id>.zip, <id>.xml or <id>/ entries)"
         case .notAnInput(let path):
             return "\(path): neither a manifest (.csv with the header 'person,export') nor a folder of exports"
         }

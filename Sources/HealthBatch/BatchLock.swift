@@ -43,7 +43,7 @@ final class BatchLock: @unchecked Sendable {
                 let lock = BatchLock(path: path, line: line)
                 lock.startHeartbeat()
                 return lock
-            } catch where error.code == EEXIST {
+            } catch  where error.code == EEXIST {
                 let text = (try? BatchPlatform.readText(path)) ?? ""
                 let holder = Holder(text)
                 if let holder, !holder.isStale(lockFile: path, host: host) {
@@ -51,7 +51,8 @@ final class BatchLock: @unchecked Sendable {
                 }
                 // A file without its line yet: a run creating it right now, unless it is old.
                 if holder == nil, (BatchPlatform.secondsSinceModified(path) ?? 0) < 10 {
-                    throw BatchError(description: "\(output): another batch is starting on this folder; lock file \(path)")
+                    throw BatchError(
+                        description: "\(output): another batch is starting on this folder; lock file \(path)")
                 }
                 takeOver(path, judged: text)
             } catch {

@@ -164,7 +164,7 @@ package struct OutputFolder {
             if exists {
                 do {
                     try fileSystem.exchange(staging, target)
-                } catch where error.refusesExchange {
+                } catch  where error.refusesExchange {
                     earlier = try replaceByRenames(staging, target, parent: parent, prefix: asidePrefix)
                 }
             } else {

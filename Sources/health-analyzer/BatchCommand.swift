@@ -59,7 +59,8 @@ enum BatchCommand {
         Platform.lineBufferStandardOutput()
         let interruption = BatchInterruption()
         Platform.onTermination(
-            say: "health-analyzer: batch stopped; people printed 'done' are done, the others are redone by the next run\n"
+            say:
+                "health-analyzer: batch stopped; people printed 'done' are done, the others are redone by the next run\n"
         ) { interruption.stop() }
         var batch = Batch(output: out, options: options, renderer: ReportWriter())
         batch.listing = inputPath
@@ -85,7 +86,9 @@ enum BatchCommand {
                 let written = try Cohort.write(out)
                 if !quiet { print("wrote \(Cohort.folder(in: out))/") }
                 if !written.missing.isEmpty {
-                    printError("cohort incomplete: \(written.missing.count) listed without a result: " + written.missing.joined(separator: ", "))
+                    printError(
+                        "cohort incomplete: \(written.missing.count) listed without a result: "
+                            + written.missing.joined(separator: ", "))
                     if status == ExitCode.success { status = ExitCode.cohortIncomplete }
                 }
             } catch {
@@ -127,7 +130,9 @@ enum CohortCommand {
         }
         let written = try Cohort.write(dir)
         if !args.flags.contains("--quiet") { for path in written.paths { print("wrote \(path)") } }
-        for id in written.excluded { printError("excluded \(id): no listing names this person (batch --prune removes them)") }
+        for id in written.excluded {
+            printError("excluded \(id): no listing names this person (batch --prune removes them)")
+        }
         if !written.missing.isEmpty {
             printError(
                 "cohort incomplete: \(written.missing.count) listed without a result: "

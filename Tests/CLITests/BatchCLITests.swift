@@ -227,7 +227,9 @@ struct BatchCLITests {
         for (name, data) in single {
             #expect(sharded[name] == data, "cohort/\(name) differs between the shards and the whole batch")
         }
-        #expect(CSV.parse(String(decoding: sharded["people.csv"] ?? Data(), as: UTF8.self)).filter { $0 != [""] }.count == 6)
+        #expect(
+            CSV.parse(String(decoding: sharded["people.csv"] ?? Data(), as: UTF8.self)).filter { $0 != [""] }.count == 6
+        )
     }
 
     @Test func theCohortIsDeterministicAndNamesNoSourceNorAnythingFromMe() throws {

@@ -129,7 +129,9 @@ struct BatchSchedulerTests {
         // Another host's: refused while fresh, taken over once 10 minutes untouched.
         try "elsewhere.example 4242 1700000000\n".write(to: lock, atomically: false, encoding: .utf8)
         let fresh = try run(["batch", study.manifest.path, "--out", study.out.path])
-        #expect(fresh.status == 1 && fresh.stderr.contains("(pid 4242 on host elsewhere.example, since 2023-11-14T22:13:20Z)"))
+        #expect(
+            fresh.status == 1
+                && fresh.stderr.contains("(pid 4242 on host elsewhere.example, since 2023-11-14T22:13:20Z)"))
         try FileManager.default.setAttributes(
             [.modificationDate: Date().addingTimeInterval(-601)], ofItemAtPath: lock.path)
         let stale = try run(["batch", study.manifest.path, "--out", study.out.path])
@@ -175,7 +177,9 @@ struct BatchSchedulerTests {
         // p-0 was not finished: no folder, no record; nothing staged, no temporary record, no lock.
         #expect(!FileManager.default.fileExists(atPath: study.person("p-0").path))
         #expect(!FileManager.default.fileExists(atPath: study.out.appendingPathComponent(".status/p-0.json").path))
-        #expect(files(in: study.out).filter { $0.contains(".tmp-") || $0 == ".batch.lock" }.isEmpty, "\(files(in: study.out))")
+        #expect(
+            files(in: study.out).filter { $0.contains(".tmp-") || $0 == ".batch.lock" }.isEmpty,
+            "\(files(in: study.out))")
         #expect(files(in: study.out.appendingPathComponent(".status")) == ["p-1.json", "p-2.json"])
         // The next run does exactly p-0.
         let rerun = try run(["batch", study.manifest.path, "--out", study.out.path])
@@ -224,14 +228,17 @@ struct CohortListingTests {
         // the ids puts some people in it, and the cohort must name the others missing.
         let shard = try run(["batch", study.manifest.path, "--out", study.out.path, "--shard", "0/3"])
         #expect(shard.status == 0)
-        let ran = Set(shard.stdout.split(separator: "\n").compactMap { line in
-            line.hasPrefix("done ") ? String(line.split(separator: " ")[1]) : nil
-        })
+        let ran = Set(
+            shard.stdout.split(separator: "\n").compactMap { line in
+                line.hasPrefix("done ") ? String(line.split(separator: " ")[1]) : nil
+            })
         let others = Set(["p-0", "p-1", "p-2"]).subtracting(ran).sorted()
         try #require(!others.isEmpty && ran.count + others.count == 3, "\(ran)")
         let incomplete = try run(["cohort", study.out.path, "--quiet"])
         #expect(incomplete.status == 3, "\(incomplete.stderr)")
-        #expect(incomplete.stderr == "cohort incomplete: \(others.count) listed without a result: \(others.joined(separator: ", "))\n")
+        #expect(
+            incomplete.stderr
+                == "cohort incomplete: \(others.count) listed without a result: \(others.joined(separator: ", "))\n")
         let people = try String(contentsOf: study.out.appendingPathComponent("cohort/people.csv"), encoding: .utf8)
         let rows = CSV.parse(people).filter { $0 != [""] }
         #expect(rows.dropFirst().map { $0[0] } == ["p-0", "p-1", "p-2"])
@@ -261,9 +268,11 @@ struct CohortListingTests {
         #expect(pruned.status == 0)
         let out = study.out.path
         #expect(
-            pruned.stdout.contains("\nremoved \(out)/person=p-1/\nremoved \(out)/.status/p-1.json\n"), "\(pruned.stdout)")
+            pruned.stdout.contains("\nremoved \(out)/person=p-1/\nremoved \(out)/.status/p-1.json\n"),
+            "\(pruned.stdout)")
         #expect(!FileManager.default.fileExists(atPath: study.person("p-1").path))
         #expect(!files(in: study.out).contains(".person=p-1.lock"))
-        #expect(!(try String(contentsOf: cohort.appendingPathComponent("report.md"), encoding: .utf8)).contains("Excluded"))
+        #expect(
+            !(try String(contentsOf: cohort.appendingPathComponent("report.md"), encoding: .utf8)).contains("Excluded"))
     }
 }

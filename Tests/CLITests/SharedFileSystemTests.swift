@@ -49,7 +49,9 @@ final class BindMount {
     /// Whether /proc/self/mounts lists the mount point.
     var isMounted: Bool {
         let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
-        return mounts.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first == Substring(mount.path) }
+        return mounts.split(separator: "\n").contains {
+            $0.split(separator: " ").dropFirst().first == Substring(mount.path)
+        }
     }
 
     /// Unmounts (by path; bindfs then ends), stops bindfs by its pid if it has not, and

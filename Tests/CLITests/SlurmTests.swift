@@ -177,7 +177,9 @@ struct SlurmTests {
         for (name, data) in fromLocal {
             #expect(fromSlurm[name] == data, "cohort/\(name) differs between Slurm and the local batch")
         }
-        #expect(String(decoding: fromSlurm["people.csv"] ?? Data(), as: UTF8.self).split(separator: "\n").count == ids.count + 2)
+        #expect(
+            String(decoding: fromSlurm["people.csv"] ?? Data(), as: UTF8.self).split(separator: "\n").count == ids.count
+                + 2)
         for id in ids {
             let a = BatchCLITests.tree(study.appendingPathComponent("results/person=\(id)"))
             let b = BatchCLITests.tree(study.appendingPathComponent("local/person=\(id)"))

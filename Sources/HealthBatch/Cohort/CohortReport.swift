@@ -87,12 +87,14 @@ enum CohortReport {
         }
         if !missing.isEmpty {
             text += "\n## Missing\n\n"
-            text += "Listed by a batch, without a result yet (not run, or stopped before): the cohort is incomplete.\n\n"
+            text +=
+                "Listed by a batch, without a result yet (not run, or stopped before): the cohort is incomplete.\n\n"
             text += missing.map { "- \($0.id)" }.joined(separator: "\n") + "\n"
         }
         if !excluded.isEmpty {
             text += "\n## Excluded\n\n"
-            text += "Results of people no listing names any more, left out of every table "
+            text +=
+                "Results of people no listing names any more, left out of every table "
                 + "(`health-analyzer batch --prune` removes them).\n\n"
             text += excluded.map { "- \($0)" }.joined(separator: "\n") + "\n"
         }
