@@ -24,6 +24,8 @@ public struct PersonResult: Equatable, Sendable {
 /// What a batch run did, by person in id order.
 public struct BatchSummary: Equatable, Sendable {
     public var people: [PersonResult]
+    /// What `--prune` removed (paths), in id order.
+    public var pruned: [String] = []
     public var done: Int { people.filter { $0.outcome == .done }.count }
     public var unchanged: Int { people.filter { $0.outcome == .unchanged }.count }
     public var failed: Int { people.count - done - unchanged }
@@ -61,6 +63,13 @@ public struct Batch: Sendable {
     /// Writes each person's report folder (HealthReports' `ReportWriter`).
     public var renderer: any ReportRendering
 
+    /// Told to stop by the CLI's signal thread (SIGTERM, SIGINT): see `BatchInterruption`.
+    public var interruption: BatchInterruption?
+
+    /// The manifest or folder the people came from: recorded as a listing (`BatchListing`)
+    /// so that the cohort knows who belongs in it. Nil: nothing recorded.
+    public var listing: String?
+
     public init(output: String, options: BatchOptions, renderer: any ReportRendering) {
         self.output = output
         self.options = options
@@ -81,23 +90,74 @@ public struct Batch: Sendable {
     /// Runs every selected person of `people` (`selected(_:)`); `onPerson` is called as each
     /// ends (from the job's thread, one call at a time).
     /// - Returns: every selected person's result, in id order (UTF-8 bytes).
-    /// - Throws: `BatchError` when the output, status or archives folder cannot be made
-    ///   (before any person); a person's own failure is never thrown.
+    /// - Throws: `BatchError` when the output, status or archives folder cannot be made, or
+    ///   when another batch holds the folder's lock (`BatchLock`), before any person; a
+    ///   person's own failure is never thrown.
     public func run(_ people: [BatchPerson], onPerson: @escaping @Sendable (PersonResult) -> Void = { _ in })
         throws(BatchError) -> BatchSummary
     {
+        let everyone = people
         let people = selected(people).sorted { utf8Order($0.id, $1.id) }
         try makeFolders()
+        let lock = try BatchLock.acquire(in: output, shard: options.shard)
+        interruption?.running(in: output, lock: lock)
+        defer {
+            interruption?.running(in: output, lock: nil)
+            lock.release()
+        }
+        if let listing {
+            do { try BatchListing.write(everyone, input: listing, in: output) } catch {
+                throw BatchError(
+                    description: "\(BatchListing.folder(in: output)): cannot record the people listed: \(error.text)")
+            }
+        }
+        let pruned = options.prune ? prune() : []
         // The largest exports first, so that one long person does not start last.
         let sizes = people.map { Self.size(of: $0.export) }
         let order = people.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
         let serial = Serial()
         let results = JobPool.map(count: people.count, order: order, jobs: options.jobs) { i in
+            interruption?.step(OutputStep?.none)
             let result = runPerson(people[i])
             serial.run { onPerson(result) }
             return result
         }
-        return BatchSummary(people: results)
+        return BatchSummary(people: results, pruned: pruned)
+    }
+
+    /// `--prune`: removes the people of `output` that no listing names (docs/batch.md §5):
+    /// their person folder, its lock file, their status record and, with `archives`, their
+    /// archive. Only people of this batch's shard are touched.
+    /// - Returns: the paths removed, by id.
+    private func prune() -> [String] {
+        guard let listed = BatchListing.people(in: output) else { return [] }
+        let found =
+            BatchPlatform.names(in: output).filter { $0.hasPrefix("person=") }.map { String($0.dropFirst(7)) }
+            + PersonStatus.all(in: output).map(\.id)
+        let gone = Set(found).filter { PersonID.isValid($0) && !listed.contains($0) }
+            .filter { options.shard?.contains($0) ?? true }.sorted(by: utf8Order)
+        var removed: [String] = []
+        for id in gone {
+            let folder = Self.personFolder(id, in: output)
+            if BatchPlatform.kind(of: folder) == .directory {
+                BatchPlatform.removeFolderOfFiles(folder)
+                removed.append(folder + "/")
+            }
+            BatchPlatform.removeFile(BatchPlatform.join(output, ".person=\(id).lock"))
+            let status = PersonStatus.path(of: id, in: output)
+            if BatchPlatform.kind(of: status) == .file {
+                BatchPlatform.removeFile(status)
+                removed.append(status)
+            }
+            if let archives = options.archives {
+                let archive = archivePath(id, archives)
+                if BatchPlatform.kind(of: archive) == .file {
+                    for suffix in ["", "-wal", "-shm", "-journal"] { BatchPlatform.removeFile(archive + suffix) }
+                    removed.append(archive)
+                }
+            }
+        }
+        return removed
     }
 
     /// The bytes of an export (of the XML file in an unzipped folder); 0 when unreadable.
@@ -152,8 +212,20 @@ public struct Batch: Sendable {
         } catch {
             return failed("\(error)", fingerprint)
         }
-        let hook = stepHook.map { hook in { @Sendable (step: OutputStep) in hook(person.id, step) } }
+        let steps = WriteSteps()
+        var hook: (@Sendable (OutputStep) -> Void)?
+        if stepHook != nil || interruption != nil {
+            let testHook = stepHook
+            let interruption = interruption
+            let id = person.id
+            hook = { @Sendable (step: OutputStep) in
+                testHook?(id, step)
+                steps.record(step)
+                interruption?.step(step)
+            }
+        }
         do {
+            defer { if steps.abandonedSwap { interruption?.swapAbandoned() } }
             try renderer.write(run, to: folder, threads: options.threadsPerJob, stepHook: hook)
         } catch {
             // Another batch is writing this person right now: its record is its own to write.
@@ -216,4 +288,18 @@ public struct Batch: Sendable {
     private func archivePath(_ id: String, _ archives: String) -> String {
         BatchPlatform.join(archives, id + ".sqlite")
     }
+}
+
+/// Which steps of one folder write were reached (for `BatchInterruption`'s count of swaps).
+private final class WriteSteps: @unchecked Sendable {
+    private var staged = false
+    private var swapped = false
+
+    func record(_ step: OutputStep) {
+        if step == .allStaged { staged = true }
+        if step == .swapped { swapped = true }
+    }
+
+    /// The write reached `allStaged` but not `swapped`.
+    var abandonedSwap: Bool { staged && !swapped }
 }

@@ -56,6 +56,8 @@ public enum BatchInputError: Error, Equatable, Sendable, CustomStringConvertible
     case badEntry(path: String, entry: String, reason: String)
     /// Neither a manifest nor a folder.
     case notAnInput(path: String)
+    /// A manifest with a header but no person, or a folder without any export.
+    case noPeople(path: String)
 
     public var description: String {
         switch self {
@@ -65,6 +67,9 @@ public enum BatchInputError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(path): line 1: the header has no '\(missing)' column (expected 'person,export')"
         case .badLine(let path, let line, let reason): return "\(path): line \(line): \(reason)"
         case .badEntry(let path, let entry, let reason): return "\(path): entry '\(entry)': \(reason)"
+        case .noPeople(let path):
+            return
+                "\(path): no people (a manifest needs a line per person; a folder, <id>.zip, <id>.xml or <id>/ entries)"
         case .notAnInput(let path):
             return "\(path): neither a manifest (.csv with the header 'person,export') nor a folder of exports"
         }
@@ -75,14 +80,20 @@ public enum BatchInputError: Error, Equatable, Sendable, CustomStringConvertible
 public enum BatchInput {
     /// The people of `path`: a folder (`folder(_:)`) or a CSV manifest (`manifest(_:)`), in the
     /// order listed (the order does not change what is written).
-    /// - Throws: `BatchInputError`, before any person is processed.
+    /// Export paths are absolute and resolved (`realpath`; a missing export's folder resolved),
+    /// so that they are written one way whatever the current folder or the spelling of `path`.
+    /// - Throws: `BatchInputError`, before any person is processed; `.noPeople` when `path`
+    ///   lists nobody.
     public static func people(_ path: String) throws(BatchInputError) -> [BatchPerson] {
+        let people: [BatchPerson]
         switch BatchPlatform.kind(of: path) {
-        case .directory: return try folder(path)
-        case .file: return try manifest(path)
+        case .directory: people = try folder(path)
+        case .file: people = try manifest(path)
         case .missing: throw .cannotRead(path: path, reason: "no such file or folder")
         case .other: throw .notAnInput(path: path)
         }
+        guard !people.isEmpty else { throw .noPeople(path: path) }
+        return people.map { BatchPerson(id: $0.id, export: BatchPlatform.resolved($0.export)) }
     }
 
     /// A CSV manifest with the header `person,export` (in any column order, other columns

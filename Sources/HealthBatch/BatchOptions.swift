@@ -18,6 +18,8 @@ public struct BatchOptions: Sendable {
     public var force: Bool
     /// `--shard K/N`: only the people of that shard.
     public var shard: Shard?
+    /// `--prune`: remove the people no listing names (`Batch`, docs/batch.md §5).
+    public var prune: Bool = false
     /// The tool and its version as `report.json` names it (`health-analyzer 0.1.0`); part of
     /// what makes a person unchanged.
     public var toolVersion: String

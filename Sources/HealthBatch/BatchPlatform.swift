@@ -163,7 +163,7 @@ enum BatchPlatform {
         }
         close(fd)
         bytes = []
-        if rename(temporary, path) != 0 {
+        if cRename(temporary, path) != 0 {
             let failure = Failure.current
             unlink(temporary)
             throw failure
@@ -210,5 +210,103 @@ enum BatchPlatform {
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+private func cRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+
+/// The text of a NUL-terminated buffer.
+private func cText(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+// The batch lock, the interruption's clean-up and resolved paths (docs/batch.md).
+extension BatchPlatform {
+    /// This process's id.
+    static var processID: Int32 { getpid() }
+
+    /// The machine's host name (`gethostname`), "" when it cannot be read.
+    static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+        return cText(buffer)
+    }
+
+    /// Seconds since 1970 (UTC), the wall clock.
+    static func wallClock() -> Int64 { Int64(time(nil)) }
+
+    /// Creates `path` with `text` only when nothing is there (`O_CREAT | O_EXCL | O_NOFOLLOW`,
+    /// which NFS v3 and later, SMB, CephFS and Lustre honour), flushed.
+    /// - Throws: `Failure` with `EEXIST` when something is there.
+    static func createExclusively(_ path: String, _ text: String) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .current }
+        let bytes = Array(text.utf8)
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let failure: Failure? = n == bytes.count ? (fsync(fd) == 0 ? nil : .current) : .current
+        close(fd)
+        if let failure {
+            unlink(path)
+            throw failure
+        }
+    }
+
+    /// Seconds since `path` (not followed) was last modified; nil when it is not there.
+    static func secondsSinceModified(_ path: String) -> Int64? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        return wallClock() - Int64(st.st_mtim.tv_sec)
+    }
+
+    /// Sets the modification time of `path` to now (the lock's heartbeat); best effort.
+    static func touch(_ path: String) {
+        _ = utimensat(AT_FDCWD, path, nil, AT_SYMLINK_NOFOLLOW)
+    }
+
+    /// Whether a process `pid` exists on this machine (`kill(pid, 0)`; EPERM counts as alive).
+    static func processExists(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// `rename(2)`; fails when `from` is gone.
+    static func rename(_ from: String, to: String) throws(Failure) {
+        guard cRename(from, to) == 0 else { throw .current }
+    }
+
+    /// Removes a folder of files made by this process (a staging folder): its entries, then
+    /// itself. Only a real folder (`lstat`) owned by this user is touched.
+    static func removeFolderOfFiles(_ path: String) {
+        var st = stat()
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, st.st_uid == getuid() else { return }
+        if let names = try? entries(of: path) {
+            for entry in names { unlink(join(path, entry.name)) }
+        }
+        rmdir(path)
+    }
+
+    /// The names in `folder` without following links, "" entries skipped; [] when unreadable.
+    static func names(in folder: String) -> [String] {
+        ((try? entries(of: folder)) ?? []).map(\.name)
+    }
+
+    /// `path` made absolute and resolved: `realpath` when it exists; otherwise its resolved
+    /// folder joined with its name, or the current folder joined with it (a missing export is
+    /// still named one way).
+    static func resolved(_ path: String) -> String {
+        if let r = realpath(path, nil) {
+            defer { free(r) }
+            return String(cString: r)
+        }
+        let name = String(path.split(separator: "/").last ?? "")
+        let folder = parent(of: path)
+        if !folder.isEmpty, let r = realpath(folder, nil) {
+            defer { free(r) }
+            return join(String(cString: r), name)
+        }
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        return join(cText(buffer), path)
     }
 }

@@ -106,6 +106,24 @@ web browser`; not with `--quiet`).
   table's own box reaches past the right edge, or when the page is implausibly short or tall
   (`Tests/CLITests/HTMLRenderTests.swift`). `scripts/render-report` makes the picture of the
   sample report in the README from it (`docs/report.png`).
+
+## 6. How a folder is replaced, and what holds where
+
+`report --out`, each `batch` person folder (`person=<id>/`) and `cohort/` are written as one
+set: the files go into a hidden staging folder beside the output folder
+(`.<name>.tmp-<pid>-<hex>`), flushed, and then the two folders change places.
+
+| file system | how | what a reader listing the folder sees | after a kill at any instant |
+|---|---|---|---|
+| local Linux file systems (ext4, XFS, Btrfs, tmpfs) | one `renameat2(RENAME_EXCHANGE)` | the earlier set or the new one | the earlier set or the new one; the next run removes the staging folder |
+| file systems that refuse the exchange (`EINVAL`, `ENOSYS` or `EOPNOTSUPP`): NFS, SMB, CephFS and Lustre clients, FUSE mounts, so most cluster storage and Kubernetes `ReadWriteMany` volumes | the earlier folder renamed aside (`.<name>.old-<pid>-<hex>`), the new one renamed in, the aside folder removed | the earlier set, the new one, or for an instant no folder; never a mixture | the next write of that folder first finishes (the new folder is in: the aside one is removed) or rolls back (no folder: the aside one is renamed back), under the folder's lock |
+
+Either way the two renames are atomic (`rename(2)` is atomic on every POSIX file system and on
+NFS at the server), so no file is ever half-written in the output folder. Batch status records
+(`.status/<id>.json`) and listings (`.listings/*.txt`) are single files: written to a
+temporary file beside them, flushed and renamed over the old one, which needs no exchange
+anywhere. A batch person whose folder is aside after a kill has no folder, so the next batch
+redoes them (docs/batch.md).
 """# + "\n"),
         ("archive.md", #"""
 # The archive: every export in one SQLite file

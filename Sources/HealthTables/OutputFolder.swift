@@ -4,8 +4,11 @@ public enum OutputStep: Hashable, Sendable {
     case staged(String)
     /// Every file is complete in the staging folder; nothing in the output folder changed yet.
     case allStaged
+    /// Only where the exchange is refused: the earlier folder was renamed aside
+    /// (`.<name>.old-<pid>-<hex>`); the output folder's name is free for an instant.
+    case movedAside
     /// The staging folder and the output folder were swapped: the new set is in place, the
-    /// earlier one is in the staging folder's place.
+    /// earlier one is in the staging folder's place (or, without the exchange, aside).
     case swapped
     /// The earlier set was removed.
     case cleaned
@@ -15,6 +18,7 @@ public enum OutputStep: Hashable, Sendable {
         switch self {
         case .staged(let file): return "staged:" + file
         case .allStaged: return "all-staged"
+        case .movedAside: return "moved-aside"
         case .swapped: return "swapped"
         case .cleaned: return "cleaned"
         }
@@ -28,6 +32,12 @@ public enum OutputStep: Hashable, Sendable {
 /// (`.<name>.tmp-<pid>-<random>`, flushed to disk), other files of the output folder are
 /// hard-linked into it, and the two folders are swapped in one step with
 /// `renameat2(RENAME_EXCHANGE)`; then the earlier set, now in the staging folder, is removed.
+/// Where the exchange is refused (`EINVAL`, `ENOSYS`, `EOPNOTSUPP`: NFS, SMB, CephFS, Lustre
+/// and FUSE clients), the earlier folder is renamed aside (`.<name>.old-<pid>-<hex>`), the new
+/// one renamed in, and the aside folder's set removed; the next run finishes a write killed
+/// after the first rename (the new folder is in: the aside one is removed) or rolls it back
+/// (no folder: the aside one is renamed back). A reader then sees the earlier set, the new
+/// one, or for an instant no folder, never a mixture (docs/outputs.md).
 /// A lock file beside the output folder (`.<name>.lock`, `flock`) lets one writer in at a time:
 /// a second one fails at once with `ReportError.busy`. Staging folders left by killed runs are
 /// removed by the next run (under the lock). Every file of the set is covered, whatever its
@@ -76,6 +86,20 @@ package struct OutputFolder {
         // Staging folders of killed runs (only this tool's names are removed from them).
         let names = Set(files.map(\.name))
         let ours = { (name: String) in names.contains(name) || owns(name) }
+        // A replacement by renames killed between its steps: finished or rolled back.
+        let asidePrefix = "." + base + ".old-"
+        for entry in (try? fileSystem.entries(of: parent)) ?? []
+        where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: asidePrefix) {
+            let aside = OutputFolder.join(parent, entry.name)
+            if (try? fileSystem.status(of: target)) == .directory {
+                let links = ((try? fileSystem.entries(of: aside)) ?? []).map(\.name).filter {
+                    fileSystem.isSameFile(OutputFolder.join(aside, $0), OutputFolder.join(target, $0))
+                }
+                removeSet(in: aside, ours: ours, carried: links)
+            } else {
+                try? fileSystem.rename(aside, to: target)
+            }
+        }
         // A file there that is also in the output folder (the same inode) was carried over.
         // Only real folders (never a link: `entries` uses lstat) of our user, named as `write` names
         // them, are staging folders (issue 17: a link named like one led to deletions through it).
@@ -134,9 +158,15 @@ package struct OutputFolder {
         fileSystem.syncDirectory(staging)
         stepHook?(.allStaged)
 
+        // Where the earlier set is once the new one is in place.
+        var earlier = staging
         do {
             if exists {
-                try fileSystem.exchange(staging, target)
+                do {
+                    try fileSystem.exchange(staging, target)
+                } catch  where error.refusesExchange {
+                    earlier = try replaceByRenames(staging, target, parent: parent, prefix: asidePrefix)
+                }
             } else {
                 try fileSystem.rename(staging, to: target)
             }
@@ -146,8 +176,28 @@ package struct OutputFolder {
         }
         fileSystem.syncDirectory(parent)
         stepHook?(.swapped)
-        if exists { removeSet(in: staging, ours: ours, carried: carried) }
+        if exists { removeSet(in: earlier, ours: ours, carried: carried) }
         stepHook?(.cleaned)
+    }
+
+    /// The replacement without `RENAME_EXCHANGE`: `target` renamed aside, `staging` renamed in.
+    /// Returns the aside folder (the earlier set). When the second rename fails, the first is
+    /// undone before throwing.
+    private func replaceByRenames(_ staging: String, _ target: String, parent: String, prefix: String)
+        throws(ReportError.Errno) -> String
+    {
+        let aside = OutputFolder.join(
+            parent, prefix + "\(ReportProcess.id)-" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
+        try fileSystem.rename(target, to: aside)
+        fileSystem.syncDirectory(parent)
+        stepHook?(.movedAside)
+        do {
+            try fileSystem.rename(staging, to: target)
+        } catch {
+            try? fileSystem.rename(aside, to: target)
+            throw error
+        }
+        return aside
     }
 
     /// True for `<prefix><pid>-<hex>`, the name `write` gives its staging folders.

@@ -237,6 +237,12 @@ extension ReportError.Errno {
     package var text: String { String(cString: strerror(rawValue)) }
 }
 
+extension ReportError.Errno {
+    /// The file system does not offer `renameat2(RENAME_EXCHANGE)` (NFS, SMB, CephFS, Lustre
+    /// and FUSE clients answer EINVAL, ENOSYS or EOPNOTSUPP).
+    var refusesExchange: Bool { rawValue == EINVAL || rawValue == ENOSYS || rawValue == EOPNOTSUPP }
+}
+
 /// This process.
 enum ReportProcess {
     /// Its id (`getpid`), in the names of its staging folders.

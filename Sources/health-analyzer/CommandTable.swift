@@ -267,12 +267,20 @@ enum CommandTable {
                     + "history).",
                 completion: .directory),
             OptionSpec(name: "--force", help: "Redo every person, unchanged or not."),
+            OptionSpec(
+                name: "--prune",
+                help: "Remove the people no listing names any more (person folder, status, archive); print each."),
             SharedOption.quiet("Print only the failures."),
         ] + report.options.filter { perPersonOptionNames.contains($0.name) },
         footer: """
-            Standard output ends with '<n> done, <n> unchanged, <n> failed'.
-            Exit codes: 0 every person done or unchanged, 1 any person (or the cohort) failed
-            or the input was refused, 64 usage error.
+            Standard output ends with '<n> done, <n> unchanged, <n> failed'; each person's line
+            is flushed as the person ends. One batch per --out (per shard): a second one is
+            refused (lock file <dir>/.batch.lock). SIGTERM and SIGINT stop it cleanly.
+            Exit codes: 0 every person done or unchanged; 2 done, but some people failed
+            (see people.csv); 3 none failed, but the cohort is incomplete; 1 the run could
+            not start or finish (input refused or empty, output not writable, another batch
+            on the folder, cohort not written); 64 usage error; 128+n ended by signal n.
+            See docs/batch.md.
             """)
 
     static let cohort = CommandSpec(
@@ -284,8 +292,9 @@ enum CommandTable {
             one set): daily.csv, weekly.csv, monthly.csv, sleep.csv and workouts.csv in long
             form with 'person' first (rows by person, then date; no source or device names),
             people.csv (outcome, message, export, export date, first and last day, days with
-            data, records, seconds, tool version per person), schema.sql, load-duckdb.sql,
-            load-sqlite.sql, and report.md with chart_spread.svg: people done and failed, days
+            data, records, tool version per person; no wall time, exports absolute and
+            resolved), schema.sql, load-duckdb.sql, load-sqlite.sql, and report.md with
+            chart_spread.svg: people done and failed, days
             covered, and the spread across people (median, quartiles) of steps per day,
             ring-closure rates, sleep per night and resting heart rate. The same person folders
             give the same bytes.
@@ -293,7 +302,8 @@ enum CommandTable {
         positional: PositionalSpec(name: "<dir>", help: "The --out folder of a batch.", completion: .directory),
         options: [SharedOption.quiet("Print nothing on success.")],
         footer: """
-            Exit codes: 0 written, 1 failure, 64 usage error.
+            Exit codes: 0 written, 3 written but incomplete (people listed by a batch without a
+            result: rows 'missing'), 1 failure, 64 usage error. See docs/batch.md.
             """)
 
     static let mcp = CommandSpec(

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
-    import Glibc
+    // @preconcurrency: `stdout`, a C global, is read once (`standardOutputStream`).
+    @preconcurrency import Glibc
 #elseif canImport(Musl)
     import Musl
 #elseif canImport(Darwin)
@@ -10,6 +11,10 @@
 // file: the only file of the CLI that imports it (docs/architecture.md).
 
 private func cExit(_ code: Int32) -> Never { exit(code) }
+
+/// The C library's `stdout` (a global `FILE *` it owns; read on the main thread, before any
+/// other thread prints).
+private func standardOutputStream() -> UnsafeMutablePointer<FILE>? { stdout }
 private func cSleep(_ seconds: UInt32) { _ = sleep(seconds) }
 
 /// The message the signal handler writes (static bytes: no allocation in a handler).
@@ -60,5 +65,57 @@ enum Platform {
                 raise(received)
             }
         }
+    }
+
+    /// Standard output written line by line even to a pipe or a file (a scheduler's log keeps
+    /// every line printed before a kill).
+    static func lineBufferStandardOutput() {
+        setvbuf(standardOutputStream(), nil, _IOLBF, 0)
+    }
+
+    /// From now on, SIGINT and SIGTERM are received by a thread of their own (blocked in every
+    /// other thread: call this before any thread starts): it writes `message` to standard
+    /// error, runs `cleanUp` (in a thread, so it may lock and remove files), then ends the
+    /// process with the signal as if unhandled (status 128 + the signal in a shell).
+    static func onTermination(say message: StaticString, cleanUp: @escaping @Sendable () -> Void) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        let box = TerminationWork(message: message, cleanUp: cleanUp, signals: set)
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(box).toOpaque()
+        pthread_create(
+            &thread, nil,
+            { context in
+                let work = Unmanaged<TerminationWork>.fromOpaque(context!).takeRetainedValue()
+                var signals = work.signals
+                var received: Int32 = 0
+                while sigwait(&signals, &received) != 0 {}
+                _ = write(2, work.message.utf8Start, work.message.utf8CodeUnitCount)
+                work.cleanUp()
+                signal(received, SIG_DFL)
+                var one = sigset_t()
+                sigemptyset(&one)
+                sigaddset(&one, received)
+                pthread_sigmask(SIG_UNBLOCK, &one, nil)
+                raise(received)
+                return nil
+            }, context)
+        pthread_detach(thread)
+    }
+}
+
+/// What the termination thread does (`Platform.onTermination`).
+private final class TerminationWork: @unchecked Sendable {
+    let message: StaticString
+    let cleanUp: @Sendable () -> Void
+    let signals: sigset_t
+
+    init(message: StaticString, cleanUp: @escaping @Sendable () -> Void, signals: sigset_t) {
+        self.message = message
+        self.cleanUp = cleanUp
+        self.signals = signals
     }
 }

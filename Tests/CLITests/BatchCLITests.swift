@@ -83,7 +83,7 @@ struct BatchCLITests {
         let study = try Study()
         defer { try? FileManager.default.removeItem(at: study.root) }
         let r = try run(["batch", study.manifest.path, "--out", study.out.path, "--jobs", "2", "--tz", "Europe/Berlin"])
-        #expect(r.status == 1)  // the damaged and the missing export
+        #expect(r.status == 2)  // the damaged and the missing export: done, but some failed
         #expect(r.stdout.split(separator: "\n").last == "3 done, 0 unchanged, 2 failed")
         for id in ["p-0", "p-1", "p-2"] {
             let reference = study.root.appendingPathComponent("ref-\(id)")
@@ -162,7 +162,7 @@ struct BatchCLITests {
         let good = try Data(contentsOf: study.exports["p-0"]!)
         try good.prefix(good.count / 3).write(to: study.exports["p-0"]!)
         let broken = try run(["batch", study.manifest.path, "--out", study.out.path, "--quiet"])
-        #expect(broken.status == 1)
+        #expect(broken.status == 2)
         #expect(broken.stdout.isEmpty)
         #expect(broken.stderr.hasPrefix("failed p-0: "))
         #expect(broken.stderr.split(separator: "\n").count == 1)
@@ -222,18 +222,14 @@ struct BatchCLITests {
         #expect(cohort.status == 0)
         let sharded = Self.tree(study.out.appendingPathComponent("cohort"))
         let single = Self.tree(whole.appendingPathComponent("cohort"))
-        // Equal but for the seconds each person took (people.csv's `seconds` column).
-        #expect(Set(sharded.keys) == Set(single.keys))
-        for (name, data) in single where name != "people.csv" {
+        // Equal, people.csv too (it has no wall time; docs/batch.md §4).
+        #expect(sharded.count == single.count && sharded.keys.contains("people.csv"))
+        for (name, data) in single {
             #expect(sharded[name] == data, "cohort/\(name) differs between the shards and the whole batch")
         }
-        func withoutSeconds(_ data: Data?) -> [[String]] {
-            let rows = CSV.parse(String(decoding: data ?? Data(), as: UTF8.self))
-            let i = rows.first?.firstIndex(of: "seconds") ?? 0
-            return rows.map { row in row.enumerated().filter { $0.offset != i }.map(\.element) }
-        }
-        #expect(withoutSeconds(sharded["people.csv"]).count == 6)
-        #expect(withoutSeconds(sharded["people.csv"]) == withoutSeconds(single["people.csv"]))
+        #expect(
+            CSV.parse(String(decoding: sharded["people.csv"] ?? Data(), as: UTF8.self)).filter { $0 != [""] }.count == 6
+        )
     }
 
     @Test func theCohortIsDeterministicAndNamesNoSourceNorAnythingFromMe() throws {

@@ -49,10 +49,11 @@ struct CohortReadBackTests {
         #expect(!daily.contains("\nb,"))
         #expect(try #require(files["sleep.csv"]).split(separator: "\n").count == 1)
         let people = try #require(files["people.csv"]).split(separator: "\n").map(String.init)
-        #expect(people[1] == "a,unknown" + String(repeating: ",", count: 9))
+        // 10 columns (no `seconds`: docs/batch.md §4), so 8 commas after the outcome.
+        #expect(people[1] == "a,unknown" + String(repeating: ",", count: 8))
         #expect(
             people[2] == "b,failed,person=b/daily.csv line 2 (column steps): 'NaN' is not a number"
-                + String(repeating: ",", count: 8))
+                + String(repeating: ",", count: 7))
         #expect(try #require(files["report.md"]).contains("| Last run failed | 1 |"))
     }
 }

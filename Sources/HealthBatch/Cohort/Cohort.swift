@@ -10,7 +10,11 @@ import HealthTables
 /// - `schema.sql`, `load-duckdb.sql`, `load-sqlite.sql` (`CohortSQL`);
 /// - `report.md` with `chart_spread.svg` (`CohortReport`).
 ///
-/// The people are those with a status record (`.status/<id>.json`) or a `person=<id>` folder.
+/// The people are those the batches' listings name (`BatchListing`, docs/batch.md §5): one
+/// listed without a result is a row `missing` in `people.csv` (the cohort is then incomplete);
+/// a folder or status record of a person no listing names is left out of every table and
+/// named in `report.md` as excluded. Without any listing, the people are those with a status
+/// record (`.status/<id>.json`) or a `person=<id>` folder.
 /// Nothing from `Me` is ever read, and no source or device name is copied. The bytes are a
 /// function of the person folders and status records only: rerunning gives the same files.
 /// The folder is written as one set, like a report's `--out`.
@@ -25,22 +29,44 @@ public enum Cohort {
     /// The cohort folder of `output`.
     public static func folder(in output: String) -> String { BatchPlatform.join(output, "cohort") }
 
+    /// What `write` did.
+    public struct Written: Sendable {
+        /// The paths written.
+        public var paths: [String]
+        /// Listed people without a result (`missing` in people.csv), by id.
+        public var missing: [String]
+        /// People with a folder or status record whom no listing names, by id.
+        public var excluded: [String]
+    }
+
     /// Writes `<output>/cohort/`.
-    /// - Returns: The paths written.
     /// - Throws: `BatchError` when `output` cannot be read; `ReportError` when the folder
     ///   cannot be written (it is then as it was).
     @discardableResult
-    public static func write(_ output: String) throws -> [String] {
+    public static func write(_ output: String) throws -> Written {
         guard BatchPlatform.kind(of: output) == .directory else {
             throw BatchError(description: "\(output): not a folder (expected the --out folder of a batch)")
         }
-        let files = try texts(output)
+        var people = People()
+        let files = try texts(output, people: &people)
         let names = Set(fileNames)
-        return try FileSetWriter(owns: { names.contains($0) }).write(files, to: folder(in: output))
+        let paths = try FileSetWriter(owns: { names.contains($0) }).write(files, to: folder(in: output))
+        return Written(paths: paths, missing: people.missing, excluded: people.excluded)
+    }
+
+    /// Who is in the cohort, who is missing, who is excluded.
+    struct People {
+        var missing: [String] = []
+        var excluded: [String] = []
     }
 
     /// The cohort files' names and texts for `output`, without writing them.
     public static func texts(_ output: String) throws -> [(name: String, text: String)] {
+        var people = People()
+        return try texts(output, people: &people)
+    }
+
+    static func texts(_ output: String, people who: inout People) throws -> [(name: String, text: String)] {
         let entries: [BatchPlatform.Entry]
         do { entries = try BatchPlatform.entries(of: output) } catch {
             throw BatchError(description: "\(output): cannot read the folder: \(error.text)")
@@ -51,8 +77,13 @@ public enum Cohort {
         let statuses = PersonStatus.all(in: output)
         var byID: [String: PersonStatus] = [:]
         for status in statuses { byID[status.id] = status }
-        let ids = Set(folderIDs).union(byID.keys).sorted(by: utf8Order)
+        let found = Set(folderIDs).union(byID.keys)
+        let listed = BatchListing.people(in: output)
+        let ids = (listed ?? found).sorted(by: utf8Order)
         let withFolder = Set(folderIDs)
+        who.excluded = listed.map { found.subtracting($0).sorted(by: utf8Order) } ?? []
+        who.missing = ids.filter { !found.contains($0) }
+        let missing = Set(who.missing)
         // Each person's files read back as their declared tables; one that does not read back
         // makes the person failed (its reason in people.csv) and adds no rows anywhere.
         var read: [CohortTables.PersonFiles] = []
@@ -70,7 +101,8 @@ public enum Cohort {
         files.append(
             (
                 name: CohortPeople.schema.fileName,
-                text: CohortPeople.csv(ids.map { (id: $0, status: byID[$0], unreadable: unreadable[$0]) })
+                text: CohortPeople.csv(
+                    ids.map { (id: $0, status: byID[$0], unreadable: unreadable[$0], missing: missing.contains($0)) })
             ))
         files.append((name: "schema.sql", text: CohortSQL.schema()))
         files.append((name: "load-duckdb.sql", text: CohortSQL.loadDuckDB()))
@@ -78,9 +110,11 @@ public enum Cohort {
         let measures = Dictionary(
             uniqueKeysWithValues: read.map { ($0.id, PersonMeasures(days: $0.days, nights: $0.nights)) })
         let people = ids.map { id in
-            CohortReport.Person(id: id, status: byID[id], unreadable: unreadable[id], measures: measures[id])
+            CohortReport.Person(
+                id: id, status: byID[id], unreadable: unreadable[id], measures: measures[id],
+                missing: missing.contains(id))
         }
-        files.append((name: "report.md", text: CohortReport.markdown(people)))
+        files.append((name: "report.md", text: CohortReport.markdown(people, excluded: who.excluded)))
         files.append((name: CohortReport.chartFile, text: CohortReport.chart(people)))
         return files
     }

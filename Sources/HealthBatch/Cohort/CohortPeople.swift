@@ -2,7 +2,8 @@ import HealthTables
 
 /// `people.csv`: one row per person of the output folder, from their status record
 /// (`PersonStatus`): the outcome of their last run, its message, and what the report in their
-/// folder was made from. The only cohort file that names exports.
+/// folder was made from. The only cohort file that names exports. No wall time (a person's
+/// `seconds` stay in their status record): the same results give the same bytes.
 enum CohortPeople {
     /// The table's columns, declared once (the CSV header and `schema.sql` come from it).
     static let schema = TableSchema(
@@ -17,28 +18,34 @@ enum CohortPeople {
             ColumnSchema(name: "last_day", kind: .date),
             ColumnSchema(name: "days_with_data", kind: .integer),
             ColumnSchema(name: "records", kind: .integer),
-            ColumnSchema(name: "seconds", kind: .number(decimals: 1)),
             ColumnSchema(name: "tool_version", kind: .text),
         ])
 
-    /// The row of one person (a folder without a status record has outcome `unknown`). A person
-    /// whose files do not read back as their tables (`unreadable`, the reason) is `failed`.
-    static func row(_ id: String, _ status: PersonStatus?, unreadable: String? = nil) -> [String] {
+    /// The row of one person (a folder without a status record has outcome `unknown`; a listed
+    /// person without folder or record, `missing`). A person whose files do not read back as
+    /// their tables (`unreadable`, the reason) is `failed`.
+    static func row(_ id: String, _ status: PersonStatus?, unreadable: String? = nil, missing: Bool = false)
+        -> [String]
+    {
         let report = status?.report
-        let outcome = unreadable != nil ? PersonStatus.Outcome.failed.rawValue : status?.outcome.rawValue ?? "unknown"
+        let outcome =
+            missing
+            ? "missing"
+            : unreadable != nil ? PersonStatus.Outcome.failed.rawValue : status?.outcome.rawValue ?? "unknown"
         let fields: [String?] = [
             id, outcome, unreadable ?? status?.message,
             report?.export ?? status?.fingerprint?.export ?? status?.export,
             report?.exportDate, report?.firstDay, report?.lastDay, report.map { String($0.daysWithData) },
-            report.map { String($0.records) },
-            report.map { TableCell.number($0.seconds).csvText(.number(decimals: 1)) }, status?.toolVersion,
+            report.map { String($0.records) }, status?.toolVersion,
         ]
         return fields.map { $0 ?? "" }
     }
 
-    static func csv(_ people: [(id: String, status: PersonStatus?, unreadable: String?)]) -> String {
+    static func csv(_ people: [(id: String, status: PersonStatus?, unreadable: String?, missing: Bool)]) -> String {
         var text = CSV.line(schema.header)
-        for person in people { text += CSV.line(row(person.id, person.status, unreadable: person.unreadable)) }
+        for person in people {
+            text += CSV.line(row(person.id, person.status, unreadable: person.unreadable, missing: person.missing))
+        }
         return text
     }
 }

@@ -35,12 +35,14 @@ enum CohortReport {
         var unreadable: String?
         /// Nil for a person without a report folder, or whose files do not read back.
         var measures: PersonMeasures?
+        /// Listed, but without folder or status record (not run yet, or killed before).
+        var missing = false
 
         /// The last run failed, or its files do not read back as their tables.
         var failed: Bool { unreadable != nil || status?.outcome == .failed }
     }
 
-    static func markdown(_ people: [Person]) -> String {
+    static func markdown(_ people: [Person], excluded: [String] = []) -> String {
         let done = people.filter { $0.unreadable == nil && $0.status?.outcome == .done }.count
         let failed = people.filter(\.failed).count
         let withReport = people.filter { $0.measures != nil }.count
@@ -53,6 +55,8 @@ enum CohortReport {
         text += "| People | \(people.count) |\n"
         text += "| Last run done | \(done) |\n"
         text += "| Last run failed | \(failed) |\n"
+        let missing = people.filter(\.missing)
+        if !missing.isEmpty { text += "| Missing (listed, no result) | \(missing.count) |\n" }
         text += "| With a report | \(withReport) |\n"
         text += "| Days with data (all people) | \(days) |\n"
         text += "| Days covered | \(first.map { "\($0) to \(last ?? $0)" } ?? "none") |\n\n"
@@ -80,6 +84,19 @@ enum CohortReport {
             text += "\n## Failed\n\n"
             text += "The reasons are in `people.csv`; an earlier report of the person, if any, is kept.\n\n"
             text += failures.map { "- \($0.id)" }.joined(separator: "\n") + "\n"
+        }
+        if !missing.isEmpty {
+            text += "\n## Missing\n\n"
+            text +=
+                "Listed by a batch, without a result yet (not run, or stopped before): the cohort is incomplete.\n\n"
+            text += missing.map { "- \($0.id)" }.joined(separator: "\n") + "\n"
+        }
+        if !excluded.isEmpty {
+            text += "\n## Excluded\n\n"
+            text +=
+                "Results of people no listing names any more, left out of every table "
+                + "(`health-analyzer batch --prune` removes them).\n\n"
+            text += excluded.map { "- \($0)" }.joined(separator: "\n") + "\n"
         }
         return text
     }
