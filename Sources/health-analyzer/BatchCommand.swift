@@ -71,7 +71,8 @@ enum BatchCommand {
             summary = try batch.run(people) { result in
                 switch result.outcome {
                 case .failed(let message): printError("failed \(result.id): \(message)")
-                case .done: if !quiet { printOutput("done \(result.id) (\(String(format: "%.1f", result.seconds)) s)\n") }
+                case .done:
+                    if !quiet { printOutput("done \(result.id) (\(String(format: "%.1f", result.seconds)) s)\n") }
                 case .unchanged: if !quiet { printOutput("unchanged \(result.id)\n") }
                 }
             }
