@@ -112,3 +112,26 @@ struct TrendsTests {
         #expect(e.yearDays == 275 && close(e.yearMean, 30) && e.direction == .steady)
     }
 }
+
+/// `--week last` whose week has no data is an empty window (docs/weeks.md §7).
+@Suite("Empty last week")
+struct EmptyLastWeekTests {
+    /// Steps on 2024-12-02 (Mon) to 2024-12-04, export on 2024-12-18 (Wed) 12:00 UTC: the last
+    /// complete ISO week is 2024-12-09 (Mon) to 2024-12-15 (Sun), which has no record.
+    @Test func aLastWeekWithoutDataIsAnEmptyWindow() throws {
+        let clock = Clock(zone: "UTC")
+        let records = ["2024-12-02", "2024-12-03", "2024-12-04"].map { d in
+            sample(.watch, clock.t(d + " 09:00"), clock.t(d + " 09:10"), 500)
+        }
+        let r = try analyze(
+            records, options: AnalysisOptions(timeZoneIdentifier: "UTC", lastCompleteWeekOnly: true),
+            exportDate: clock.ts("2024-12-18 12:00"))
+        let empty = try #require(r.emptyWindow)
+        #expect(empty.week == day("2024-12-09")...day("2024-12-15"))
+        #expect(
+            empty.description
+                == "--week last: no data in the last complete week, 2024-12-09 to 2024-12-15; "
+                + "the export's data runs from 2024-12-02 to 2024-12-04")
+        #expect(r.days.isEmpty)
+    }
+}

@@ -68,4 +68,18 @@ struct TrendsReportTests {
             text.contains(
                 "No trends yet: the input has 120 days of history up to 2025-01-13; trends need 180."))
     }
+
+    /// The digest of `--summary`: the sample result's 15 days (2024-12-30 to 2025-01-13) with
+    /// the exercise and resting-heart-rate trends above; at most 30 lines of 72 columns.
+    @Test func summaryTextFitsSeventyTwoColumnsAndNamesTheTrendsThatMoved() {
+        let text = ReportWriter().summaryText(Self.result(), context: makeSampleContext())
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= 30)
+        #expect(lines.allSatisfy { $0.count <= 72 && $0.last != " " })
+        #expect(lines.first == "Activity 2024-12-30 to 2025-01-13")
+        #expect(text.contains("\n15 days in the period, "))
+        #expect(text.contains("\nTrends (90 against 365 days), up or down:\n"))
+        #expect(text.contains("\n  Exercise up: 46 against 38 min/day\n"))
+        #expect(text.contains("\n  Resting heart rate down: 55.0 against 58.0 bpm\n"))
+    }
 }

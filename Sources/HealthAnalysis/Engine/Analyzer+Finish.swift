@@ -116,6 +116,19 @@ extension Analyzer {
             finishing.daily, summaries: summaries, window: window, timeline: timeline, calendar: calendar,
             rejectedRecordStarts: rejectedRecordStarts, notes: &notes)
         let reported = rows.within(report)
+        // `--week last` whose week has no data is refused like an empty window (docs/weeks.md §7):
+        // a cron job keeps last week's report instead of one saying "no data".
+        if options.lastCompleteWeekOnly, !reported.hasData.contains(true) {
+            let week = EmptyWindow(
+                from: options.from, to: options.to, lastCompleteWeek: true,
+                dataFirstDay: CivilDate(daysSince1970: window.data.lowerBound),
+                dataLastDay: CivilDate(daysSince1970: window.data.upperBound),
+                week: CivilDate(daysSince1970: report.lowerBound)...CivilDate(daysSince1970: report.upperBound))
+            result.emptyWindow = week
+            notes.append(.warning(week.description + "."))
+            result.notes = notes
+            return result
+        }
         result.trends = Self.trends(
             finishing.daily, summaries: summaries, end: report.upperBound, historyFirst: window.data.lowerBound)
         rollUp(rows, reported: reported, window: window, into: &result)

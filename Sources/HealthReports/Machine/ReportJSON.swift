@@ -68,6 +68,11 @@ extension ReportWriter {
         }
         lines.append("  \"trends_end\": \(string(result.trends?.end.description))")
         lines.append("  \"trends\": [" + (trendLines.isEmpty ? "]" : "\n" + trendLines.joined(separator: ",\n") + "\n  ]"))
+        // The warnings report.md's Notes hold, so that a quiet cron run's warnings are kept.
+        let warnings =
+            result.notes.filter { $0.severity == .warning }.map(\.text)
+            + (Self.routeWarning(result, routes: context.routes).map { [$0] } ?? [])
+        lines.append("  \"warnings\": [" + warnings.map(string).joined(separator: ", ") + "]")
         lines.append("  \"files\": [" + files.map(string).joined(separator: ", ") + "]")
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
