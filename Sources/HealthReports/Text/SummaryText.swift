@@ -82,7 +82,7 @@ extension ReportWriter {
             } else {
                 lines.append("Trends (90 against 365 days), up or down:")
                 for trend in moved.prefix(8) {
-                    let d = MarkdownReport.trendDecimals(trend.metric)
+                    let d = ReportSections.trendDecimals(trend.metric)
                     lines.append(
                         "  \(trend.metric.title) \(trend.direction!.rawValue): \(cell(trend.recentMean, d)) against "
                             + "\(cell(trend.yearMean, d)) \(trend.unit)")
