@@ -170,3 +170,17 @@ CREATE OR REPLACE TABLE "workouts" (
     "activity_type" VARCHAR
 );
 COPY "workouts" FROM 'workouts.csv' (FORMAT csv, HEADER true, NULLSTR '');
+
+-- trends.csv
+CREATE OR REPLACE TABLE "trends" (
+    "metric" VARCHAR,
+    "unit" VARCHAR,
+    "end" DATE,
+    "recent_days" INTEGER,
+    "recent_mean" DOUBLE,
+    "year_days" INTEGER,
+    "year_mean" DOUBLE,
+    "direction" VARCHAR,
+    "why_none" VARCHAR
+);
+COPY "trends" FROM 'trends.csv' (FORMAT csv, HEADER true, NULLSTR '');

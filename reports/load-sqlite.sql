@@ -341,4 +341,32 @@ INSERT INTO "workouts" SELECT
     NULLIF("activity_type", '')
 FROM "_csv_workouts";
 DROP TABLE "_csv_workouts";
+
+-- trends.csv
+DROP TABLE IF EXISTS "trends";
+CREATE TABLE "trends" (
+    "metric" TEXT,
+    "unit" TEXT,
+    "end" TEXT,
+    "recent_days" INTEGER,
+    "recent_mean" REAL,
+    "year_days" INTEGER,
+    "year_mean" REAL,
+    "direction" TEXT,
+    "why_none" TEXT
+);
+DROP TABLE IF EXISTS "_csv_trends";
+.import --csv trends.csv "_csv_trends"
+INSERT INTO "trends" SELECT
+    NULLIF("metric", ''),
+    NULLIF("unit", ''),
+    NULLIF("end", ''),
+    CAST(NULLIF("recent_days", '') AS INTEGER),
+    CAST(NULLIF("recent_mean", '') AS REAL),
+    CAST(NULLIF("year_days", '') AS INTEGER),
+    CAST(NULLIF("year_mean", '') AS REAL),
+    NULLIF("direction", ''),
+    NULLIF("why_none", '')
+FROM "_csv_trends";
+DROP TABLE "_csv_trends";
 COMMIT;

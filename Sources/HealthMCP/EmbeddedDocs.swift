@@ -21,13 +21,14 @@ one writer at a time) is in [commands.md](commands.md).
 | `monthly.csv` | calendar month | `month, days, partial,` steps, distance, per-day averages, ring-closed days, workouts (and by activity), resting heart rate, HRV, sleep per night, body mass, VO2 max, blood oxygen, respiratory rate, wrist temperature, blood pressure |
 | `sleep.csv` | night (by wake-up date), and day with naps | `night, kind, source, bedtime, wake_time, asleep_min, core_min, deep_min, rem_min, unspecified_min, awake_min, in_bed_min, sources`; stage cells are empty for a source that records no stages |
 | `workouts.csv` | workout | `start, end, activity, source, duration_min, elapsed_min, distance_km, active_energy_kcal, heart_rate_avg_bpm, heart_rate_max_bpm, route, route_in_export, route_points, route_distance_km, route_elevation_gain_m, legs, counted, duplicate_of, activity_type` (times local with their offset; a duplicate has `counted` false) |
+| `trends.csv` | trend measure | `metric, unit, end, recent_days, recent_mean, year_days, year_mean, direction, why_none`: Activity Trends at the period's last day `end` (docs/trends.md): means over the days with data among the last 90 and the last 365 days, `direction` up, down or steady, empty with `why_none` when the measure has no trend |
 | `stand_hours.csv` | local day and hour | `date, hour, stood, utc_offset` (the repeated hour of a fall-back day has two rows, told apart by the offset) |
 | `sources.csv` | type and source | `type, source, source_class, samples, raw_total, counted_total, unit` |
-| `report.md` | — | the overview to read first: period, zone and source order used, trend charts, recent weeks with week-over-week change, months, ring closures and the longest all-rings streak, the stand-hour profile, sleep, workouts, raw versus counted per type, the ActivitySummary cross-check, notes and diagnostics |
+| `report.md` | — | the overview to read first: period, zone and source order used, at a glance, the trends (90 against 365 days), charts, recent weeks with week-over-week change, months, ring closures and the longest all-rings streak, the stand-hour profile, sleep, workouts, raw versus counted per type, the ActivitySummary cross-check, notes and diagnostics |
 | `report.html` | — | the same sections, tables and charts as `report.md` in one page that any browser opens, on a phone too, and that prints (§5); the file to open first |
 | `schema.sql` | CSV file | a typed `CREATE TABLE` per CSV file for DuckDB and SQLite, so a column without data still loads as a number |
 | `load-sqlite.sql`, `load-duckdb.sql` | — | load every CSV file into typed tables, run in the report folder: `sqlite3 health.db < load-sqlite.sql` or `duckdb health.duckdb < load-duckdb.sql`; every empty cell becomes NULL (sqlite3's `.import` alone stores `''`, which `avg` and `count` take for a value) |
-| `report.json` | — | how the report was made: tool and version, input, zone and why, source order, de-duplication mode, period, files |
+| `report.json` | — | how the report was made: tool and version, input, zone and why, source order, de-duplication mode, period, `trends` (one object per measure: `metric, unit, recent_days, recent_mean, year_days, year_mean, direction, why_none`, and `trends_end`), files |
 | `chart_*.svg` | chart | steps per day with a 7-day average, ring closures per week, stand hours by hour, sleep per night by stage, resting heart rate and HRV, workouts per week: 880 px wide, axes with units, alt text; linked from `report.md` |
 
 ## 2. CSV conventions
@@ -846,8 +847,8 @@ exercise sample means 0 exercise minutes.
   weeks, in percent. It is empty when either week is partial, when either has fewer than 4 days
   with data for the measure, or when the previous average is 0.
 - **`steps_per_day_rolling_4w`** is the mean steps per day over the days with step data in this
-  week and the three before it; empty when fewer than four weeks precede it or fewer than 14 of
-  those 28 days have step data.
+  week and the three before it; empty when fewer than three weeks precede it in the reported
+  series (its four weeks must all lie in it) or fewer than 14 of those 28 days have step data.
 - The steps chart's line is the trailing 7-day average: the mean over the last 7 days that have
   data, drawn only where at least 4 of them do. It never reaches across a left-out run (§6).
 
@@ -882,9 +883,22 @@ unit) are named in the notes: their empty cells are rejected input, not "no data
 `--from` and `--to` limit the report to inclusive local dates. `--week last` reports only the
 last complete week, for a weekly cron job (not combined with `--from`/`--to`). A window without
 data (`--from` after the export's last day, or `--week last` on an export without a complete
-week) exits 1 with a message giving the export's data range, and leaves `--out` (and an
+week, or whose last complete week has no day with data: the Watch was not worn or nothing
+synced) exits 1 with a message giving the export's data range, and leaves `--out` (and an
 archive's result tables) as they were, so a cron job never replaces last week's report with
 empty files.
+
+For cron: `--quiet` prints nothing on a run that succeeds, warnings included (they stay in
+report.md's Notes and in report.json's `warnings`); errors still print. `--summary` prints a
+plain-text digest on standard output, at most 30 lines of at most 72 columns: the period (days
+in it and days with data), the period's per-day means against the means of the last 90 days
+(docs/trends.md), the rings, sleep, and the trends that are up or down. With `MAILTO` set, cron
+mails it:
+
+```sh
+MAILTO=you@example.org
+0 7 * * 1  $HOME/.local/bin/health-analyzer report ~/Health/export.zip --out ~/Health/week --week last --quiet --summary
+```
 """# + "\n"),
         ("sleep-and-workouts.md", #"""
 # Sleep and workouts

@@ -17,6 +17,7 @@ extension ReportFile {
         case .sources: return .sources
         case .sleep: return .sleep
         case .workouts: return .workouts
+        case .trends: return .trends
         case .report, .html, .schema, .loadSQLite, .loadDuckDB, .json: return nil
         }
     }
@@ -29,7 +30,7 @@ extension ReportWriter {
     public static var standHoursCSVHeader: [String] { ReportTables.standHours.schema.header }
     public static var sourcesCSVHeader: [String] { ReportTables.sources.schema.header }
 
-    /// The schemas of the report's seven tables, in the order of `ReportFile`.
+    /// The schemas of the report's eight tables, in the order of `ReportFile`.
     public static var tableSchemas: [TableSchema] { ReportTableID.schemas }
 
     /// The text of `daily.csv`: one row per day of `result.days`, in their order.

@@ -26,6 +26,7 @@ public enum ReportFile: String, CaseIterable, Hashable, Sendable {
     case sources = "sources.csv"
     case sleep = "sleep.csv"
     case workouts = "workouts.csv"
+    case trends = "trends.csv"
     case report = "report.md"
     case html = "report.html"
     case schema = "schema.sql"
@@ -72,6 +73,7 @@ public struct ReportWriter: Sendable {
         case .sources: return ReportTableID.sources.csv(for: result, context: context)
         case .sleep: return ReportTableID.sleep.csv(for: result, context: context)
         case .workouts: return ReportTableID.workouts.csv(for: result, context: context)
+        case .trends: return ReportTableID.trends.csv(for: result, context: context)
         case .report: return markdownReport(result, context: context)
         case .html: return htmlReport(result, context: context)
         case .schema: return schemaSQL()

@@ -1,7 +1,7 @@
 import HealthAnalysis
 import HealthExport
 
-// The report's seven tables as a list, each declared in its own file of `Tables/`: their schemas
+// The report's eight tables as a list, each declared in its own file of `Tables/`: their schemas
 // for `schema.sql`, the loaders and the cohort tables, their typed rows for the archive and the
 // MCP server, and their CSV text for the report.
 
@@ -9,7 +9,7 @@ import HealthExport
 /// file each in `Tables/`).
 public enum ReportTables {}
 
-/// One of the report's seven tables, by its SQL name: what a caller names when it wants a
+/// One of the report's eight tables, by its SQL name: what a caller names when it wants a
 /// table's schema, rows or CSV text without knowing its row type.
 public enum ReportTableID: String, CaseIterable, Hashable, Sendable {
     case daily
@@ -19,6 +19,7 @@ public enum ReportTableID: String, CaseIterable, Hashable, Sendable {
     case sources
     case sleep
     case workouts
+    case trends
 
     /// The table's schema: SQL name, file and typed columns.
     public var schema: TableSchema {
@@ -30,11 +31,12 @@ public enum ReportTableID: String, CaseIterable, Hashable, Sendable {
         case .sources: return ReportTables.sources.schema
         case .sleep: return ReportTables.sleep.schema
         case .workouts: return ReportTables.workouts.schema
+        case .trends: return ReportTables.trends.schema
         }
     }
 
     /// The table's typed cells for `result`: one row per day, week, month, stand hour, source,
-    /// night or workout, in the order of the CSV file.
+    /// night, workout or trend measure, in the order of the CSV file.
     ///
     /// - Complexity: O(rows × columns).
     public func rows(for result: AnalysisResult, context: ReportContext) -> TableRows {
@@ -47,6 +49,7 @@ public enum ReportTableID: String, CaseIterable, Hashable, Sendable {
         case .sleep: return ReportTables.sleep.cells(result.sleep)
         case .workouts:
             return ReportTables.workouts.cells(ReportTables.workoutRows(result, routes: context.routes))
+        case .trends: return ReportTables.trends.cells(ReportTables.trendRows(result))
         }
     }
 
@@ -61,9 +64,10 @@ public enum ReportTableID: String, CaseIterable, Hashable, Sendable {
         case .sources: return ReportTables.sources.csv(result.sources)
         case .sleep: return ReportTables.sleep.csv(result.sleep)
         case .workouts: return ReportTables.workouts.csv(ReportTables.workoutRows(result, routes: context.routes))
+        case .trends: return ReportTables.trends.csv(ReportTables.trendRows(result))
         }
     }
 
-    /// The schemas of all seven tables, in the order of the report's files.
+    /// The schemas of all eight tables, in the order of the report's files.
     public static var schemas: [TableSchema] { allCases.map(\.schema) }
 }

@@ -147,6 +147,7 @@ enum CommandTable {
               sources.csv      per type and source: samples, raw total, counted total
               sleep.csv        one row per night (by wake-up date) and per day with naps
               workouts.csv     one row per workout, duplicates from a second source marked
+              trends.csv       per measure: mean of the last 90 and 365 days, up/down/steady
               report.md        the overview to read first, with chart_*.svg beside it
               schema.sql       typed tables for the CSV files (DuckDB, SQLite)
               report.json      how the report was made: tool, input, zone, source order, period
@@ -188,11 +189,18 @@ enum CommandTable {
                 help: "Report over a SQLite archive made by 'import' instead of an export (no <input>); also "
                     + "writes daily_results and weekly_results tables into the archive.",
                 completion: .file),
-            SharedOption.quiet("Print only errors and warnings (for cron)."),
+            SharedOption.quiet(
+                "Print nothing on success, warnings included (they stay in report.md's Notes and report.json); "
+                    + "errors still print (for cron)."),
+            OptionSpec(
+                name: "--summary",
+                help: "Print a plain-text digest (at most 30 lines of 72 columns): the period, its means against "
+                    + "the 90-day means, rings, sleep, the trends that are up or down. With cron's MAILTO, the mail."),
         ],
         footer: """
-            Example:
+            Examples:
               health-analyzer report samples/export.zip --out reports
+              health-analyzer report export.zip --out weekly --week last --quiet --summary   (cron)
             """)
 
     static let importCommand = CommandSpec(

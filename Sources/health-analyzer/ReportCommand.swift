@@ -15,6 +15,8 @@ enum ReportCommand {
         var db: String?
         var out: String
         var quiet: Bool
+        /// `--summary`: the plain-text digest on standard output instead of the file list.
+        var summary: Bool
         var options: AnalysisOptions
         var threads: Int
     }
@@ -29,14 +31,22 @@ enum ReportCommand {
         // A destination that cannot take the report fails now, not after the whole export is read.
         try writer.checkDestination(request.out)
         let (run, stamp) = try read(request)
-        printWarnings(run, options: request.options)
+        // `--quiet`: nothing on a run that succeeds, warnings included (they are in report.md's
+        // Notes and report.json's `warnings`); errors still print.
+        if !request.quiet { printWarnings(run, options: request.options) }
         // The archive's tables first: a failure there (a full disk) exits 1 with --out as it was,
         // and nothing can fail for them once --out is replaced.
-        if let db = request.db, let warning = try ArchiveCommands.storeResults(run, db: db, stamp: stamp) {
+        if let db = request.db, let warning = try ArchiveCommands.storeResults(run, db: db, stamp: stamp),
+            !request.quiet
+        {
             printError("warning: " + warning)
         }
         let written = try writer.write(run.result, context: run.context, to: request.out)
-        if !request.quiet { printSummary(run, request: request, written: written) }
+        if request.summary {
+            printOutput(writer.summaryText(run.result, context: run.context))
+        } else if !request.quiet {
+            printSummary(run, request: request, written: written)
+        }
         return ExitCode.success
     }
 
@@ -52,6 +62,7 @@ enum ReportCommand {
         }
         return Request(
             input: input, db: db, out: out, quiet: args.flags.contains("--quiet"),
+            summary: args.flags.contains("--summary"),
             options: try AnalysisArguments.parse(args, command: "report"), threads: try args.threads())
     }
 

@@ -186,7 +186,7 @@ struct ReportFilesTests {
                 == charts + [
                     "daily.csv", "load-duckdb.sql", "load-sqlite.sql", "monthly.csv", "report.html", "report.json",
                     "report.md", "schema.sql", "sleep.csv", "sources.csv",
-                    "stand_hours.csv", "weekly.csv", "workouts.csv",
+                    "stand_hours.csv", "trends.csv", "weekly.csv", "workouts.csv",
                 ])
         // The last line names the file to open first.
         #expect(r.stdout.hasSuffix("\nopen \(out.path)/report.html in a web browser\n"), "\(r.stdout)")

@@ -180,16 +180,16 @@ struct SparseDaysTests {
         #expect(r.months.map(\.steps) == [100, 50])
     }
 
-    /// `--week last` reports its week even when it lies inside a run without data: data on
-    /// 2025-01-01 only, exported Tue 2025-06-10: the last complete week is 2025-W23 (Jun 2 … 8),
-    /// 7 empty rows; the run Jan 2 … Jun 1 before it is outside the report (no note).
-    @Test func theWeekOfWeekLastIsListedInsideARun() throws {
+    /// `--week last` whose week lies inside a run without data: data on 2025-01-01 only, exported
+    /// Tue 2025-06-10: the last complete week is 2025-W23 (Jun 2 … 8), without data. It is an
+    /// empty window (docs/weeks.md §7): nothing reported, so a cron job keeps last week's report
+    /// (it listed 7 empty rows).
+    @Test func theWeekOfWeekLastInsideARunIsAnEmptyWindow() throws {
         var last = options
         last.lastCompleteWeekOnly = true
         let r = try analyze([steps("2025-01-01")], options: last, exportDate: utc.ts("2025-06-10 12:00"))
-        #expect(dates(r) == (2...8).map { "2025-06-0\($0)" })
-        #expect(r.weeks.map(\.week) == ["2025-W23"])
-        #expect(!r.noteTexts.contains { $0.hasPrefix("No data from") })
+        #expect(r.emptyWindow?.week == CivilDate("2025-06-02")!...CivilDate("2025-06-08")!)
+        #expect(dates(r).isEmpty && r.weeks.isEmpty)
     }
 
     /// A streak of all rings closed ends at a left-out run: two closed days 40 days apart are

@@ -339,6 +339,18 @@ struct ChartTests {
         #expect(texts.contains("Feb") && texts.contains("2025"))
     }
 
+    /// 300 days of which only the first week (2025-01-06 to 01-12) has steps: one weekly bar, and
+    /// the alt text counts it as "1 week with data" (it said "1 weeks").
+    @Test func oneWeekWithDataIsCountedInTheSingular() throws {
+        var input = ChartInputs()
+        for d in 0..<300 {
+            let date = CivilDate(daysSince1970: CivilDate(year: 2025, month: 1, day: 6).daysSince1970 + d)
+            input.days.append(.init(date: date.description, steps: d < 7 ? 5000 : nil))
+        }
+        let steps = try #require(ReportCharts.dailySteps(input))
+        #expect(steps.altText.contains(", 1 week with data, "), "\(steps.altText)")
+    }
+
     /// One workout in one week: the y axis counts 0 and 1 (no 0.2 steps), the bar is at most
     /// 36 px wide (not half the chart), and its count is printed above it.
     @Test func aSingleWorkoutHasAnIntegerAxisAndANarrowBar() throws {

@@ -73,7 +73,7 @@ struct RecordOrderTests {
                     "daily.csv", "load-duckdb.sql", "load-sqlite.sql", "monthly.csv", "report.html", "report.json",
                     "report.md",
                     "schema.sql", "sleep.csv", "sources.csv",
-                    "stand_hours.csv", "weekly.csv", "workouts.csv",
+                    "stand_hours.csv", "trends.csv", "weekly.csv", "workouts.csv",
                 ])
         #expect(reference["daily.csv"]!.utf8.filter { $0 == 0x0A }.count == 13)  // header + 12 days
         for files in runs {

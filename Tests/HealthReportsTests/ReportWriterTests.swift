@@ -13,12 +13,12 @@ import Testing
     import Darwin
 #endif
 
-/// The files of the sample result's report: the twelve text files and the charts that have data
+/// The files of the sample result's report: the thirteen text files and the charts that have data
 /// (steps, rings, stand hours, heart: the sample result has no sleep and no workout rows).
 private let writtenFileNames =
     [
         "daily.csv", "weekly.csv", "monthly.csv", "stand_hours.csv", "sources.csv", "sleep.csv", "workouts.csv",
-        "report.md", "report.html", "schema.sql", "load-sqlite.sql", "load-duckdb.sql", "report.json",
+        "trends.csv", "report.md", "report.html", "schema.sql", "load-sqlite.sql", "load-duckdb.sql", "report.json",
     ] + ["chart_steps.svg", "chart_rings.svg", "chart_stand_hours.svg", "chart_heart.svg"]
 private let reportFileNames = writtenFileNames.sorted()
 

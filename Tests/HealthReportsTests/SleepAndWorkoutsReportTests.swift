@@ -50,6 +50,16 @@ struct SleepAndWorkoutsReportTests {
         #expect(SVGInspection(chart.svg).marks == 4)
     }
 
+    /// Route files not read (`report --db`, routes nil): `route_in_export` is empty, not false,
+    /// for the run whose route is in the export and the walk whose route is not (docs/archive.md).
+    @Test func routeInExportIsEmptyWhenRouteFilesWereNotRead() throws {
+        let rows = try #require(parseCSV(writer.workoutsCSV(result, routes: nil)))
+        let header = rows[0]
+        func cell(_ row: Int, _ name: String) -> String { rows[row][header.firstIndex(of: name)!] }
+        #expect(cell(1, "route") == "route_2025-01-05_6.00pm.gpx" && cell(1, "route_in_export") == "")
+        #expect(cell(3, "route") != "" && cell(3, "route_in_export") == "")
+    }
+
     @Test func workoutRowsSayWhatIsMissingAndWhatIsADuplicate() throws {
         let rows = try #require(parseCSV(writer.workoutsCSV(result, routes: context.routes)))
         let header = rows[0]

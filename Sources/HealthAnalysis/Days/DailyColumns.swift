@@ -73,6 +73,9 @@ struct DailyColumns {
         var rings: RingsClosed
         /// True when any column holds the day or it has an ActivitySummary.
         var hasData: Bool
+        /// Apple stand time of the day, minutes (all sources, de-duplicated); not a column of
+        /// the row, read by the trends only.
+        var standMinutes: Double? = nil
     }
 
     /// De-duplicated over all sources, by fixed cumulative slot (nil: the type has no samples).
@@ -237,6 +240,7 @@ struct DailyColumns {
             || m.hrvSdnnMs != nil || m.respiratoryRateBreathsPerMin != nil || m.oxygenSaturationPercent != nil
             || m.wristTemperatureC != nil || m.bloodPressureSystolicMmHg != nil || m.bloodPressureDiastolicMmHg != nil
             || m.sleepMinutes != nil || summary != nil
-        return Day(metrics: m, rings: rings, hasData: hasData)
+        return Day(
+            metrics: m, rings: rings, hasData: hasData, standMinutes: value(all[CumulativeSlot.standTime], day))
     }
 }

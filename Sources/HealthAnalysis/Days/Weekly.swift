@@ -12,7 +12,7 @@ import HealthExport
 ///   nil when either week is partial, either has fewer than 4 days with data for the metric,
 ///   or the previous average is 0 (docs/weeks.md §4).
 /// * The 4-week rolling steps/day is the mean over the days with step data of this week and the
-///   three before it; nil when fewer than four weeks precede it in the series or fewer than 14
+///   three before it; nil when fewer than three weeks precede it in the series or fewer than 14
 ///   of those 28 days have step data.
 /// * Rows may leave out runs of days without data (`KeptDays`): a week none of whose days is in
 ///   the rows is left out, and counts as a week without data in the comparisons of its

@@ -116,6 +116,21 @@ extension Analyzer {
             finishing.daily, summaries: summaries, window: window, timeline: timeline, calendar: calendar,
             rejectedRecordStarts: rejectedRecordStarts, notes: &notes)
         let reported = rows.within(report)
+        // `--week last` whose week has no data is refused like an empty window (docs/weeks.md §7):
+        // a cron job keeps last week's report instead of one saying "no data".
+        if options.lastCompleteWeekOnly, !reported.hasData.contains(true) {
+            let week = EmptyWindow(
+                from: options.from, to: options.to, lastCompleteWeek: true,
+                dataFirstDay: CivilDate(daysSince1970: window.data.lowerBound),
+                dataLastDay: CivilDate(daysSince1970: window.data.upperBound),
+                week: CivilDate(daysSince1970: report.lowerBound)...CivilDate(daysSince1970: report.upperBound))
+            result.emptyWindow = week
+            notes.append(.warning(week.description + "."))
+            result.notes = notes
+            return result
+        }
+        result.trends = Self.trends(
+            finishing.daily, summaries: summaries, end: report.upperBound, historyFirst: window.data.lowerBound)
         rollUp(rows, reported: reported, window: window, into: &result)
         result.timeZonePeriods = Self.reportedPeriods(timeline, report: report)
         checkAgainstSummaries(
@@ -275,6 +290,26 @@ extension Analyzer {
         Self.noteDaysOfRejectedRecords(
             rejectedRecordStarts, calendar: calendar, kept: kept, hasData: rows.hasData, notes: &notes)
         return rows
+    }
+
+    /// The trends at `end` (docs/trends.md): the rows of the 365 days up to `end` are computed
+    /// from the columns, which hold every day of the input, so that a window's trends use the
+    /// days before it too.
+    static func trends(
+        _ daily: DailyColumns, summaries: [CivilDate: ActivitySummary], end: Int, historyFirst: Int
+    ) -> Trends {
+        let range = (end - Trends.yearWindowDays + 1)...end
+        let summaryDays = summaries.keys.map(\.daysSince1970).filter { range.contains($0) }
+        var rows: [DailyMetrics] = []
+        var standMinutes: [CivilDate: Double] = [:]
+        for day in Set(daily.dataDays(in: range) + summaryDays).sorted() {
+            let d = daily.day(day, summary: summaries[CivilDate(daysSince1970: day)])
+            rows.append(d.metrics)
+            if let m = d.standMinutes { standMinutes[d.metrics.date] = m }
+        }
+        return Trends.compute(
+            rows: rows, standMinutes: standMinutes, end: CivilDate(daysSince1970: end),
+            historyFirst: CivilDate(daysSince1970: min(historyFirst, end)))
     }
 
     /// The rollups: the reported days, the weeks that overlap them (each with its workouts by

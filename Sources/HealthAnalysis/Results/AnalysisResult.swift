@@ -45,6 +45,9 @@ public struct AnalysisResult: Sendable {
     /// Set when the export has data but none in the window the options ask for (`--from`/`--to`
     /// outside it, `--week last` without a complete week): nothing is reported then.
     public var emptyWindow: EmptyWindow?
+    /// The trends at the report period's last day, from the whole history the input has, the
+    /// days before the period included (docs/trends.md). Nil when nothing is reported.
+    public var trends: Trends?
 
     /// Memberwise; every collection defaults to empty (for renderer tests and fixtures).
     public init(

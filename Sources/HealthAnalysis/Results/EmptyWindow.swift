@@ -10,10 +10,15 @@ public struct EmptyWindow: Hashable, Sendable, CustomStringConvertible {
     /// The export's first and last local day with data.
     public var dataFirstDay: CivilDate
     public var dataLastDay: CivilDate
+    /// For `--week last`: the first and last day of the last complete week, when there is one
+    /// but it has no day with data (the Watch was not worn, nothing synced).
+    public var week: ClosedRange<CivilDate>?
 
     public init(
-        from: CivilDate?, to: CivilDate?, lastCompleteWeek: Bool, dataFirstDay: CivilDate, dataLastDay: CivilDate
+        from: CivilDate?, to: CivilDate?, lastCompleteWeek: Bool, dataFirstDay: CivilDate, dataLastDay: CivilDate,
+        week: ClosedRange<CivilDate>? = nil
     ) {
+        self.week = week
         self.from = from
         self.to = to
         self.lastCompleteWeek = lastCompleteWeek
@@ -25,6 +30,7 @@ public struct EmptyWindow: Hashable, Sendable, CustomStringConvertible {
     /// 2025-12-14` (`the start` / `the end` for a side not given).
     public var description: String {
         let data = "the export's data runs from \(dataFirstDay) to \(dataLastDay)"
+        if let week { return "--week last: no data in the last complete week, \(week.lowerBound) to \(week.upperBound); \(data)" }
         if lastCompleteWeek { return "--week last: no complete week with data; \(data)" }
         return
             "no data between \(from.map(\.description) ?? "the start") and \(to.map(\.description) ?? "the end"); \(data)"

@@ -4,6 +4,7 @@
 // weekly, then monthly means or sums, and says so in its title and alt text, so that every chart
 // stays under about 800 marks; the x axis is a calendar (`TimeAxis`).
 
+import HealthAnalysis
 import HealthExport
 import HealthTables
 
@@ -200,7 +201,7 @@ enum ReportCharts {
                 timeAxis: TimeAxis(spans: b.spans))
             c.description =
                 "Bar chart of the \(b.bin.adjective) means of de-duplicated steps per local day from \(first) to "
-                + "\(last)\(gapsText(input.days)), \(c.markCount) \(b.bin == .week ? "weeks" : "months") with data, "
+                + "\(last)\(gapsText(input.days)), \(counted(c.markCount, b.bin == .week ? "week" : "month")) with data, "
                 + "mean \(BarChart.format(mean)) steps a day."
             return ChartFile(
                 fileName: "chart_steps.svg", title: c.title, altText: c.description, svg: c.svg(),

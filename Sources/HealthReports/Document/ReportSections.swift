@@ -56,6 +56,7 @@ struct ReportSections {
         header()
         overview()
         atAGlance()
+        activityTrends()
         trendCharts()
         weeks()
         monthlyOverview()

@@ -56,6 +56,23 @@ extension ReportWriter {
         lines.append(
             "  \"sleep\": \"nights by wake-up date; the highest-priority source with asleep samples (docs/sleep-and-workouts.md §2)\""
         )
+        func num(_ v: Double?) -> String {
+            guard let v, v.isFinite else { return "null" }
+            return DecimalFormat(decimals: 3).string(v) ?? "null"
+        }
+        let trendLines = (result.trends?.trends ?? []).map { t in
+            "    {\"metric\": \(string(t.metric.rawValue)), \"unit\": \(string(t.unit)), "
+                + "\"recent_days\": \(t.recentDays), \"recent_mean\": \(num(t.recentMean)), "
+                + "\"year_days\": \(t.yearDays), \"year_mean\": \(num(t.yearMean)), "
+                + "\"direction\": \(string(t.direction?.rawValue)), \"why_none\": \(string(t.whyNone))}"
+        }
+        lines.append("  \"trends_end\": \(string(result.trends?.end.description))")
+        lines.append("  \"trends\": [" + (trendLines.isEmpty ? "]" : "\n" + trendLines.joined(separator: ",\n") + "\n  ]"))
+        // The warnings report.md's Notes hold, so that a quiet cron run's warnings are kept.
+        let warnings =
+            result.notes.filter { $0.severity == .warning }.map(\.text)
+            + (Self.routeWarning(result, routes: context.routes).map { [$0] } ?? [])
+        lines.append("  \"warnings\": [" + warnings.map(string).joined(separator: ", ") + "]")
         lines.append("  \"files\": [" + files.map(string).joined(separator: ", ") + "]")
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }

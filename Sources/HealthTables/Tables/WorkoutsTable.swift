@@ -12,7 +12,9 @@ public struct WorkoutTableRow: Sendable {
     var duplicateOfStart: LocalTime?
     /// The first referenced route: nil (none referenced), or its summary / why it is missing.
     var route: Result<RouteSummary, RouteFileError>?
-    var routeInExport: Bool
+    /// Whether the export holds the route file; nil when route files were not read (`report
+    /// --db`: the archive keeps the paths only, docs/archive.md §5).
+    var routeInExport: Bool?
 }
 
 extension ReportTables {
@@ -52,7 +54,7 @@ extension ReportTables {
             let route = w.routeFiles.first.flatMap { routes?.files[$0] }
             return WorkoutTableRow(
                 row: w, duplicateOfStart: w.duplicateOf.map { result.workouts[$0].start }, route: route,
-                routeInExport: route != nil)
+                routeInExport: routes == nil ? nil : route != nil)
         }
     }
 }

@@ -164,3 +164,16 @@ CREATE TABLE workouts (
     "duplicate_of" TIMESTAMP WITH TIME ZONE,
     "activity_type" VARCHAR
 );
+
+-- trends.csv
+CREATE TABLE trends (
+    "metric" VARCHAR,
+    "unit" VARCHAR,
+    "end" DATE,
+    "recent_days" INTEGER,
+    "recent_mean" DOUBLE,
+    "year_days" INTEGER,
+    "year_mean" DOUBLE,
+    "direction" VARCHAR,
+    "why_none" VARCHAR
+);

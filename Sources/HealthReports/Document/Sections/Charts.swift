@@ -19,7 +19,7 @@ extension ReportSections {
         let names = ["chart_steps.svg", "chart_rings.svg", "chart_heart.svg"]
         let shown = names.compactMap(chart)
         guard !shown.isEmpty else { return }
-        heading("Trends")
+        heading("Charts")
         for block in shown { add(block) }
     }
 }

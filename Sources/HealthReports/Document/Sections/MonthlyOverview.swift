@@ -24,7 +24,8 @@ extension ReportSections {
                 m.month + (m.partial ? " (partial: \(counted(m.days, "day")))" : ""),
                 number(m.stepsPerDay, 0),
                 number(m.moveKcalPerDay, 0), number(m.exerciseMinutesPerDay, 0),
-                "\(m.moveRingClosedDays)/\(m.exerciseRingClosedDays)/\(m.standRingClosedDays)",
+                hasRingGoals({ $0.description.hasPrefix(m.month) })
+                    ? "\(m.moveRingClosedDays)/\(m.exerciseRingClosedDays)/\(m.standRingClosedDays)" : none,
                 grouped(m.workouts), hours(m.sleepMinutesPerNight), number(m.restingHeartRateAvgBpm, 1),
             ]
         }
@@ -56,5 +57,8 @@ extension ReportSections {
                         + "All columns are in "),
                 .link("monthly.csv", href: "monthly.csv"), .text("."),
             ]))
+        if !result.months.allSatisfy({ m in hasRingGoals({ $0.description.hasPrefix(m.month) }) }) {
+            paragraph(Self.noRingGoalsNote)
+        }
     }
 }

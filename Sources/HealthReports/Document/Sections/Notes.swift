@@ -6,7 +6,10 @@ import HealthExport
 extension ReportSections {
     mutating func notes() {
         heading("Notes")
-        add(result.notes.isEmpty ? .paragraph([.text("None.")]) : bullets(result.notes.map(Self.line)))
+        var lines = result.notes.map(Self.line)
+        // The route files the export names but does not hold (also on standard error without --quiet).
+        if let route = ReportWriter.routeWarning(result, routes: context.routes) { lines.append("warning: " + route) }
+        add(lines.isEmpty ? .paragraph([.text("None.")]) : bullets(lines))
         heading("Reader diagnostics")
         add(context.diagnostics.isEmpty ? .paragraph([.text("None.")]) : bullets(context.diagnostics))
     }

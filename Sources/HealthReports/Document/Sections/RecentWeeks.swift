@@ -25,10 +25,13 @@ extension ReportSections {
                 let c = percent.flatMap { DecimalFormat(decimals: 1, showsPlusSign: true).string($0) }.map { $0 + "%" }
                 return v + " (" + (c ?? "n/a") + ")"
             }
-            let rings = [
-                week.moveRingClosedDays, week.exerciseRingClosedDays, week.standRingClosedDays,
-                week.allRingsClosedDays,
-            ].map(String.init).joined(separator: " / ")
+            let start = week.weekStart.daysSince1970
+            let rings =
+                hasRingGoals({ (start...(start + 6)).contains($0.daysSince1970) })
+                ? [
+                    week.moveRingClosedDays, week.exerciseRingClosedDays, week.standRingClosedDays,
+                    week.allRingsClosedDays,
+                ].map(String.init).joined(separator: " / ") : none
             rows.append(
                 [[.input(week.week)] + (week.partial ? [.text(" (partial)")] : [])]
                     + [
@@ -57,5 +60,21 @@ extension ReportSections {
                         + "the Move, Exercise and Stand rings, and all three, were closed. All weeks are in "),
                 .link("weekly.csv", href: "weekly.csv"), .text("."),
             ]))
+        if !shown.allSatisfy({ w in
+            let start = w.weekStart.daysSince1970
+            return hasRingGoals({ (start...(start + 6)).contains($0.daysSince1970) })
+        }) {
+            paragraph(Self.noRingGoalsNote)
+        }
+    }
+
+    /// Said once under a table whose rings show "—".
+    static let noRingGoalsNote =
+        "Rings \u{2014}: no day of that week or month has ring goals (no ActivitySummary), so no ring "
+        + "was closed or left open; 0 would read as never closed."
+
+    /// Whether any reported day matching `isIn` has a ring goal (an ActivitySummary with goals).
+    func hasRingGoals(_ isIn: (CivilDate) -> Bool) -> Bool {
+        result.days.contains { isIn($0.date) && RingsClosed($0).hasGoals }
     }
 }

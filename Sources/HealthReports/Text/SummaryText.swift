@@ -1,0 +1,100 @@
+import HealthAnalysis
+import HealthExport
+import HealthTables
+
+// `report --summary`: the plain-text digest a cron job mails (docs/trends.md §4).
+
+extension ReportWriter {
+    /// The widest line of `summaryText`, and its most lines.
+    public static let summaryColumns = 72
+    public static let summaryMaxLines = 30
+
+    /// A plain-text digest of `result` for standard output: the period (days in it and days with
+    /// data), the period's per-day means against the 90-day means of the trends, the rings, sleep,
+    /// and the trends that are up or down (docs/trends.md). At most `summaryMaxLines` lines of at
+    /// most `summaryColumns` characters; ASCII apart from names in the export.
+    public func summaryText(_ result: AnalysisResult, context: ReportContext) -> String {
+        var lines: [String] = []
+        let days = result.days
+        let withData = ReportTables.daysWithData(days)
+        let periodDays = result.firstDay.flatMap { f in result.lastDay.map { $0.daysSince1970 - f.daysSince1970 + 1 } }
+        if let first = result.firstDay, let last = result.lastDay {
+            lines.append("Activity \(first) to \(last)")
+            lines.append("\(counted(periodDays ?? 0, "day")) in the period, \(grouped(withData)) with data")
+        } else {
+            lines.append("Activity: no days with data")
+        }
+        func mean(_ value: (DailyMetrics) -> Double?) -> Double? {
+            let v = days.compactMap(value).filter(\.isFinite)
+            return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count)
+        }
+        func recent(_ metric: TrendMetric) -> Double? {
+            result.trends?.trends.first { $0.metric == metric }?.recentMean
+        }
+        func cell(_ v: Double?, _ d: Int) -> String { v.map { groupedDecimal($0, decimals: d) } ?? "-" }
+        func row(_ a: String, _ b: String, _ c: String) -> String {
+            a.padding(toLength: 30, withPad: " ", startingAt: 0) + String(repeating: " ", count: max(0, 12 - b.count))
+                + b + String(repeating: " ", count: max(0, 16 - c.count)) + c
+        }
+        lines.append("")
+        lines.append(row("Per day", "this period", "last 90 days"))
+        let moveTime = result.trends?.trends.first { $0.metric == .move }?.unit == "min/day"
+        let measures: [(String, (DailyMetrics) -> Double?, TrendMetric?, Int)] = [
+            ("Steps", { $0.steps }, nil, 0),
+            moveTime ? ("Move (min)", { $0.moveMinutes }, .move, 0) : ("Move (kcal)", { $0.moveKcal }, .move, 0),
+            ("Exercise (min)", { $0.exerciseMinutes }, .exercise, 0),
+            ("Stand hours", { $0.standHours.map(Double.init) }, .standHours, 1),
+            ("Distance (km)", { $0.distanceKm }, .distance, 2),
+            ("Resting heart rate (bpm)", { $0.restingHeartRateBpm }, .restingHeartRate, 1),
+            ("HRV (ms)", { $0.hrvSdnnMs }, .hrv, 1),
+            ("Sleep (min a night)", { $0.sleepMinutes }, .sleep, 0),
+        ]
+        for (name, value, metric, d) in measures {
+            let now = mean(value)
+            let before = metric.flatMap(recent)
+            if now == nil && before == nil { continue }
+            lines.append(row(name, cell(now, d), metric == nil ? "" : cell(before, d)))
+        }
+        let rings = zip(days, days.map(RingsClosed.init)).filter { $0.1.hasGoals }.map(\.1)
+        lines.append("")
+        if rings.isEmpty {
+            lines.append("Rings: no day with ring goals (no ActivitySummary)")
+        } else {
+            let n = rings.count
+            lines.append(
+                "Rings closed: Move \(rings.filter(\.move).count)/\(n), Exercise \(rings.filter(\.exercise).count)/\(n), "
+                    + "Stand \(rings.filter(\.stand).count)/\(n), all \(rings.filter(\.all).count)/\(n)")
+        }
+        let nights = days.compactMap(\.sleepMinutes)
+        if nights.isEmpty {
+            lines.append("Sleep: no night with asleep records")
+        } else {
+            let m = Int((nights.reduce(0, +) / Double(nights.count)).rounded())
+            lines.append("Sleep: \(m / 60) h \(m % 60) min asleep a night over \(counted(nights.count, "night"))")
+        }
+        if let t = result.trends {
+            let moved = t.trends.filter { $0.direction == .up || $0.direction == .down }
+            lines.append("")
+            if t.historyDays < Trends.minimumHistoryDays {
+                lines.append("Trends: \(counted(t.historyDays, "day")) of history; they need \(Trends.minimumHistoryDays)")
+            } else if moved.isEmpty {
+                lines.append("Trends (90 against 365 days): all steady")
+            } else {
+                lines.append("Trends (90 against 365 days), up or down:")
+                for trend in moved.prefix(8) {
+                    let d = ReportSections.trendDecimals(trend.metric)
+                    lines.append(
+                        "  \(trend.metric.title) \(trend.direction!.rawValue): \(cell(trend.recentMean, d)) against "
+                            + "\(cell(trend.yearMean, d)) \(trend.unit)")
+                }
+            }
+        }
+        let warnings = result.notes.filter { $0.severity == .warning }.count
+        if warnings > 0 { lines.append("\(counted(warnings, "warning")): see report.md's Notes") }
+        return lines.prefix(Self.summaryMaxLines).map { untrimmed in
+            var line = untrimmed
+            while line.last == " " { line.removeLast() }
+            return line.count <= Self.summaryColumns ? line : String(line.prefix(Self.summaryColumns - 1)) + "…"
+        }.joined(separator: "\n") + "\n"
+    }
+}
