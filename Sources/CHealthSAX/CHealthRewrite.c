@@ -1,4 +1,4 @@
-// CHealthRewrite: the attribute-value rewriter of the glue (issue 6). See CHealthSAXInternal.h.
+// CHealthRewrite: the attribute-value rewriter of the glue. See CHealthSAXInternal.h.
 //
 // libxml2 2.9.14 parses an attribute value on a fast path only if every byte is 0x20..0x7F and
 // neither '&' nor '<'; any other value is parsed again in xmlParseAttValueComplex, one

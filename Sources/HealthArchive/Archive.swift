@@ -107,7 +107,7 @@ public final class Archive {
     ///   - create: create a missing archive (`import`); `report --db` does not.
     ///   - busyTimeoutSeconds: how long to wait for another writer's lock.
     ///   - onLongWait: called once, with a one-line message, when a wait for another process's
-    ///     lock has lasted more than a second (issue 17: `report --db` waited silently for an
+    ///     lock has lasted more than a second (`report --db` waited silently for an
     ///     import's commit).
     ///   - queryOnly: with `readOnly`, every connection is opened `mode=ro` with `PRAGMA query_only`
     ///     and extension loading off, and an archive of an earlier schema version is refused
@@ -312,7 +312,7 @@ public final class Archive {
 
     /// Stores `result` (`storeResults`) only when the archive still holds what `stamp` says,
     /// checked under the write lock: results in the archive describe the archive they are in
-    /// (issue 17: a `report --db` that waited for an import stored 1 day over 1,802).
+    /// (a `report --db` that waited for an import stored 1 day over 1,802).
     /// - Throws: `ArchiveError.changedMeanwhile` when an import committed since, and what
     ///   `storeResults` throws.
     public func storeResults(_ run: ReportRun, describing stamp: ArchiveStamp) throws(ArchiveError) {

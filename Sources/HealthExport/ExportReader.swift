@@ -58,7 +58,7 @@ public struct ReaderOptions: Sendable {
 ///
 /// A record with a bad date, a non-numeric value or an unknown unit is skipped and counted in
 /// `ExportSummary.diagnostics`; it does not stop the read. So is a date outside 1900 ... a day
-/// after `ExportDate` and a number beyond ±3.4e38 (issue 10: one such value must neither widen
+/// after `ExportDate` and a number beyond ±3.4e38 (one such value must neither widen
 /// the report to millennia nor become infinity). Input that is UTF-16, or holds more control
 /// characters than 4096 + 1/64 of its bytes, stops with `ExportReadError.notHealthExport`. A document that is not well-formed
 /// stops the read with `ExportReadError.notWellFormed` (`.truncated` when it ends inside

@@ -210,7 +210,7 @@ final class ParallelRun: @unchecked Sendable {
     var prefix: Piece?
     /// A day after the `ExportDate` in the first segment (where exports have it), set before
     /// that segment is handed out: the bound of plausible dates for the later segments, whose
-    /// workers never see the element (a serial read has seen it by then; issue 10).
+    /// workers never see the element (a serial read has seen it by then).
     var exportDateBound: Int64?
 
     init(workers: Int, inputName: String, batchSize: Int, feedSize: Int, marksSegments: Bool) {
@@ -386,7 +386,7 @@ final class ParallelWorker {
                     // prefix limit) goes to libxml2 in one piece, as the serial read's filter
                     // hands it on: libxml2 2.9.14's push parser takes "<!-->" in the prolog for a
                     // whole comment when the real "-->" is not in the buffer yet, and then fails
-                    // with "Comment not terminated" (glue_split_differential, issue 17).
+                    // with "Comment not terminated" (glue_split_differential).
                     ok =
                         hsax_parser_map_lines(parser, 1, 1, -1) == 0
                         && hsax_parser_feed_filtered(parser, prefix.bytes, prefix.count, 0) == 0

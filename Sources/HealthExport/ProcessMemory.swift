@@ -1,4 +1,4 @@
-/// The process's allocator settings for a long streaming run (issue 6, memory).
+/// The process's allocator settings for a long streaming run (memory).
 ///
 /// glibc's malloc maps a large block on its own and unmaps it when freed, but after each such
 /// free it raises that threshold to the freed size (up to 32 MiB), so that later blocks of up to

@@ -40,7 +40,7 @@ final class ReaderSession {
 
     @exclusivity(unchecked) var batch = ExportBatch()
     /// `InstantaneousBeatsPerMinute` entries in `batch`: an HRV record carries ~70 (24 bytes
-    /// each), so a batch of 4096 such records would hold 7 MB per parsing thread (issue 6).
+    /// each), so a batch of 4096 such records would hold 7 MB per parsing thread.
     @exclusivity(unchecked) var batchBeats = 0
     /// A batch is delivered early once it holds this many beats (about 200 KB).
     static let batchBeatLimit = 8192

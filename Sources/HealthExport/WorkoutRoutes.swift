@@ -21,7 +21,7 @@ public struct RouteSummary: Hashable, Sendable {
     /// Summarizes GPX bytes.
     /// - Throws: `RouteFileError.notWellFormed` (with the line) when the bytes are not XML;
     ///   `RouteFileError.implausible` (with the line) for an elevation beyond ±3.4e38 m, the
-    ///   bound a record's value has (issue 17: one `<ele>1e301</ele>` made a 302-digit gain).
+    ///   bound a record's value has (one `<ele>1e301</ele>` made a 302-digit gain).
     public static func read(gpx bytes: [UInt8], name: String) throws(RouteFileError) -> RouteSummary {
         guard !bytes.isEmpty else { throw .notWellFormed(file: name, line: 1, message: "the file is empty") }
         var out = hsax_gpx_summary()
@@ -122,7 +122,7 @@ public struct RouteFileIndex: Hashable, Sendable {
     }
 
     /// The route files of `folder`, taken only where they are, after resolving links, inside
-    /// `root` (the export folder): a link to a file elsewhere is not read (issue 17).
+    /// `root` (the export folder): a link to a file elsewhere is not read.
     static func readFolder(_ folder: String, root: String) -> RouteFileIndex {
         var index = RouteFileIndex(location: folder)
         guard let rootPath = try? Platform.resolvedPath(root), let names = try? Platform.folderEntries(folder) else {
@@ -148,7 +148,7 @@ public struct RouteFileIndex: Hashable, Sendable {
 
     /// The bytes of the regular file at `file` (link-free: `O_NOFOLLOW`), named `name` in
     /// messages. Opened with `O_NONBLOCK` and checked with `fstat` before any read, so that a FIFO
-    /// or device named `*.gpx` is refused instead of blocking the report forever (issue 17).
+    /// or device named `*.gpx` is refused instead of blocking the report forever.
     static func readWhole(_ file: String, name: String? = nil) throws(RouteFileError) -> [UInt8] {
         let label = name ?? file
         func unreadable(_ e: SystemError) -> RouteFileError { .unreadable(file: label, reason: e.description) }

@@ -102,7 +102,7 @@ package struct OutputFolder {
         }
         // A file there that is also in the output folder (the same inode) was carried over.
         // Only real folders (never a link: `entries` uses lstat) of our user, named as `write` names
-        // them, are staging folders (issue 17: a link named like one led to deletions through it).
+        // them, are staging folders (a link named like one led to deletions through it).
         for entry in (try? fileSystem.entries(of: parent)) ?? []
         where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: prefix) {
             let folder = OutputFolder.join(parent, entry.name)

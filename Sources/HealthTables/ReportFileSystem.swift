@@ -72,7 +72,7 @@ extension ReportFileSystem {
 
     package func lock(_ path: String) throws(ReportError.Errno) -> Int32 {
         // O_NOFOLLOW: a link planted at the lock's name is refused (ELOOP), never followed to
-        // create its target (issue 17).
+        // create its target.
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         if fd < 0 { throw .current }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {

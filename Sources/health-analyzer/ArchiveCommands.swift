@@ -11,7 +11,7 @@ enum ArchiveCommands {
     static let announceWait: @Sendable (String) -> Void = { printError("note: " + $0) }
 
     /// Replays the archive through the same pipeline as `report` (with a progress line), from a
-    /// read-only connection: reading needs no write access (issue 17). Returns the run and the
+    /// read-only connection: reading needs no write access. Returns the run and the
     /// archive's contents as read (`ArchiveStamp`), for `storeResults`.
     /// With `threads` of 2 or more, the archive's records are read and analysed in that many
     /// parts at once (`Archive.read(parts:…)`); the progress line follows part 0.
@@ -43,7 +43,7 @@ enum ArchiveCommands {
 
     /// Stores the run's result tables in the archive, when they still describe it. Called before
     /// `--out` is replaced, so that the command's success is decided before anything becomes
-    /// visible (issue 17: a 0444 archive made `report --db` exit 1 after replacing `--out`).
+    /// visible (a 0444 archive made `report --db` exit 1 after replacing `--out`).
     /// Returns a warning, and stores nothing, when the archive cannot be written (a read-only
     /// file or mount) or an import committed since the read; throws any other failure (a full
     /// disk), and then `--out` is left as it was.

@@ -181,7 +181,7 @@ struct ArchiveCLITests {
 
     /// The sample export holds 15 exact duplicates (the import says "15 already present"), some
     /// with `HKTimeZone` metadata: `report --db` counts their zones as `report` does (1,388).
-    /// GPX route files are not archived (issue 7: references only), so `workouts.csv`'s route
+    /// GPX route files are not archived (references only), so `workouts.csv`'s route
     /// columns and the route-file line of report.md and report.html are the known differences and are left out.
     @Test func theSampleFromTheArchiveEqualsTheSample() throws {
         let dir = try temporaryFolder()

@@ -25,7 +25,7 @@ private func smallExport(steps value: Int, in dir: URL, name: String) throws -> 
     return url
 }
 
-@Suite("report --out writes one atomic set (issue 10)")
+@Suite("report --out writes one atomic set")
 struct AtomicOutputTests {
     static let steps = [
         "staged:daily.csv", "staged:sources.csv", "staged:report.md", "all-staged", "swapped", "cleaned",

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Inputs that the whole-CLI fuzzer (Fuzz/cli_fuzz.swift, issue 10) found defects with.
+/// Inputs that the whole-CLI fuzzer (Fuzz/cli_fuzz.swift) found defects with.
 @Suite("CLI fuzz findings")
 struct FuzzCLIFindingsTests {
     /// cli_fuzz case 2561 (finding F3 of the issue-10 fuzzing note): a Workout

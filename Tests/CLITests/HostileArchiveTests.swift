@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-// Damaged, empty, read-only, full and busy archives (issue 17). Each runs the CLI as a child.
+// Damaged, empty, read-only, full and busy archives. Each runs the CLI as a child.
 
 /// `sqlite3 <db> <sql>`'s standard output, trimmed (the test's independent reader).
 func sqlite3(_ db: String, _ sql: String) throws -> String {
@@ -45,7 +45,7 @@ func folderWithAnArchive(days: Int = 3) throws -> (dir: URL, db: String) {
     return (dir, db)
 }
 
-@Suite("Hostile archives (issue 17)")
+@Suite("Hostile archives")
 struct HostileArchiveTests {
     /// 4 KiB of garbage over the `record_blocks` table's root page (found with sqlite3; page n starts
     /// at (n − 1) × page_size): on main `import` wrote into the archive and said "… new". Now
@@ -67,7 +67,7 @@ struct HostileArchiveTests {
     }
 
     /// Hand-edited rows that pass `PRAGMA quick_check` but that the importer never writes
-    /// (issue 19 point 7): a printed offset of 10^11 minutes (× 60 does not fit the 32-bit
+    /// a printed offset of 10^11 minutes (× 60 does not fit the 32-bit
     /// offset: on main `report --db` stopped with SIGILL), and a workout whose `start_utc` is
     /// NULL once the NOT NULL is edited out of the schema (main's force unwrap). Each is now the
     /// one-line "archive is damaged" error naming what is wrong, exit 1, the archive unchanged.

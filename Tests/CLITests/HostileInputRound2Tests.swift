@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-// Regression tests for issue 17 (hostile inputs, second round). Each runs the CLI as a child
+// Regression tests for the second round of hostile inputs. Each runs the CLI as a child
 // under a time limit (`run(_:limit:)`), so a crash fails the test as `signaled` and a hang as
 // `timedOut` instead of taking the suite down.
 
@@ -108,7 +108,7 @@ func handMadeZip(_ entries: [(name: String, bytes: [UInt8])], zip64: Bool) -> (b
 /// A small valid export: one step record.
 let tinyExport = xmlHead + exportDateLine + steps("5", "2025-06-01 10:00:00") + "</HealthData>\n"
 
-@Suite("Hostile inputs, second round (issue 17)")
+@Suite("Hostile inputs, second round")
 struct HostileInputRound2Tests {
     /// `report`, `inspect` and `import` on `zip`: each exits 1 with one `error:` line naming the
     /// file, and none is killed by a signal. `import` leaves no archive behind (and says so in
@@ -160,7 +160,7 @@ struct HostileInputRound2Tests {
     /// (made by the `zip` tool, export.xml deflated) cut to 60 % of its bytes, where zlib runs out
     /// of input inside export.xml ("ZIP decompression failed (-5)"), and the hand-made zip cut 2
     /// bytes into its second local header, where libarchive gives no text at all. Both get the
-    /// same advice as a cut-short export.xml (issue 16), on one line, said once.
+    /// same advice as a cut-short export.xml, on one line, said once.
     @Test(arguments: ["inside the deflated export", "inside a local header"])
     func aCutShortZipIsToldToExportAgain(cut: String) throws {
         let bytes: [UInt8]

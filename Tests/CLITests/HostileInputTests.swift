@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// One regression test per defect of issue 10, each with the tiny input that found it. They run
+// One regression test per defect of the first round of hostile inputs, each with the tiny input that found it. They run
 // the CLI as a child process under a time limit, so a regression that hangs fails the test
 // (after `limit` seconds) instead of hanging the suite.
 
@@ -70,7 +70,7 @@ func csvRows(_ url: URL) throws -> [[String]] {
     }
 }
 
-@Suite("Hostile and broken inputs end, with a message (issue 10)")
+@Suite("Hostile and broken inputs end, with a message")
 struct HostileInputTests {
     /// Defect 1: `lookup_name` probed a full 512-slot pointer cache forever once an element had
     /// more than 512 distinct attribute names. A 4.5 KB file pinned a core.

@@ -137,7 +137,7 @@ struct CorpusReportTests {
         // (2018-09-10 02:28:55 -0700 = 02:28:55 PDT): 2016-11-14 … 2018-09-10 is 666 days. Data
         // lies on 2016-11-14 (the workout), 11-15 and 11-16 (the summaries) and 2018-09-10; the
         // 666 − 4 = 662 days between 2016-11-17 and 2018-09-09 are a run of more than 31 days
-        // without data, left out (issue 10): 4 rows.
+        // without data, left out: 4 rows.
         #expect(rows.map { $0["date"]! } == ["2016-11-14", "2016-11-15", "2016-11-16", "2018-09-10"])
         #expect(rows[0]["workouts"] == "1" && rows[0]["workout_min"] == "5.2")  // 5.194 min
         #expect(rows[1]["summary_move_kcal"] == "590.3" && rows[1]["summary_exercise_min"] == "68")

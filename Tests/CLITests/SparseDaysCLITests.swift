@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 10, "the report's cost grows with the data, not with the span of its dates", through
 /// the CLI: with 1 and 2 parser threads, and from the archive (`report --db`).
-@Suite("Days far apart through the CLI (issue 10)")
+@Suite("Days far apart through the CLI")
 struct SparseDaysCLITests {
     /// 8,000 step records, one every 5 minutes from 2025-05-01 00:00 UTC (8,000 × 5 min =
     /// 27 d 18 h 40 min: to 2025-05-28 18:40), about 1.6 MB so that 2 threads parse two or more

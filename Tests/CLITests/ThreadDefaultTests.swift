@@ -12,7 +12,7 @@ struct ThreadDefaultTests {
     @Test func pinnedToOneCoreTheDefaultIsOne() throws {
         guard let taskset = Self.taskset else {
             // scripts/setup installs util-linux, which has it: a missing taskset is a broken
-            // set-up, so the test fails rather than skipping (issue 20).
+            // set-up, so the test fails rather than skipping.
             Issue.record("no taskset on this machine: run scripts/setup (it installs util-linux)")
             return
         }

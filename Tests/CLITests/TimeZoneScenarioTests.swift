@@ -33,7 +33,7 @@ struct TimeZoneScenarioTests {
                     SyntheticZoneChange(firstDay: "2025-10-20", timeZoneIdentifier: "Asia/Tokyo"),
                     SyntheticZoneChange(firstDay: "2025-10-27", timeZoneIdentifier: "Europe/Berlin"),
                 ])),
-        // The first days after a move without HKTimeZone (issue 16): no sample names Tokyo on
+        // The first days after a move without HKTimeZone: no sample names Tokyo on
         // 2023-04-10 … 04-12, so the first Tokyo day can be any of 04-10 … 04-13 and the
         // ActivitySummary decides.
         Scenario(
@@ -88,7 +88,7 @@ struct TimeZoneScenarioTests {
             configuration: SyntheticExportConfiguration(
                 firstDay: "2025-10-20", days: 14, timeZoneIdentifier: "Europe/Berlin", seed: 8,
                 writesTimeZoneMetadata: false), environmentTZ: "Asia/Tokyo"),
-        // Moves and trips without HKTimeZone (issue 16): found from where the ActivitySummary
+        // Moves and trips without HKTimeZone: found from where the ActivitySummary
         // agreement and the HRV beat times change zone.
         Scenario(
             name: "no HKTimeZone, relocation Los Angeles to Berlin",
@@ -188,7 +188,7 @@ struct TimeZoneScenarioTests {
         // Berlin summer) and 2024-07-26 (-0500, Bogota). Only Berlin's group of zones has +0100
         // and +0200 then, and no zone has all three offsets, so the archive holds two periods:
         // Berlin up to the day of the second export, Bogota from the day after it (06-17, the
-        // truth). Imported in any order. Before issue 16, the latest export's offset decided
+        // truth). Imported in any order. Before this rule, the latest export's offset decided
         // alone: Bogota for every day, 161 of 200 days in the wrong zone.
         let dir = try temporaryFolder()
         func export(days: Int, moves: Bool) -> SyntheticExportConfiguration {
@@ -244,7 +244,7 @@ struct TimeZoneScenarioTests {
         try Data(SyntheticExport.makeExport(configuration).bytes).write(to: xml)
         var outputs: [Data] = []
         // Europe/Paris gives Berlin's days: it named them (time_zone "Europe/Paris") until ties
-        // were broken by the export's evidence instead of TZ (issue 16).
+        // were broken by the export's evidence instead of TZ.
         for tz in ["UTC", "Asia/Tokyo", "America/Los_Angeles", "Europe/Paris"] {
             let out = dir.appendingPathComponent(tz.replacingOccurrences(of: "/", with: "-"))
             let r = try run(["report", xml.path, "--out", out.path], environment: ["TZ": tz])
@@ -285,7 +285,7 @@ struct TimeZoneScenarioTests {
         #expect(f.stderr.contains("leaving out --tz (zones per period from the export) agrees on 39 of 39 days"))
         let forcedReport = try String(contentsOf: forced.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(forcedReport.contains("Likely cause: the time zone"))
-        // One form for a warning (issue 18): the Notes bullet is the standard-error line, word
+        // One form for a warning: the Notes bullet is the standard-error line, word
         // for word, `warning: ` included; no `WARNING:` anywhere.
         // (The bullet is Markdown: its backslash escapes and `&amp;` are undone to compare.)
         let stderrLine = try #require(f.stderr.split(separator: "\n").first { $0.hasPrefix("warning: the rings") })
@@ -356,7 +356,7 @@ struct TruncatedExportMessageTests {
         if cut == "inside" { #expect(r.stderr.contains("(libxml2: AttValue: ' expected")) }
         // Cut between records (or just before the end tag), libxml2's "Extra content at the end
         // of the document" is not what happened, so it is not quoted: the parenthesis holds only
-        // the count (issue 16).
+        // the count.
         if cut != "inside" {
             #expect(!r.stderr.contains("Extra content"), "\(r.stderr)")
             #expect(r.stderr.contains("ends before </HealthData> (stopped after "), "\(r.stderr)")

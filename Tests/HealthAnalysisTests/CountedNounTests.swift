@@ -1,7 +1,7 @@
 import HealthAnalysis
 import Testing
 
-@Suite("Counts in words (issue 18: no \"1 day(s)\", \"1 days\" or \"1800 days\")")
+@Suite("Counts in words (no \"1 day(s)\", \"1 days\" or \"1800 days\")")
 struct CountedNounTests {
     @Test func oneIsSingularAndEveryOtherCountPlural() {
         #expect(counted(1, "day") == "1 day")

@@ -256,7 +256,7 @@ struct CrossCheckTests {
             ],
             options: options)
         // No ring record that day (the Watch wrote nothing): the day is counted apart, neither
-        // agreeing nor disagreeing (issue 9), and the count is "no data", not 0 rings closed.
+        // agreeing nor disagreeing, and the count is "no data", not 0 rings closed.
         #expect(r.crossCheck.daysCompared == 0 && r.crossCheck.daysWithoutRingRecords == 1)
         #expect(r.crossCheck.disagreements.isEmpty)
         #expect(r.day("2025-02-01")?.ringsClosed == nil)

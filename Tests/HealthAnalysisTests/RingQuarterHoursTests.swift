@@ -5,13 +5,13 @@ import Testing
 @testable import HealthExport
 
 /// `RingQuarterHours` keeps each ring input's buckets in pages of 16 (4 hours of UTC) made only
-/// where that input has data (issue 6, memory). These tests pin the values on hand-worked cases
+/// where that input has data (memory). These tests pin the values on hand-worked cases
 /// and check that the pages agree with the dictionary-per-bucket representation they replaced
 /// (`ReferenceRings` below, the old code's arithmetic), bucket by bucket and day by day, for any
 /// split and merge order, on dense and on sparse data.
 @Suite("Ring quarter hours")
 struct RingQuarterHoursTests {
-    /// The representation before issue 6: one dictionary entry per 15-minute bucket, the same
+    /// The earlier representation: one dictionary entry per 15-minute bucket, the same
     /// proration. Days sum their buckets in the order of their instants.
     struct ReferenceRings {
         var buckets: [Int64: RingQuarterHours.Bucket] = [:]

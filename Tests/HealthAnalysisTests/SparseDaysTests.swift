@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 10: the report's cost grows with the data, not with the span of its dates. Runs of more
 /// than 31 days without data are left out of the rows (`KeptDays`), with a note each.
-@Suite("Days without data far apart (issue 10)")
+@Suite("Days without data far apart")
 struct SparseDaysTests {
     let utc = Clock(zone: "UTC")
     var options: AnalysisOptions { AnalysisOptions(timeZoneIdentifier: "UTC") }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import HealthAnalysis
 
-/// Zones that fit an export without `HKTimeZone` equally well (issue 16, docs/days-and-time-zones.md
+/// Zones that fit an export without `HKTimeZone` equally well (docs/days-and-time-zones.md
 /// §6): the export's own evidence breaks the tie, never the machine's `TZ`.
 @Suite("Time zone ties without HKTimeZone")
 struct ZoneTieTests {

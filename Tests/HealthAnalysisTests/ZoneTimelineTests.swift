@@ -168,7 +168,7 @@ struct ZoneTimelineTests {
         // 1,000 against 1,005 (5 ≤ 10.05). 04-12 and 04-13 shift the same 5 kcal across more days,
         // each within the tolerance too: every first day agrees on every day from 04-08 to 04-14
         // that has a summary (04-09 … 04-14: 6 compared). Only 04-10 gives every day its summary exactly
-        // (deviation 0); before issue 16 the tie went to the latest, 04-13.
+        // (deviation 0); before this rule the tie went to the latest, 04-13.
         let timeline = Self.berlinToTokyo(summaries: true).build()
         #expect(timeline.periods.map(\.identifier) == ["Europe/Berlin", "Asia/Tokyo"])
         #expect(timeline.periods[1].firstDay == CivilDate("2023-04-10")!.daysSince1970)
@@ -230,7 +230,7 @@ struct SummaryOnlyDaysTests {
     }
 }
 
-@Suite("Small outputs of issue 9")
+@Suite("Small outputs of the zone timeline")
 struct SmallOutputTests {
     @Test func theRepeatedFallBackHourIsTwoDistinctStandRows() throws {
         // Berlin falls back on 2025-10-26 at 03:00 CEST = 01:00Z: 02:00–03:00 happens twice,

@@ -141,7 +141,7 @@ struct ArchiveTests {
         #expect(try archive.db.integer("SELECT max(copies) FROM records") == 3)
     }
 
-    /// `import --threads N` writes the same rows with the same ids for any N (issue 16): the
+    /// `import --threads N` writes the same rows with the same ids for any N: the
     /// threads' batches are written in document order (`SegmentOrder`). Before, the ids of
     /// records of one type and start second followed the order the threads' batches arrived in,
     /// and names' lookup ids the order they first arrived. Every table but `exports` (which

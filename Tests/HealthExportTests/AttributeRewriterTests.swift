@@ -498,7 +498,7 @@ struct AttributeRewriterTests {
         #expect(glueTrace(bytes, chunk: 1, rewrite: true).rewritten == 3)
     }
 
-    /// The glue_rewrite_differential finding of issue 17: a byte 0xE8 (a 3-byte lead) before an
+    /// The glue_rewrite_differential fuzzer finding: a byte 0xE8 (a 3-byte lead) before an
     /// unfinished start tag, fed a byte at a time. The rewriter holds the unfinished tag back, so
     /// libxml2 had the bad byte with 4 bytes after it (its "Input is not proper UTF-8" words) with
     /// the rewriter on, and with fewer bytes after it ("detected an error in element content")

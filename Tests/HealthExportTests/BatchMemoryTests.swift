@@ -3,7 +3,7 @@ import Testing
 
 @testable import HealthExport
 
-/// Bounded batches (issue 6, memory): a run of HRV records, ~70 `InstantaneousBeatsPerMinute`
+/// Bounded batches (memory): a run of HRV records, ~70 `InstantaneousBeatsPerMinute`
 /// each, is delivered in batches of at most `ReaderSession.batchBeatLimit` beats (plus one
 /// record's), not 4096 records (7 MB) at a time; nothing is lost or reordered.
 @Suite("Batch memory")

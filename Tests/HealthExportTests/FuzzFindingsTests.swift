@@ -3,7 +3,7 @@ import Foundation
 import HealthExport
 import Testing
 
-/// Inputs that scripts/fuzz found defects with (issue 10), read the way the fuzz target read
+/// Inputs that scripts/fuzz found defects with, read the way the fuzz target read
 /// them: the first byte chooses the chunk size (1-64 bytes, or 512 KiB from 0xC0 up), the
 /// second one (glue_chunked) a stop, the rest is the file.
 @Suite("Fuzz findings stay fixed")
@@ -83,7 +83,7 @@ struct FuzzSplitFindingsTests {
         try expectBothReadsEndAlike(chunkSize: chunkSize)
     }
 
-    /// glue_split_differential found (issue 17): a prolog comment that starts "<!-->" (the
+    /// glue_split_differential found: a prolog comment that starts "<!-->" (the
     /// fuzzer put 23 '>' after "<!--"; one is enough). libxml2 2.9.14's push parser, looking
     /// for the comment's end from its "<", takes "-->" inside "<!-->" for it and, when the real
     /// "-->" is not yet in its buffer, fails with "Comment not terminated". The one-thread read's
@@ -178,7 +178,7 @@ struct FuzzRewriterFindingsTests {
     /// (`A &amp; B`). libxml2's error
     /// quoted the four bytes from the bad one on; with the rewriter on they were 0xF5 '=' '"' and
     /// the token's DEL (0x7F), a byte the file does not hold, instead of 'A' (0x41). The glue now
-    /// names only the byte where the bad sequence starts (issue 17's second finding), so the
+    /// names only the byte where the bad sequence starts (the fuzzer's second finding), so the
     /// message cannot quote a byte of the rewriter's; the error, line 3 column 59 (the bad byte
     /// is the 59th character of the Record line), must be the same with the rewriter on and off.
     @Test func anErrorNextToARewrittenValueQuotesTheFilesBytes() throws {

@@ -3,8 +3,8 @@ import HealthExport
 import TestSupport
 import Testing
 
-/// Route files that an attacker or an unlucky user put in `workout-routes/` (issue 17).
-@Suite("Hostile route files (issue 17)")
+/// Route files that an attacker or an unlucky user put in `workout-routes/`.
+@Suite("Hostile route files")
 struct HostileRouteFileTests {
     /// A fresh unzipped export (`<dir>/apple_health_export/` with an export.xml and an empty
     /// `workout-routes/`); returns the export folder.

@@ -2,7 +2,7 @@ import HealthExport
 import Testing
 
 /// Durations, distances and energies cannot be negative: such an attribute is ignored with a
-/// diagnostic naming its line, never a negative total (issue 10; found by the CLI fuzzer, which
+/// diagnostic naming its line, never a negative total (found by the CLI fuzzer, which
 /// turned `duration="30"` into `duration="-5"` and got a workout of −5 minutes).
 @Suite("Negative quantities")
 struct NegativeQuantityTests {

@@ -6,8 +6,8 @@ import Testing
 @testable import HealthTables
 
 /// The scratch file has no name from the start where the file system allows (`O_TMPFILE`), and
-/// named scratch files that killed runs left are removed by the next one (issue 17).
-@Suite("Scratch file names (issue 17)")
+/// named scratch files that killed runs left are removed by the next one.
+@Suite("Scratch file names")
 struct ScratchFileNameTests {
     /// What `/proc/self/fd/<fd>` says about the descriptor's file: for an `O_TMPFILE` file
     /// `<dir>/#<inode> (deleted)`, for a file created with a name and unlinked

@@ -12,7 +12,7 @@
 //     declaration and comments, replacing it by the newlines it contained so that libxml2's
 //     line numbers stay those of the original file. Deleted control characters are bounded
 //     (HSAX_ERR_CONTROLS) and UTF-16 input is refused (HSAX_ERR_UTF16);
-//  2. an attribute-value rewriter (issue 6): attribute values libxml2 would parse on its slow
+//  2. an attribute-value rewriter: attribute values libxml2 would parse on its slow
 //     path (entity references, non-ASCII bytes) are decoded by the glue and replaced by short
 //     ASCII tokens that keep the tag's line count and, padded, its column count; libxml2 parses
 //     those on its fast path and step 4 maps them back, so the bytes handed to Swift are the same

@@ -107,7 +107,7 @@ extension Analyzer {
     /// A ring value as the warning prints it: whole numbers without a point, else one decimal;
     /// a value of 10^15 or more (no day's ring holds it: an input value can be up to ±3.4e38) in
     /// 3 significant digits, marked implausible. `Int(v)` is taken only below 2^53, where it is
-    /// exact (issue 17: a value of 2^63 trapped in `Int(v)`).
+    /// exact (a value of 2^63 trapped in `Int(v)`).
     static func short(_ v: Double?) -> String {
         guard let v else { return "none" }
         guard v.magnitude < 1e15 else { return String(format: "%.3g", v) + " (implausible)" }

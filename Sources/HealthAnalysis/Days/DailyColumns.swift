@@ -64,7 +64,7 @@ public struct RingsClosed: Hashable, Sendable {
 /// The per-day results of `finish`, column by column, before they become `DailyMetrics` rows.
 ///
 /// Every column is sparse: it holds the local days with data only, so its size grows with the
-/// data, not with the span of its dates (issue 10). `dataDays(in:)` names the days any column
+/// data, not with the span of its dates. `dataDays(in:)` names the days any column
 /// holds; the rows are then built for the days `KeptDays` keeps.
 struct DailyColumns {
     /// One day as the columns give it: its row, the rings it closed, and whether it has any data.

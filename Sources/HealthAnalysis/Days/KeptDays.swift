@@ -2,7 +2,7 @@ import HealthExport
 
 /// Sums per bucket (local day, or local hour in tests) for the buckets that received any
 /// amount, ascending by bucket: a column of a report that costs what its data costs, not what
-/// the span of its dates costs (issue 10). A bucket with an entry has data (a zero is data);
+/// the span of its dates costs. A bucket with an entry has data (a zero is data);
 /// a bucket without one has none.
 ///
 /// Amounts are added in the order they come, so totals are the same sums, bit for bit, as in
@@ -42,7 +42,7 @@ struct SparseSums {
 
 }
 
-/// The local days a report lists (issue 10): every day from the first to the last reported day,
+/// The local days a report lists: every day from the first to the last reported day,
 /// except runs of more than `maxEmptyRun` consecutive days without any data, which are left out
 /// (and named in the report's notes, `gapNotes`). Shorter runs keep their empty rows, so an
 /// ordinary export lists every day of its period.

@@ -24,7 +24,7 @@ final class CumulativeTypes: DomainAccumulator {
 
     /// The longest cumulative sample kept: 31 days. A sample is prorated over every local day it
     /// covers (docs/deduplication.md §4), so one sample over decades would cost a row per day of them; a
-    /// longer one is dropped and counted, with its line, in the report's notes (issue 10).
+    /// longer one is dropped and counted, with its line, in the report's notes.
     /// Real samples last seconds to a day.
     static let maxDurationSeconds: Int64 = 31 * 86_400
 

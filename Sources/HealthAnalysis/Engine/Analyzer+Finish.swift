@@ -3,7 +3,7 @@ import HealthExport
 
 extension Analyzer {
     /// Names the local days on which the reader rejected records and nothing else was recorded:
-    /// their empty cells are rejected input, not "no data" (issue 10). `hasData` is per day of
+    /// their empty cells are rejected input, not "no data". `hasData` is per day of
     /// `kept`; a day that is not kept has no data.
     static func noteDaysOfRejectedRecords(
         _ starts: [Int64], calendar: LocalCalendar, kept: KeptDays, hasData: [Bool], notes: inout [AnalysisNote]
@@ -46,7 +46,7 @@ extension Analyzer {
     ///     zones that fit the export equally well.
     ///   - rejectedRecordStarts: start instants of records the reader skipped for their value or
     ///     unit (`ExportSummary.rejectedRecordStarts`); days without other data among them are
-    ///     named in a note, so that their empty cells are not read as "no data" (issue 10).
+    ///     named in a note, so that their empty cells are not read as "no data".
     ///   - earlierExportDates: in an archive, the other exports' `ExportDate` values: without
     ///     `HKTimeZone`, each one's printed offset must be the offset in force when it was made
     ///     (docs/days-and-time-zones.md §6.1).
@@ -161,7 +161,7 @@ extension Analyzer {
         }
 
         /// The days the computation covers: the rows and every day with data. Nothing is
-        /// allocated per day of it: the columns hold the days with data only (issue 10).
+        /// allocated per day of it: the columns hold the days with data only.
         var span: ClosedRange<Int> { min(rows.lowerBound, data.lowerBound)...max(rows.upperBound, data.upperBound) }
     }
 

@@ -183,7 +183,7 @@ struct FinishContext {
     let calendar: LocalCalendar
     let priority: SourcePriority
     /// The local days the computation covers (a range to filter by: nothing is allocated per day
-    /// of it, issue 10).
+    /// of it).
     let days: ClosedRange<Int>
     /// The local days reported (the window of `--from`/`--to`/`--week last`).
     let report: ClosedRange<Int>

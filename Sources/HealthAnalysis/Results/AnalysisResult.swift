@@ -24,7 +24,7 @@ public struct AnalysisResult: Sendable {
     public var exportDate: Timestamp?
     /// The reported local days, ascending: every day from `firstDay` to `lastDay`, except runs of
     /// more than `longestListedRunWithoutData` (31) days without data, which are left out and
-    /// named in `notes` (issue 10). `weeks` and `months` leave out those wholly inside such a run.
+    /// named in `notes`. `weeks` and `months` leave out those wholly inside such a run.
     public var days: [DailyMetrics]
     public var weeks: [WeeklyMetrics]
     public var standHours: [StandHour]

@@ -30,7 +30,9 @@ public struct EmptyWindow: Hashable, Sendable, CustomStringConvertible {
     /// 2025-12-14` (`the start` / `the end` for a side not given).
     public var description: String {
         let data = "the export's data runs from \(dataFirstDay) to \(dataLastDay)"
-        if let week { return "--week last: no data in the last complete week, \(week.lowerBound) to \(week.upperBound); \(data)" }
+        if let week {
+            return "--week last: no data in the last complete week, \(week.lowerBound) to \(week.upperBound); \(data)"
+        }
         if lastCompleteWeek { return "--week last: no complete week with data; \(data)" }
         return
             "no data between \(from.map(\.description) ?? "the start") and \(to.map(\.description) ?? "the end"); \(data)"

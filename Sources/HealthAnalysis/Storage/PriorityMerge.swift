@@ -5,7 +5,7 @@ import HealthExport
 /// share (docs/deduplication.md §7, case F).
 struct MergeAccumulator {
     /// Per local day to which any sample contributed, its total (a zero is data, no entry is
-    /// not): as many entries as days with data, whatever the span of their dates (issue 10).
+    /// not): as many entries as days with data, whatever the span of their dates.
     private(set) var totals = SparseSums()
     /// Days whose amounts are attributed to sources.
     let window: ClosedRange<Int>

@@ -235,7 +235,7 @@ struct ZoneTimelineBuilder {
             let highDay = calB.dayNumber(b.first)
             // The candidate first days: B-midnight after the last sample naming A and not after
             // the first naming B. `startOfDay` grows with the day, so they are one range, found
-            // from its ends (not day by day: the gap can be a century, issue 10).
+            // from its ends (not day by day: the gap can be a century).
             var firstCandidate = lowDay
             var lastCandidate = highDay
             while firstCandidate <= lastCandidate && calB.startOfDay(firstCandidate) <= a.last { firstCandidate += 1 }
@@ -283,7 +283,7 @@ struct ZoneTimelineBuilder {
                     top = x
                 }
                 runs.append(firstCandidate...top)
-                // The best fit wins (issue 16): more days agreeing with the ActivitySummary, then
+                // The best fit wins: more days agreeing with the ActivitySummary, then
                 // more HRV beat lists with their true offset (a Watch worn only in the hours
                 // when both zones show the same date leaves the rings alike), then the smaller
                 // deviation from the summaries (a few kcal of the new zone's first morning on the

@@ -2,7 +2,7 @@ import HealthExport
 
 /// Puts the batches of a parallel read (`ReaderOptions.marksSegments`) back into document order
 /// before the import writes them, so that rows and ids are the same for any number of parser
-/// threads (issue 16): ids number the records of one type and start second in the order they
+/// threads: ids number the records of one type and start second in the order they
 /// are stored (`Schema.recordID`), and lookup ids in the order names first appear.
 ///
 /// A batch of the segment due next goes straight to `consume`; a later segment's batches wait

@@ -17,7 +17,7 @@ struct ChartInputs {
         var restingHeartRateBpm: Double?
         var hrvMs: Double?
         /// True when the days just before this one were left out of the rows (a run of more than
-        /// 31 days without data, issue 10): lines and averages do not reach across.
+        /// 31 days without data): lines and averages do not reach across.
         var gapBefore = false
     }
 

@@ -67,7 +67,8 @@ extension ReportWriter {
                 + "\"direction\": \(string(t.direction?.rawValue)), \"why_none\": \(string(t.whyNone))}"
         }
         lines.append("  \"trends_end\": \(string(result.trends?.end.description))")
-        lines.append("  \"trends\": [" + (trendLines.isEmpty ? "]" : "\n" + trendLines.joined(separator: ",\n") + "\n  ]"))
+        lines.append(
+            "  \"trends\": [" + (trendLines.isEmpty ? "]" : "\n" + trendLines.joined(separator: ",\n") + "\n  ]"))
         // The warnings report.md's Notes hold, so that a quiet cron run's warnings are kept.
         let warnings =
             result.notes.filter { $0.severity == .warning }.map(\.text)

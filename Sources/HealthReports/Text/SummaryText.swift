@@ -76,7 +76,8 @@ extension ReportWriter {
             let moved = t.trends.filter { $0.direction == .up || $0.direction == .down }
             lines.append("")
             if t.historyDays < Trends.minimumHistoryDays {
-                lines.append("Trends: \(counted(t.historyDays, "day")) of history; they need \(Trends.minimumHistoryDays)")
+                lines.append(
+                    "Trends: \(counted(t.historyDays, "day")) of history; they need \(Trends.minimumHistoryDays)")
             } else if moved.isEmpty {
                 lines.append("Trends (90 against 365 days): all steady")
             } else {
