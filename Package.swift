@@ -29,25 +29,32 @@ let package = Package(
         .target(name: "CHealthSAX", dependencies: ["CLibXML2"]),
         // The C calls of HealthExport's platform file that Swift cannot make (CPU affinity, malloc).
         .target(name: "CHealthSystem"),
+        // Errno and the interrupt-retry loop that every module's platform file uses.
+        .target(name: "SystemCalls"),
 
         // The library.
-        .target(name: "HealthExport", dependencies: ["CHealthSAX", "CHealthSystem", "CLibArchive"]),
+        .target(name: "HealthExport", dependencies: ["CHealthSAX", "CHealthSystem", "CLibArchive", "SystemCalls"]),
         .target(name: "HealthAnalysis", dependencies: ["HealthExport"]),
         // The report's model below its renderers: the typed tables (each column declared once, read
         // back typed), the report context, the pipeline that makes them, and the all-or-nothing
         // output folder. Storage and batch import this, never HealthReports.
-        .target(name: "HealthTables", dependencies: ["HealthExport", "HealthAnalysis"]),
+        .target(name: "HealthTables", dependencies: ["HealthExport", "HealthAnalysis", "SystemCalls"]),
         // Rendering only: report.md, its charts, schema.sql and the loaders, report.json.
         .target(name: "HealthReports", dependencies: ["HealthExport", "HealthAnalysis", "HealthTables"]),
         // The SQLite archive of a person's history across exports (import, read back, results).
-        .target(name: "HealthArchive", dependencies: ["CSQLite", "HealthExport", "HealthAnalysis", "HealthTables"]),
+        .target(
+            name: "HealthArchive",
+            dependencies: ["CSQLite", "HealthExport", "HealthAnalysis", "HealthTables", "SystemCalls"]),
         // Many people's exports: batch runs (status records, shards) and the cohort tables.
         .target(
-            name: "HealthBatch", dependencies: ["HealthExport", "HealthAnalysis", "HealthTables", "HealthArchive"]),
+            name: "HealthBatch",
+            dependencies: ["HealthExport", "HealthAnalysis", "HealthTables", "HealthArchive", "SystemCalls"]),
         // `health-analyzer mcp`: a Model Context Protocol server over an archive (docs/mcp.md).
         .target(
             name: "HealthMCP",
-            dependencies: ["HealthExport", "HealthAnalysis", "HealthTables", "HealthReports", "HealthArchive"]),
+            dependencies: [
+                "HealthExport", "HealthAnalysis", "HealthTables", "HealthReports", "HealthArchive", "SystemCalls",
+            ]),
         .executableTarget(
             name: "health-analyzer",
             dependencies: [
@@ -57,7 +64,7 @@ let package = Package(
 
         // Synthetic exports with known true values, for tests, samples and benchmarks (not a product).
         .target(name: "SyntheticExport"),
-        .executableTarget(name: "generate-export", dependencies: ["SyntheticExport"]),
+        .executableTarget(name: "generate-export", dependencies: ["SyntheticExport", "SystemCalls"]),
 
         // Benchmarks (not a product): run with `swift run -c release health-benchmarks`.
         .target(name: "CBareSAX", dependencies: ["CLibXML2"], path: "Benchmarks/CBareSAX"),

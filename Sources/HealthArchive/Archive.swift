@@ -1,5 +1,6 @@
 import CSQLite
 import HealthTables
+import SystemCalls
 
 /// Why an archive could not be opened or written. `description` is a one-line message naming
 /// the file.
@@ -134,11 +135,11 @@ public final class Archive {
         if status.size == 0 { throw .notAnArchive(path: path, reason: "the file is empty (0 bytes)") }
         try Archive.checkHeader(path)
         if !readOnly {
-            do throws(SystemError) { try ArchivePlatform.checkAccess(path, .write) } catch {
-                throw .readOnly(path: path, reason: error.description)
+            do throws(Errno) { try ArchivePlatform.checkAccess(path, .write) } catch {
+                throw .readOnly(path: path, reason: error.text)
             }
             if let problem = Archive.walProblem(path, forWriting: true) {
-                throw .readOnly(path: path, reason: "its folder: \(problem)")
+                throw .readOnly(path: path, reason: "its folder: \(problem.text)")
             }
         }
         let immutable = readOnly && !Archive.folderCanHoldWAL(path)
@@ -183,16 +184,16 @@ public final class Archive {
     /// system", "Permission denied"): the file itself, or its folder for the `-wal` and `-shm`
     /// files; nil when it can.
     public static func whyNotWritable(_ path: String) -> String? {
-        do throws(SystemError) { try ArchivePlatform.checkAccess(path, .write) } catch { return error.description }
-        return walProblem(path, forWriting: true)?.description
+        do throws(Errno) { try ArchivePlatform.checkAccess(path, .write) } catch { return error.text }
+        return walProblem(path, forWriting: true)?.text
     }
 
     /// Why the `-shm` and `-wal` files cannot be made or used beside `path` (see
     /// `folderCanHoldWAL`), or nil when they can.
-    static func walProblem(_ path: String, forWriting: Bool) -> SystemError? {
+    static func walProblem(_ path: String, forWriting: Bool) -> Errno? {
         let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
         if (try? ArchivePlatform.checkAccess(folder.isEmpty ? "/" : folder, .writeAndSearch)) != nil { return nil }
-        do throws(SystemError) {
+        do throws(Errno) {
             try ArchivePlatform.checkAccess(path + "-wal", forWriting ? .readWrite : .read)
             try ArchivePlatform.checkAccess(path + "-shm", forWriting ? .readWrite : .read)
             return nil
@@ -228,12 +229,12 @@ public final class Archive {
             let reason = error.message.split(separator: ": ").last.map(String.init) ?? error.message
             throw .sqlite(SQLiteError(code: error.code, message: "\(path): cannot create: \(reason)"))
         }
-        do throws(SystemError) {
+        do throws(Errno) {
             try ArchivePlatform.link(temporary, to: path)
             return true
         } catch {
-            if error.isAlreadyExists { return false }
-            throw .sqlite(SQLiteError(code: SQLITE_CANTOPEN, message: "\(path): cannot create: \(error)"))
+            if error == .alreadyExists { return false }
+            throw .sqlite(SQLiteError(code: SQLITE_CANTOPEN, message: "\(path): cannot create: \(error.text)"))
         }
     }
 
@@ -330,8 +331,8 @@ public final class Archive {
     /// The first 16 bytes of every SQLite 3 database.
     private static func checkHeader(_ path: String) throws(ArchiveError) {
         let header: [UInt8]
-        do throws(SystemError) { header = try ArchivePlatform.prefix(of: path, count: 16) } catch {
-            throw .sqlite(SQLiteError(code: SQLITE_CANTOPEN, message: "\(path): cannot read: \(error)"))
+        do throws(Errno) { header = try ArchivePlatform.prefix(of: path, count: 16) } catch {
+            throw .sqlite(SQLiteError(code: SQLITE_CANTOPEN, message: "\(path): cannot read: \(error.text)"))
         }
         guard header == Array("SQLite format 3\0".utf8) else { throw .notSQLite(path: path) }
     }

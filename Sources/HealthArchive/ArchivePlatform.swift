@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -8,20 +10,6 @@
 
 // The archive's calls into the C library (files beside the SQLite database), in one file: the
 // only file of HealthArchive that imports it (docs/architecture.md). A port changes this file only.
-
-/// A failed call into the C library: its `errno` and the system's text for it.
-struct SystemError: Error, CustomStringConvertible {
-    var code: Int32
-
-    /// The error of the last failed call on this thread (`errno`).
-    static var last: SystemError { SystemError(code: errno) }
-
-    /// The call failed because the name exists (`EEXIST`).
-    var isAlreadyExists: Bool { code == EEXIST }
-
-    /// `strerror`'s text: "Permission denied".
-    var description: String { String(cString: strerror(code)) }
-}
 
 private func cOpen(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
 private func cClose(_ fd: Int32) -> Int32 { close(fd) }
@@ -68,9 +56,9 @@ enum ArchivePlatform {
     }
 
     /// Whether this process may use `path` so (`access`).
-    /// - Throws: `SystemError` when it may not (EACCES, EROFS, ENOENT, …).
-    static func checkAccess(_ path: String, _ access: Access) throws(SystemError) {
-        guard cAccess(path, access.mode) == 0 else { throw .last }
+    /// - Throws: `Errno` when it may not (EACCES, EROFS, ENOENT, …).
+    static func checkAccess(_ path: String, _ access: Access) throws(Errno) {
+        guard cAccess(path, access.mode) == 0 else { throw .current }
     }
 
     /// The names in folder `path` (without `.` and `..`); empty when it cannot be listed.
@@ -107,22 +95,18 @@ enum ArchivePlatform {
     static func remove(_ path: String) { _ = cUnlink(path) }
 
     /// A second name `to` for the file `from` (`link(2)`): fails when `to` exists.
-    /// - Throws: `SystemError` (`isAlreadyExists` when `to` exists).
-    static func link(_ from: String, to: String) throws(SystemError) {
-        guard cLink(from, to) == 0 else { throw .last }
+    /// - Throws: `Errno` (`.alreadyExists` when `to` exists).
+    static func link(_ from: String, to: String) throws(Errno) {
+        guard cLink(from, to) == 0 else { throw .current }
     }
 
     /// The first `count` bytes of the file at `path` (fewer when it is shorter).
-    /// - Throws: `SystemError` when it cannot be opened or read.
-    static func prefix(of path: String, count: Int) throws(SystemError) -> [UInt8] {
-        var fd: Int32
-        repeat { fd = cOpen(path) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw .last }
+    /// - Throws: `Errno` when it cannot be opened or read.
+    static func prefix(of path: String, count: Int) throws(Errno) -> [UInt8] {
+        let fd = try systemCall { cOpen(path) }
         defer { _ = cClose(fd) }
         var bytes = [UInt8](repeating: 0, count: count)
-        var n: Int
-        repeat { n = pread(fd, &bytes, count, 0) } while n < 0 && errno == EINTR
-        guard n >= 0 else { throw .last }
+        let n = try systemCall { pread(fd, &bytes, count, 0) }
         return Array(bytes[0..<n])
     }
 }

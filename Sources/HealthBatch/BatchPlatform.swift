@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -14,7 +16,7 @@ enum BatchPlatform {
         var code: Int32
         /// Set for a path that is there but is no regular file (a FIFO, a socket, a device).
         var notRegular = false
-        var text: String { notRegular ? "not a regular file" : String(cString: strerror(code)) }
+        var text: String { notRegular ? "not a regular file" : Errno(rawValue: code).text }
         static var current: Failure { Failure(code: errno) }
     }
 
@@ -70,12 +72,11 @@ enum BatchPlatform {
         var filled = 0
         while filled < count {
             let n = buffer.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+                retryingOnInterrupt {
+                    pread(fd, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+                }
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .current
-            }
+            if n < 0 { throw .current }
             if n == 0 { break }
             filled += n
         }
@@ -90,11 +91,8 @@ enum BatchPlatform {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .current
-            }
+            let n = chunk.withUnsafeMutableBytes { b in retryingOnInterrupt { read(fd, b.baseAddress, b.count) } }
+            if n < 0 { throw .current }
             if n == 0 { break }
             bytes += chunk[0..<n]
         }
@@ -145,9 +143,10 @@ enum BatchPlatform {
         var bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            let n = bytes.withUnsafeMutableBytes { b in
+                retryingOnInterrupt { write(fd, b.baseAddress! + written, b.count - written) }
+            }
             if n < 0 {
-                if errno == EINTR { continue }
                 let failure = Failure.current
                 close(fd)
                 unlink(temporary)

@@ -1,4 +1,5 @@
 import CLibArchive
+import SystemCalls
 
 /// A stream of bytes the reader feeds to the parser.
 protocol ChunkSource {
@@ -29,7 +30,7 @@ struct FileDescriptorSource: ChunkSource {
             consumed += Int64(n)
             return n
         } catch {
-            throw ExportReadError.cannotOpen(path: fd == 0 ? "<stdin>" : "input", reason: error.description)
+            throw ExportReadError.cannotOpen(path: fd == 0 ? "<stdin>" : "input", reason: error.text)
         }
     }
 

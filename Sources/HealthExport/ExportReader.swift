@@ -1,5 +1,6 @@
 import CHealthSAX
 import CLibArchive
+import SystemCalls
 
 /// Where an export comes from.
 public enum ExportInput: Sendable, Hashable {
@@ -104,7 +105,7 @@ public struct ExportReader: Sendable {
     func resolve(_ path: String) throws -> ResolvedPath {
         let status: FileStatus
         do { status = try Platform.status(path) } catch {
-            throw ExportReadError.cannotOpen(path: path, reason: error.description)
+            throw ExportReadError.cannotOpen(path: path, reason: error.text)
         }
         if status.kind == .directory {
             guard let file = findExportFile(inDirectory: path) else {
@@ -116,11 +117,11 @@ public struct ExportReader: Sendable {
         }
         let fd: Int32
         do { fd = try Platform.open(path) } catch {
-            throw ExportReadError.cannotOpen(path: path, reason: error.description)
+            throw ExportReadError.cannotOpen(path: path, reason: error.text)
         }
         var magic = [UInt8](repeating: 0, count: 4)
         let n =
-            (try? magic.withUnsafeMutableBytes { b throws(SystemError) in try Platform.read(fd, at: 0, into: b) }) ?? 0
+            (try? magic.withUnsafeMutableBytes { b throws(Errno) in try Platform.read(fd, at: 0, into: b) }) ?? 0
         if n == 4, magic[0] == 0x50, magic[1] == 0x4B,
             (magic[2] == 3 && magic[3] == 4) || (magic[2] == 5 && magic[3] == 6)
         {

@@ -1,4 +1,5 @@
 import CHealthSystem
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -10,19 +11,8 @@ import CHealthSystem
 
 // The reader's calls into the C library, in one file: the only file of HealthExport that imports
 // it, or CHealthSystem (the C calls Swift cannot make; docs/architecture.md). Calls that a signal
-// can interrupt are retried on EINTR, and a failure is a `SystemError` carrying errno. A port
+// can interrupt are retried on EINTR, and a failure is an `Errno` (both from SystemCalls). A port
 // (Musl, macOS) changes this file only.
-
-/// A failed call into the C library: its `errno` and the system's text for it.
-struct SystemError: Error, CustomStringConvertible {
-    var code: Int32
-
-    /// The error of the last failed call on this thread (`errno`).
-    static var last: SystemError { SystemError(code: errno) }
-
-    /// `strerror`'s text: "No such file or directory".
-    var description: String { String(cString: strerror(code)) }
-}
 
 /// What `stat` says of a file: its kind and its size in bytes.
 struct FileStatus {
@@ -66,38 +56,26 @@ enum Platform {
     }
 
     /// Opens `path` for reading; returns the descriptor.
-    /// - Throws: `SystemError` (ENOENT, EACCES, ELOOP for a link with `.noFollow`, …).
-    static func open(_ path: String, _ options: OpenOptions = []) throws(SystemError) -> Int32 {
-        while true {
-            let fd = cOpen(path, O_RDONLY | options.rawValue)
-            if fd >= 0 { return fd }
-            if errno != EINTR { throw .last }
-        }
+    /// - Throws: `Errno` (ENOENT, EACCES, ELOOP for a link with `.noFollow`, …).
+    static func open(_ path: String, _ options: OpenOptions = []) throws(Errno) -> Int32 {
+        try systemCall { cOpen(path, O_RDONLY | options.rawValue) }
     }
 
     /// Closes `fd`. Not retried: on Linux the descriptor is gone even when close reports EINTR.
     static func close(_ fd: Int32) { _ = cClose(fd) }
 
     /// Reads up to `buffer.count` bytes from `fd`; 0 at the end.
-    /// - Throws: `SystemError` (EIO, EAGAIN on a non-blocking descriptor with nothing to read, …).
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
-        while true {
-            let n = cRead(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
-            if errno != EINTR { throw .last }
-        }
+    /// - Throws: `Errno` (EIO, EAGAIN on a non-blocking descriptor with nothing to read, …).
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try systemCall { cRead(fd, buffer.baseAddress, buffer.count) }
     }
 
     /// Reads up to `buffer.count` bytes of `fd` from byte `offset` on, without moving its offset.
-    /// - Throws: `SystemError`.
-    static func read(_ fd: Int32, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError)
+    /// - Throws: `Errno`.
+    static func read(_ fd: Int32, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(Errno)
         -> Int
     {
-        while true {
-            let n = cPread(fd, buffer.baseAddress, buffer.count, offset)
-            if n >= 0 { return n }
-            if errno != EINTR { throw .last }
-        }
+        try systemCall { cPread(fd, buffer.baseAddress, buffer.count, offset) }
     }
 
     /// The first bytes of `path` (at most `count`), or nil when it cannot be opened or read or
@@ -109,31 +87,31 @@ enum Platform {
         defer { close(fd) }
         guard (try? status(of: fd))?.kind == .regular else { return nil }
         var bytes = [UInt8](repeating: 0, count: count)
-        guard let n = try? bytes.withUnsafeMutableBytes({ b throws(SystemError) in try read(fd, at: 0, into: b) })
+        guard let n = try? bytes.withUnsafeMutableBytes({ b throws(Errno) in try read(fd, at: 0, into: b) })
         else { return nil }
         return Array(bytes[0..<n])
     }
 
     /// What `path` is, links followed (`stat`).
-    /// - Throws: `SystemError` (ENOENT, EACCES, …).
-    static func status(_ path: String) throws(SystemError) -> FileStatus {
+    /// - Throws: `Errno` (ENOENT, EACCES, …).
+    static func status(_ path: String) throws(Errno) -> FileStatus {
         var st = stat()
-        guard stat(path, &st) == 0 else { throw .last }
+        guard stat(path, &st) == 0 else { throw .current }
         return FileStatus(st)
     }
 
     /// What the open descriptor `fd` is (`fstat`).
-    /// - Throws: `SystemError`.
-    static func status(of fd: Int32) throws(SystemError) -> FileStatus {
+    /// - Throws: `Errno`.
+    static func status(of fd: Int32) throws(Errno) -> FileStatus {
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .last }
+        guard fstat(fd, &st) == 0 else { throw .current }
         return FileStatus(st)
     }
 
     /// The names in folder `path` (without `.` and `..`), in the order the system lists them.
-    /// - Throws: `SystemError` when the folder cannot be opened.
-    static func folderEntries(_ path: String) throws(SystemError) -> [String] {
-        guard let dir = opendir(path) else { throw .last }
+    /// - Throws: `Errno` when the folder cannot be opened.
+    static func folderEntries(_ path: String) throws(Errno) -> [String] {
+        guard let dir = opendir(path) else { throw .current }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -146,9 +124,9 @@ enum Platform {
     }
 
     /// `path` with every link resolved (`realpath`).
-    /// - Throws: `SystemError` (ENOENT, ELOOP, …).
-    static func resolvedPath(_ path: String) throws(SystemError) -> String {
-        guard let p = realpath(path, nil) else { throw .last }
+    /// - Throws: `Errno` (ENOENT, ELOOP, …).
+    static func resolvedPath(_ path: String) throws(Errno) -> String {
+        guard let p = realpath(path, nil) else { throw .current }
         defer { cFree(p) }
         return String(cString: p)
     }

@@ -1,5 +1,6 @@
 import CHealthSAX
 import CLibArchive
+import SystemCalls
 
 /// What one GPX route file (`workout-routes/route_….gpx`, docs/export-format.md §14) holds, read with
 /// libxml2 (through CHealthSAX's `hsax_gpx_summarize`).
@@ -134,8 +135,8 @@ public struct RouteFileIndex: Hashable, Sendable {
             let file = folder + "/" + name
             index.files[key] = Result { () throws(RouteFileError) -> RouteSummary in
                 let target: String
-                do throws(SystemError) { target = try Platform.resolvedPath(file) } catch {
-                    throw .unreadable(file: file, reason: error.description)
+                do throws(Errno) { target = try Platform.resolvedPath(file) } catch {
+                    throw .unreadable(file: file, reason: error.text)
                 }
                 guard target.hasPrefix(inside) else {
                     throw .unreadable(file: file, reason: "a link to \(target), outside the export folder \(rootPath)")
@@ -151,20 +152,20 @@ public struct RouteFileIndex: Hashable, Sendable {
     /// or device named `*.gpx` is refused instead of blocking the report forever.
     static func readWhole(_ file: String, name: String? = nil) throws(RouteFileError) -> [UInt8] {
         let label = name ?? file
-        func unreadable(_ e: SystemError) -> RouteFileError { .unreadable(file: label, reason: e.description) }
+        func unreadable(_ e: Errno) -> RouteFileError { .unreadable(file: label, reason: e.text) }
         let fd: Int32
-        do throws(SystemError) { fd = try Platform.open(file, [.nonBlocking, .noFollow, .closeOnExec]) } catch {
+        do throws(Errno) { fd = try Platform.open(file, [.nonBlocking, .noFollow, .closeOnExec]) } catch {
             throw unreadable(error)
         }
         defer { Platform.close(fd) }
         let kind: FileStatus.Kind
-        do throws(SystemError) { kind = try Platform.status(of: fd).kind } catch { throw unreadable(error) }
+        do throws(Errno) { kind = try Platform.status(of: fd).kind } catch { throw unreadable(error) }
         guard kind == .regular else { throw .unreadable(file: label, reason: "not a regular file") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let read = chunk.withUnsafeMutableBytes { b in
-                Result { () throws(SystemError) -> Int in try Platform.read(fd, into: b) }
+                Result { () throws(Errno) -> Int in try Platform.read(fd, into: b) }
             }
             let n: Int
             switch read {

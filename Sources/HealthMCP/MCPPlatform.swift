@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -11,14 +13,10 @@ enum MCPPlatform {
     /// Up to `maximum` bytes of standard input; empty at its end, nil when it cannot be read.
     static func readStandardInput(maximum: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: maximum)
-        while true {
-            let n = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress, maximum) }
-            if n >= 0 {
-                bytes.removeSubrange(n...)
-                return bytes
-            }
-            if errno != EINTR { return nil }
-        }
+        let n = bytes.withUnsafeMutableBytes { b in retryingOnInterrupt { read(0, b.baseAddress, maximum) } }
+        guard n >= 0 else { return nil }
+        bytes.removeSubrange(n...)
+        return bytes
     }
 
     /// Writes all of `text` to file descriptor `fd`; false when it cannot (the reader is gone).
@@ -27,21 +25,18 @@ enum MCPPlatform {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { b in
-                #if canImport(Glibc)
-                    Glibc.write(fd, b.baseAddress! + offset, b.count - offset)
-                #elseif canImport(Musl)
-                    Musl.write(fd, b.baseAddress! + offset, b.count - offset)
-                #else
-                    Darwin.write(fd, b.baseAddress! + offset, b.count - offset)
-                #endif
+                retryingOnInterrupt {
+                    #if canImport(Glibc)
+                        Glibc.write(fd, b.baseAddress! + offset, b.count - offset)
+                    #elseif canImport(Musl)
+                        Musl.write(fd, b.baseAddress! + offset, b.count - offset)
+                    #else
+                        Darwin.write(fd, b.baseAddress! + offset, b.count - offset)
+                    #endif
+                }
             }
-            if n > 0 {
-                offset += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return false
-            }
+            guard n > 0 else { return false }
+            offset += n
         }
         bytes.removeAll()
         return true

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// An error writing a report to disk. Every case names the path concerned; the OS error, when
 /// there is one, is kept as its `errno` code.
 public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -58,14 +60,7 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// An OS error code (`errno`). Any code is representable, including ones this module
-    /// does not name.
-    public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: Int32
-        public init(rawValue: Int32) { self.rawValue = rawValue }
-
-        /// The C library's message for the code and the code itself:
-        /// `Permission denied (errno 13)`.
-        public var description: String { "\(text) (errno \(rawValue))" }
-    }
+    /// An OS error code (`errno`), SystemCalls' one error type of the platform files: any
+    /// code is representable; its description is `Permission denied (errno 13)`.
+    public typealias Errno = SystemCalls.Errno
 }

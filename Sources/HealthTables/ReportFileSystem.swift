@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -215,27 +217,7 @@ private func posixRename(_ source: String, _ destination: String) -> Int32 {
     rename(source, destination)
 }
 
-@inline(__always)
-private func retryingOnInterrupt<T: BinaryInteger>(_ call: () -> T) -> T {
-    while true {
-        let result = call()
-        if result >= 0 || errno != EINTR { return result }
-    }
-}
-
-// MARK: errno, the process, and the scratch file's calls
-
-extension ReportError.Errno {
-    /// The calling thread's current `errno`.
-    static var current: Self { Self(rawValue: errno) }
-    /// `EWOULDBLOCK`: a lock another process holds.
-    static let wouldBlock = Self(rawValue: EWOULDBLOCK)
-    /// `EEXIST`: the name exists.
-    static let alreadyExists = Self(rawValue: EEXIST)
-
-    /// The C library's message for the code (`strerror`): "Permission denied".
-    package var text: String { String(cString: strerror(rawValue)) }
-}
+// MARK: the exchange, the process, and the scratch file's calls
 
 extension ReportError.Errno {
     /// The file system does not offer `renameat2(RENAME_EXCHANGE)` (NFS, SMB, CephFS, Lustre

@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -42,7 +44,7 @@ final class OutputFile {
         if path != "-" && fclose(file) != 0 { throw OutputFileError(path: path, reason: Self.reason()) }
     }
 
-    private static func reason() -> String { String(cString: strerror(errno)) }
+    private static func reason() -> String { Errno.current.text }
 }
 
 /// Why an output file could not be written: its path and the C library's `strerror` text.
