@@ -62,18 +62,7 @@ enum ArchivePlatform {
     }
 
     /// The names in folder `path` (without `.` and `..`); empty when it cannot be listed.
-    static func folderEntries(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    static func folderEntries(_ path: String) -> [String] { (try? folderEntryNames(path)) ?? [] }
 
     /// Sleeps `microseconds` (the waits for another process's lock).
     static func sleep(microseconds: UInt32) { _ = usleep(microseconds) }

@@ -110,18 +110,7 @@ enum Platform {
 
     /// The names in folder `path` (without `.` and `..`), in the order the system lists them.
     /// - Throws: `Errno` when the folder cannot be opened.
-    static func folderEntries(_ path: String) throws(Errno) -> [String] {
-        guard let dir = opendir(path) else { throw .current }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    static func folderEntries(_ path: String) throws(Errno) -> [String] { try folderEntryNames(path) }
 
     /// `path` with every link resolved (`realpath`).
     /// - Throws: `Errno` (ENOENT, ELOOP, …).

@@ -90,14 +90,8 @@ extension ReportFileSystem {
     }
 
     package func entries(of directory: String) throws(ReportError.Errno) -> [DirectoryEntry] {
-        guard let handle = opendir(directory) else { throw .current }
-        defer { closedir(handle) }
         var result: [DirectoryEntry] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name == "." || name == ".." { continue }
+        for name in try folderEntryNames(directory) {
             var info = stat()
             let found = lstat(directory + "/" + name, &info) == 0
             let isDirectory = found && (info.st_mode & S_IFMT) == S_IFDIR
@@ -263,13 +257,9 @@ enum ScratchFileCalls {
     /// and `nameLength` bytes long in all, owned by this process's user and last changed more
     /// than `olderThan` seconds ago; best effort.
     package static func removeStaleFiles(in directory: String, namePrefix: String, nameLength: Int, olderThan: Int) {
-        guard let handle = opendir(directory) else { return }
-        defer { closedir(handle) }
+        guard let names = try? folderEntryNames(directory) else { return }
         let now = time(nil)
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in names {
             guard name.hasPrefix(namePrefix), name.utf8.count == nameLength else { continue }
             let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
             var info = stat()
