@@ -32,103 +32,127 @@ extension ReaderSession {
         }
 
         switch hsax_element_id(rawValue: UInt32(el)) {
-        case HSAX_EL_RECORD:
-            startRecord(a, nested: parent == Int32(HSAX_EL_CORRELATION.rawValue), line: line)
-        case HSAX_EL_METADATA_ENTRY:
-            metadataEntry(a, parent: parent)
-        case HSAX_EL_INSTANTANEOUS_BPM:
-            if recordIndex >= 0,
-                let bpm = optionalNumber(a, HSAX_A_BPM, "bpm", element: "InstantaneousBeatsPerMinute", line: line)
-            {
-                batch.records[recordIndex].heartbeats.append(
-                    InstantaneousBeatsPerMinute(bpm: bpm, time: a.string(HSAX_A_TIME) ?? ""))
-                batchBeats += 1
-            }
-        case HSAX_EL_WORKOUT:
-            startWorkout(a, line: line)
-        case HSAX_EL_WORKOUT_EVENT:
-            guard let date = requiredDate(a, HSAX_A_DATE, "date", element: "WorkoutEvent", line: line) else { return }
-            event = WorkoutEvent(
-                type: a.string(HSAX_A_TYPE) ?? "", date: date,
-                durationMinutes: optionalQuantity(
-                    a, value: HSAX_A_DURATION, unit: HSAX_A_DURATION_UNIT, expected: .minute, "duration",
-                    element: "WorkoutEvent", line: line),
-                metadata: [])
-        case HSAX_EL_WORKOUT_STATISTICS:
-            workoutStatistics(a, parent: parent, line: line)
-        case HSAX_EL_WORKOUT_ACTIVITY:
-            guard
-                let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "WorkoutActivity", line: line)
-            else { return }
-            activity = WorkoutActivity(
-                uuid: a.string(HSAX_A_UUID), startDate: startDate,
-                endDate: optionalDate(a, HSAX_A_END_DATE, "endDate", element: "WorkoutActivity", line: line),
-                durationMinutes: optionalQuantity(
-                    a, value: HSAX_A_DURATION, unit: HSAX_A_DURATION_UNIT, expected: .minute, "duration",
-                    element: "WorkoutActivity", line: line),
-                metadata: [], events: [], statistics: [])
-        case HSAX_EL_WORKOUT_ROUTE:
-            guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "WorkoutRoute", line: line),
-                let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "WorkoutRoute", line: line)
-            else { return }
-            route = WorkoutRoute(
-                sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", sourceVersion: a.string(HSAX_A_SOURCE_VERSION),
-                device: a.raw(HSAX_A_DEVICE).flatMap(device),
-                creationDate: optionalDate(
-                    a, HSAX_A_CREATION_DATE, "creationDate", element: "WorkoutRoute", line: line),
-                startDate: startDate, endDate: endDate, metadata: [], filePaths: [], locations: [])
-        case HSAX_EL_FILE_REFERENCE:
-            if route != nil, let path = a.string(HSAX_A_PATH) { route!.filePaths.append(path) }
-        case HSAX_EL_LOCATION:
-            location(a, line: line)
-        case HSAX_EL_CORRELATION:
-            startCorrelation(a, line: line)
-        case HSAX_EL_ACTIVITY_SUMMARY:
-            activitySummary(a, line: line)
-        case HSAX_EL_EXPORT_DATE:
-            // Checked against 1900 and the time of the read; it then bounds every later date.
-            exportDate = requiredDate(a, HSAX_A_VALUE, "value", element: "ExportDate", line: line)
-            exportDateSegment = s.pointee.segment
-            if let t = exportDate { latestPlausible = t.secondsSince1970 + 86_400 }
-        case HSAX_EL_ME:
-            meSegment = s.pointee.segment
-            me = Me(
-                dateOfBirth: a.string(HSAX_A_DATE_OF_BIRTH), biologicalSex: a.string(HSAX_A_BIOLOGICAL_SEX),
-                bloodType: a.string(HSAX_A_BLOOD_TYPE), fitzpatrickSkinType: a.string(HSAX_A_FITZPATRICK_SKIN_TYPE),
-                cardioFitnessMedicationsUse: a.string(HSAX_A_CARDIO_FITNESS_MEDICATIONS_USE))
-        case HSAX_EL_CLINICAL_RECORD:
-            batch.clinicalRecords.append(
-                ClinicalRecord(
-                    type: a.string(HSAX_A_TYPE) ?? "", identifier: a.string(HSAX_A_IDENTIFIER),
-                    sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", sourceURL: a.string(HSAX_A_SOURCE_URL),
-                    fhirVersion: a.string(HSAX_A_FHIR_VERSION),
-                    receivedDate: optionalDate(
-                        a, HSAX_A_RECEIVED_DATE, "receivedDate", element: "ClinicalRecord", line: line),
-                    resourceFilePath: a.string(HSAX_A_RESOURCE_FILE_PATH), line: Int(line)))
-            elementDone()
-        case HSAX_EL_AUDIOGRAM:
-            guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "Audiogram", line: line),
-                let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "Audiogram", line: line)
-            else { return }
-            audiogram = Audiogram(
-                sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", startDate: startDate, endDate: endDate,
-                sensitivityPoints: [], metadata: [], line: Int(line))
-        case HSAX_EL_SENSITIVITY_POINT:
-            if audiogram != nil,
-                let f = optionalNumber(
-                    a, HSAX_A_FREQUENCY_VALUE, "frequencyValue", element: "SensitivityPoint", line: line)
-            {
-                audiogram!.sensitivityPoints.append(
-                    SensitivityPoint(
-                        frequencyHz: f,
-                        leftEarDBHL: optionalNumber(
-                            a, HSAX_A_LEFT_EAR_VALUE, "leftEarValue", element: "SensitivityPoint", line: line),
-                        rightEarDBHL: optionalNumber(
-                            a, HSAX_A_RIGHT_EAR_VALUE, "rightEarValue", element: "SensitivityPoint", line: line)))
-            }
-        default:
-            break
+        case HSAX_EL_RECORD: startRecord(a, nested: parent == Int32(HSAX_EL_CORRELATION.rawValue), line: line)
+        case HSAX_EL_METADATA_ENTRY: metadataEntry(a, parent: parent)
+        case HSAX_EL_INSTANTANEOUS_BPM: instantaneousBeatsPerMinute(a, line: line)
+        case HSAX_EL_WORKOUT: startWorkout(a, line: line)
+        case HSAX_EL_WORKOUT_EVENT: startWorkoutEvent(a, line: line)
+        case HSAX_EL_WORKOUT_STATISTICS: workoutStatistics(a, parent: parent, line: line)
+        case HSAX_EL_WORKOUT_ACTIVITY: startWorkoutActivity(a, line: line)
+        case HSAX_EL_WORKOUT_ROUTE: startWorkoutRoute(a, line: line)
+        case HSAX_EL_FILE_REFERENCE: if route != nil, let path = a.string(HSAX_A_PATH) { route!.filePaths.append(path) }
+        case HSAX_EL_LOCATION: location(a, line: line)
+        case HSAX_EL_CORRELATION: startCorrelation(a, line: line)
+        case HSAX_EL_ACTIVITY_SUMMARY: activitySummary(a, line: line)
+        case HSAX_EL_EXPORT_DATE: exportDateElement(a, segment: s.pointee.segment, line: line)
+        case HSAX_EL_ME: meElement(a, segment: s.pointee.segment)
+        case HSAX_EL_CLINICAL_RECORD: clinicalRecord(a, line: line)
+        case HSAX_EL_AUDIOGRAM: startAudiogram(a, line: line)
+        case HSAX_EL_SENSITIVITY_POINT: sensitivityPoint(a, line: line)
+        default: break
         }
+    }
+
+    // MARK: the start handlers `start` dispatches to (the ones not in a file of their own)
+
+    /// `<InstantaneousBeatsPerMinute>` inside a heart-rate-variability `<Record>`'s list.
+    private func instantaneousBeatsPerMinute(_ a: Attributes, line: Int32) {
+        guard recordIndex >= 0,
+            let bpm = optionalNumber(a, HSAX_A_BPM, "bpm", element: "InstantaneousBeatsPerMinute", line: line)
+        else { return }
+        batch.records[recordIndex].heartbeats.append(
+            InstantaneousBeatsPerMinute(bpm: bpm, time: a.string(HSAX_A_TIME) ?? ""))
+        batchBeats += 1
+    }
+
+    /// `<WorkoutEvent>`: kept until its end tag (it may hold metadata), dropped without a date.
+    private func startWorkoutEvent(_ a: Attributes, line: Int32) {
+        guard let date = requiredDate(a, HSAX_A_DATE, "date", element: "WorkoutEvent", line: line) else { return }
+        event = WorkoutEvent(
+            type: a.string(HSAX_A_TYPE) ?? "", date: date,
+            durationMinutes: optionalQuantity(
+                a, value: HSAX_A_DURATION, unit: HSAX_A_DURATION_UNIT, expected: .minute, "duration",
+                element: "WorkoutEvent", line: line),
+            metadata: [])
+    }
+
+    /// `<WorkoutActivity>` (iOS 16 and later): kept until its end tag, dropped without a start.
+    private func startWorkoutActivity(_ a: Attributes, line: Int32) {
+        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "WorkoutActivity", line: line)
+        else { return }
+        activity = WorkoutActivity(
+            uuid: a.string(HSAX_A_UUID), startDate: startDate,
+            endDate: optionalDate(a, HSAX_A_END_DATE, "endDate", element: "WorkoutActivity", line: line),
+            durationMinutes: optionalQuantity(
+                a, value: HSAX_A_DURATION, unit: HSAX_A_DURATION_UNIT, expected: .minute, "duration",
+                element: "WorkoutActivity", line: line),
+            metadata: [], events: [], statistics: [])
+    }
+
+    /// `<WorkoutRoute>`: its file references and locations follow as children.
+    private func startWorkoutRoute(_ a: Attributes, line: Int32) {
+        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "WorkoutRoute", line: line),
+            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "WorkoutRoute", line: line)
+        else { return }
+        route = WorkoutRoute(
+            sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", sourceVersion: a.string(HSAX_A_SOURCE_VERSION),
+            device: a.raw(HSAX_A_DEVICE).flatMap(device),
+            creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: "WorkoutRoute", line: line),
+            startDate: startDate, endDate: endDate, metadata: [], filePaths: [], locations: [])
+    }
+
+    /// `<ExportDate>`: checked against 1900 and the time of the read; it then bounds every later
+    /// date (a day past it is the latest plausible).
+    private func exportDateElement(_ a: Attributes, segment: Int32, line: Int32) {
+        exportDate = requiredDate(a, HSAX_A_VALUE, "value", element: "ExportDate", line: line)
+        exportDateSegment = segment
+        if let t = exportDate { latestPlausible = t.secondsSince1970 + 86_400 }
+    }
+
+    /// `<Me>`: the person's characteristics, kept as given (never in cohort or MCP outputs).
+    private func meElement(_ a: Attributes, segment: Int32) {
+        meSegment = segment
+        me = Me(
+            dateOfBirth: a.string(HSAX_A_DATE_OF_BIRTH), biologicalSex: a.string(HSAX_A_BIOLOGICAL_SEX),
+            bloodType: a.string(HSAX_A_BLOOD_TYPE), fitzpatrickSkinType: a.string(HSAX_A_FITZPATRICK_SKIN_TYPE),
+            cardioFitnessMedicationsUse: a.string(HSAX_A_CARDIO_FITNESS_MEDICATIONS_USE))
+    }
+
+    /// `<ClinicalRecord>`: an empty element, complete at its start tag.
+    private func clinicalRecord(_ a: Attributes, line: Int32) {
+        batch.clinicalRecords.append(
+            ClinicalRecord(
+                type: a.string(HSAX_A_TYPE) ?? "", identifier: a.string(HSAX_A_IDENTIFIER),
+                sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", sourceURL: a.string(HSAX_A_SOURCE_URL),
+                fhirVersion: a.string(HSAX_A_FHIR_VERSION),
+                receivedDate: optionalDate(
+                    a, HSAX_A_RECEIVED_DATE, "receivedDate", element: "ClinicalRecord", line: line),
+                resourceFilePath: a.string(HSAX_A_RESOURCE_FILE_PATH), line: Int(line)))
+        elementDone()
+    }
+
+    /// `<Audiogram>`: its sensitivity points follow as children.
+    private func startAudiogram(_ a: Attributes, line: Int32) {
+        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "Audiogram", line: line),
+            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "Audiogram", line: line)
+        else { return }
+        audiogram = Audiogram(
+            sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", startDate: startDate, endDate: endDate,
+            sensitivityPoints: [], metadata: [], line: Int(line))
+    }
+
+    /// `<SensitivityPoint>` of an `<Audiogram>`: dropped without its frequency.
+    private func sensitivityPoint(_ a: Attributes, line: Int32) {
+        guard audiogram != nil,
+            let f = optionalNumber(a, HSAX_A_FREQUENCY_VALUE, "frequencyValue", element: "SensitivityPoint", line: line)
+        else { return }
+        audiogram!.sensitivityPoints.append(
+            SensitivityPoint(
+                frequencyHz: f,
+                leftEarDBHL: optionalNumber(
+                    a, HSAX_A_LEFT_EAR_VALUE, "leftEarValue", element: "SensitivityPoint", line: line),
+                rightEarDBHL: optionalNumber(
+                    a, HSAX_A_RIGHT_EAR_VALUE, "rightEarValue", element: "SensitivityPoint", line: line)))
     }
 
     func end(_ el: Int32, depth: Int) {
