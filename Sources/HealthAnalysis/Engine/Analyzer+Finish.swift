@@ -73,7 +73,7 @@ extension Analyzer {
         let timeline = makeZoneTimeline(
             priority: priority, exportDate: exportDate, environmentTimeZone: environmentTimeZone, range: covered,
             timeZoneCounts: timeZoneCounts, locale: locale, earlierExportDates: earlierExportDates)
-        notes.append(contentsOf: timeline.notes)
+        notes.append(contentsOf: timeline.notes.map(\.note))
         let calendar = timeline.calendar(covering: covered)
         let current = timeline.periods[timeline.periods.count - 1]
 

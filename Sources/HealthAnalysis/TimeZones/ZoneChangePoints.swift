@@ -61,9 +61,31 @@ struct ZoneChangePoints {
     }
 
     /// The periods, first to last; nil when no sequence of candidates has every anchor's offset
-    /// or there is nothing to search.
+    /// or there is nothing to search. In stages: each candidate's evidence per day, the best
+    /// total per day and candidate (a dynamic programme over the days), the best end traced back
+    /// to the first day, and the periods of that assignment.
     func search() -> [Period]? {
-        guard !candidates.isEmpty else { return nil }
+        guard !candidates.isEmpty, let scored = scoredDays() else { return nil }
+        let pass = bestTotals(scored)
+        guard let assignment = traceBack(pass, days: scored.days.count) else { return nil }
+        return periods(assignment, scored)
+    }
+
+    /// Each candidate's evidence per day, the days where it lacks an anchor's offset, and the
+    /// days searched (from the first to the last day with evidence or an anchor).
+    private struct ScoredDays {
+        var evidence: [[Int: DayEvidence]]
+        var forbidden: [Set<Int>]
+        var days: ClosedRange<Int>
+
+        func score(_ k: Int, _ day: Int) -> Double {
+            if forbidden[k].contains(day) { return -Double.infinity }
+            return evidence[k][day]?.score ?? 0
+        }
+    }
+
+    /// The evidence stage; nil when there are no days or more than `longestSearchDays`.
+    private func scoredDays() -> ScoredDays? {
         let observations = offsets.observations
         var evidence: [[Int: DayEvidence]] = []
         var forbidden: [Set<Int>] = []
@@ -99,23 +121,33 @@ struct ZoneChangePoints {
             forbidden.append(no)
         }
         guard lo <= hi, hi - lo < Self.longestSearchDays else { return nil }
-        let n = hi - lo + 1
+        return ScoredDays(evidence: evidence, forbidden: forbidden, days: lo...hi)
+    }
+
+    /// The forward pass's result: the last day's best totals per candidate for a period of at
+    /// least two days (`v2`), and per day the choices that the back-trace follows.
+    private struct BestTotals {
+        var v2: [Double]
+        /// `fromLonger[i][k]`: (k, ≥ 2) at day i came from (k, ≥ 2) (else from (k, 1)).
+        var fromLonger: [[Bool]]
+        /// The best and second-best predecessor of a change at day i.
+        var switchFrom: [(Int, Int)]
+    }
+
+    /// The dynamic programme: v1[k] is the best total with day i the first of a period in k,
+    /// v2[k] with day i at least the second.
+    private func bestTotals(_ scored: ScoredDays) -> BestTotals {
+        let n = scored.days.count
+        let lo = scored.days.lowerBound
         let g = candidates.count
         let minus = -Double.infinity
-        // v1[k]: best total with day i the first of a period in k; v2[k]: day i at least the
-        // second. Per day, `fromLonger[i][k]` says (k, ≥ 2) came from (k, ≥ 2) (else (k, 1)),
-        // and `switchFrom[i]` the best and second-best predecessor of a change at day i.
         var v1 = [Double](repeating: minus, count: g)
         var v2 = [Double](repeating: minus, count: g)
         var fromLonger = [[Bool]](repeating: [], count: n)
         var switchFrom = [(Int, Int)](repeating: (-1, -1), count: n)
-        func score(_ k: Int, _ day: Int) -> Double {
-            if forbidden[k].contains(day) { return minus }
-            return evidence[k][day]?.score ?? 0
-        }
         // The first period also holds the days before the first one searched: it may be short.
         for k in 0..<g {
-            v1[k] = score(k, lo)
+            v1[k] = scored.score(k, lo)
             v2[k] = v1[k]
         }
         for i in 1..<n {
@@ -136,7 +168,7 @@ struct ZoneChangePoints {
             var n2 = [Double](repeating: minus, count: g)
             var longer = [Bool](repeating: false, count: g)
             for k in 0..<g {
-                let s = score(k, day)
+                let s = scored.score(k, day)
                 guard s > minus else { continue }
                 // Ties keep the longer run, which moves a change as early as the evidence allows.
                 let stay = max(v1[k], v2[k])
@@ -151,19 +183,22 @@ struct ZoneChangePoints {
             v2 = n2
             fromLonger[i] = longer
         }
-        // The best end: a period of at least two days (or the first, of any length), the earlier
-        // candidate on ties.
+        return BestTotals(v2: v2, fromLonger: fromLonger, switchFrom: switchFrom)
+    }
+
+    /// The candidate of each of the `n` days, back from the best end: a period of at least two
+    /// days (or the first, of any length), the earlier candidate on ties; nil when none.
+    private func traceBack(_ pass: BestTotals, days n: Int) -> [Int]? {
         var end = -1
-        var endValue = minus
-        for k in 0..<g {
-            let v = v2[k]
+        var endValue = -Double.infinity
+        for k in 0..<candidates.count {
+            let v = pass.v2[k]
             if v > endValue {
                 end = k
                 endValue = v
             }
         }
         guard end >= 0 else { return nil }
-        // Back from the last day.
         var assignment = [Int](repeating: 0, count: n)
         var k = end
         var inFirstDay = false
@@ -172,22 +207,27 @@ struct ZoneChangePoints {
             assignment[i] = k
             if i == 0 { break }
             if inFirstDay {
-                let (first, second) = switchFrom[i]
+                let (first, second) = pass.switchFrom[i]
                 k = first != k ? first : second
                 inFirstDay = false
             } else {
-                inFirstDay = !fromLonger[i][k]
+                inFirstDay = !pass.fromLonger[i][k]
             }
             i -= 1
         }
+        return assignment
+    }
+
+    /// The runs of one candidate in `assignment`, with the evidence each rests on.
+    private func periods(_ assignment: [Int], _ scored: ScoredDays) -> [Period] {
         var periods: [Period] = []
         for (i, c) in assignment.enumerated() {
-            let day = lo + i
+            let day = scored.days.lowerBound + i
             if periods.last?.candidate != c {
                 periods.append(Period(candidate: c, firstDay: day, lastDay: day))
             }
             periods[periods.count - 1].lastDay = day
-            if let e = evidence[c][day] {
+            if let e = scored.evidence[c][day] {
                 if e.compared { periods[periods.count - 1].compared += 1 }
                 if e.agrees { periods[periods.count - 1].agreeing += 1 }
                 periods[periods.count - 1].hrvMatching += e.hrvMatching
