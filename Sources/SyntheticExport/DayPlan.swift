@@ -69,29 +69,61 @@ struct Planner {
         return schedule.clock(index).instant(day: firstDay + index, hour: 6, minute: r.int(0...50))
     }
 
+    /// Day `index`'s plan, stage by stage, each drawing from the day's plan stream in this
+    /// order (so that the same seed gives the same export): when the Watch is worn, the walks
+    /// without it and the night, a workout, the walks with it, minute-level activity (its own
+    /// stream), the iPhone's samples of the unworn walks, stand hours, and the odd manual entries.
     func makePlan(_ index: Int) -> DayPlan {
-        let day = firstDay + index
-        let clock = schedule.clock(index)
         var p = DayPlan(
-            index: index, day: day, dayStart: schedule.dayStart(index), dayEnd: schedule.dayStart(index + 1))
+            index: index, day: firstDay + index, dayStart: schedule.dayStart(index),
+            dayEnd: schedule.dayStart(index + 1))
         var r = SplitMix64(seed: seed, day: index, stream: Stream.plan)
-        func at(_ h: Int, _ m: Int) -> Int64 { clock.instant(day: day, hour: h, minute: m) }
-        // The last day and a travel day (the next day is in another zone) have no night.
-        let isLast = index == dayCount - 1 || schedule.isTravelDay(index)
+        let shortTravelDay = planWearing(&p, &r)
+        planUnwornWalks(&p, &r, shortTravelDay: shortTravelDay)
+        planWorkout(&p, &r)
+        let brisk = planWornWalks(&p, &r)
+        planMinutes(&p, brisk: brisk)
+        planPhoneChunks(&p, &r)
+        planStandHours(&p, &r)
+        if index % 10 == 3 {
+            p.manualSteps = (at(p, 12, 0) + Int64(r.int(0...3599)), 500 * Int64(r.int(1...3)))
+        }
+        if index % 9 == 3 {
+            p.bloodPressure = (
+                p.wearStart + 1800 + Int64(r.int(0...1800)), Int64(r.int(112...132)), Int64(r.int(70...84))
+            )
+        }
+        return p
+    }
 
+    /// The instant of local `h:m` on `p`'s day, in the day's zone.
+    private func at(_ p: DayPlan, _ h: Int, _ m: Int) -> Int64 {
+        schedule.clock(p.index).instant(day: p.day, hour: h, minute: m)
+    }
+
+    /// Wake-up, when the Watch goes on and off, and the Move goal. True on a short travel day
+    /// (an eastward change of up to 15 hours leaves 9 hours, the Watch off at 08:00): the Watch
+    /// is on from 40 minutes after waking, and there is no morning walk.
+    private func planWearing(_ p: inout DayPlan, _ r: inout SplitMix64) -> Bool {
+        let index = p.index
         p.wake = wake(index)
         let lateWatch = index % 3 == 2 || r.chance(0.15)
-        p.wearStart = lateWatch ? at(8, 30 + 5 * r.int(0...15)) : at(7, 5 * r.int(0...6))
-        p.wearEnd = at(22, 5 * r.int(0...9))
+        p.wearStart = lateWatch ? at(p, 8, 30 + 5 * r.int(0...15)) : at(p, 7, 5 * r.int(0...6))
+        p.wearEnd = at(p, 22, 5 * r.int(0...9))
         if schedule.isTravelDay(index) { p.wearEnd = min(p.wearEnd, p.dayEnd - 3600) }
-        // A short travel day (an eastward change of up to 15 hours leaves 9 hours, the Watch off
-        // at 08:00): the Watch is on from 40 minutes after waking, and there is no morning walk.
         let shortTravelDay = schedule.isTravelDay(index) && p.wearStart > p.wearEnd - 3 * 3600
         if shortTravelDay { p.wearStart = min(p.wearStart, p.wake + 2400) }
         p.moveGoal = index < 45 ? 500 : 550
+        return shortTravelDay
+    }
 
-        // Morning walk before the Watch goes on (iPhone only, sometimes also Strava); the
-        // Watch goes on 5–15 minutes after it at the earliest.
+    /// The walks without the Watch, and the night. A morning walk before the Watch goes on
+    /// (iPhone only, sometimes also Strava; the Watch goes on 5–15 minutes after it at the
+    /// earliest); a late walk across local midnight (iPhone only). The last day and a travel
+    /// day (the next day is in another zone) have neither the late walk nor a night.
+    private func planUnwornWalks(_ p: inout DayPlan, _ r: inout SplitMix64, shortTravelDay: Bool) {
+        let index = p.index
+        let isLast = index == dayCount - 1 || schedule.isTravelDay(index)
         if !shortTravelDay && (index % 2 == 0 || r.chance(0.3)) {
             let start = p.wake + 60 * Int64(r.int(8...15))
             let end = start + 60 * Int64(r.int(15...35))
@@ -100,56 +132,59 @@ struct Planner {
             if index % 4 == 0 || r.chance(0.2) { p.stravaWalk = w }
             p.wearStart = max(p.wearStart, end + 300 * Int64(r.int(1...3)))
         }
-        // Late walk across local midnight (iPhone only), never on the last day.
         var lateEnd: Int64?
         if !isLast && (index % 7 == 1 || r.chance(0.05)) {
             // Not on a 10-minute mark, so one 10-minute iPhone sample straddles midnight.
             var minute = r.int(40...52)
             if minute % 10 == 0 { minute += 3 }
-            let start = at(23, minute)
+            let start = at(p, 23, minute)
             let end = start + 60 * Int64(r.int(20...30))
             p.unwornWalks.append(Walk(start: start, end: end))
             lateEnd = end
         }
         if !isLast {
-            p.bedtime = lateEnd.map { $0 + 60 * Int64(r.int(10...25)) } ?? at(23, r.int(0...50))
+            p.bedtime = lateEnd.map { $0 + 60 * Int64(r.int(10...25)) } ?? at(p, 23, r.int(0...50))
             p.nextWake = wake(index + 1)
         }
+    }
 
-        // Workouts: a run on weekday 2, a run/walk/strength session on weekday 4, often a run on 6.
-        let wk = index % 7
+    /// A run on weekday 2, a run/walk/strength session on weekday 4, often a run on 6; on a
+    /// travel day the Watch may come off before an evening workout, which is then left out.
+    private func planWorkout(_ p: inout DayPlan, _ r: inout SplitMix64) {
+        let wk = p.index % 7
         var workoutKind: WorkoutKind?
         if wk == 2 { workoutKind = .running }
         if wk == 4 { workoutKind = [WorkoutKind.running, .walking, .strength][r.int(0...2)] }
         if wk == 6 && r.chance(0.6) { workoutKind = .running }
-        if let kind = workoutKind {
-            let lunch = wk == 4 && r.chance(0.5)
-            let start = lunch ? at(12, 5 * r.int(0...6)) : at(18, 5 * r.int(0...18))
-            let minutes: Int
-            switch kind {
-            case .running: minutes = 5 * r.int(5...11)
-            case .walking: minutes = 5 * r.int(6...12)
-            case .strength: minutes = 5 * r.int(6...9)
-            }
-            let end = start + Int64(minutes) * 60
-            let pauseAt = start + 60 * Int64(r.int(8...(minutes - 8))) + Int64(r.int(0...59))
-            let pause = kind == .strength ? 0 : Int64(r.int(40...180))
-            // On a travel day the Watch may come off before an evening workout.
-            if end <= p.wearEnd - 600 {
-                p.workouts.append(
-                    WorkoutPlan(
-                        kind: kind, start: start, end: end, pauseAt: pauseAt, pauseSeconds: pause,
-                        strava: kind == .running && (wk == 2 || r.chance(0.3))))
-            }
+        guard let kind = workoutKind else { return }
+        let lunch = wk == 4 && r.chance(0.5)
+        let start = lunch ? at(p, 12, 5 * r.int(0...6)) : at(p, 18, 5 * r.int(0...18))
+        let minutes: Int
+        switch kind {
+        case .running: minutes = 5 * r.int(5...11)
+        case .walking: minutes = 5 * r.int(6...12)
+        case .strength: minutes = 5 * r.int(6...9)
         }
+        let end = start + Int64(minutes) * 60
+        let pauseAt = start + 60 * Int64(r.int(8...(minutes - 8))) + Int64(r.int(0...59))
+        let pause = kind == .strength ? 0 : Int64(r.int(40...180))
+        if end <= p.wearEnd - 600 {
+            p.workouts.append(
+                WorkoutPlan(
+                    kind: kind, start: start, end: end, pauseAt: pauseAt, pauseSeconds: pause,
+                    strava: kind == .running && (wk == 2 || r.chance(0.3))))
+        }
+    }
 
-        // Walks with the Watch on: always at lunch, sometimes in the morning, afternoon, evening.
+    /// Walks with the Watch on: always at lunch, sometimes in the morning, afternoon, evening;
+    /// none within 10 minutes of another or of the Watch going on or off. Returns which are brisk.
+    private func planWornWalks(_ p: inout DayPlan, _ r: inout SplitMix64) -> [Bool] {
         var brisk: [Bool] = []
         let windows: [(h: Int, m: Int, spanSteps: Int, p: Double)] = [
             (8, 0, 18, 0.6), (12, 15, 15, 1.0), (15, 0, 24, 0.6), (20, 0, 18, 0.6),
         ]
         for w in windows where r.chance(w.p) {
-            let start = at(w.h, w.m + 5 * r.int(0...w.spanSteps))
+            let start = at(p, w.h, w.m + 5 * r.int(0...w.spanSteps))
             let end = start + 300 * Int64(r.int(2...8))
             let isBrisk = r.chance(0.5)
             guard start >= p.wearStart + 600, end <= p.wearEnd - 600 else { continue }
@@ -160,8 +195,12 @@ struct Planner {
             p.wornWalks.append(Walk(start: start, end: end))
             brisk.append(isBrisk)
         }
+        return brisk
+    }
 
-        // Minute-level activity while worn.
+    /// Minute-level activity while worn (walks, workouts, incidental steps), and the Watch's
+    /// steps and distance per minute, from the day's minutes stream.
+    private func planMinutes(_ p: inout DayPlan, brisk: [Bool]) {
         let n = Int((p.wearEnd - p.wearStart) / 60)
         p.minuteKind = Array(repeating: .rest, count: n)
         for (i, w) in p.wornWalks.enumerated() {
@@ -174,7 +213,7 @@ struct Planner {
             if w.kind != .strength { p.wornWalks.append(Walk(start: w.start, end: w.end)) }
         }
         p.wornWalks.sort { $0.start < $1.start }
-        var mr = SplitMix64(seed: seed, day: index, stream: Stream.minutes)
+        var mr = SplitMix64(seed: seed, day: p.index, stream: Stream.minutes)
         for _ in 0..<mr.int(30...70) {
             let m = mr.int(0...(n - 1))
             if p.minuteKind[m] == .rest { p.minuteKind[m] = .incidental }
@@ -196,10 +235,12 @@ struct Planner {
             p.watchSteps[m] = Int32(steps)
             p.watchDistance[m] = Int32(steps * strideCm)
         }
+    }
 
-        // iPhone samples of the walks without the Watch: 10-minute chunks (the last one
-        // shorter). A chunk crossing local midnight gets values divisible by
-        // duration / gcd(seconds before midnight, duration), so both parts are whole units.
+    /// iPhone samples of the walks without the Watch: 10-minute chunks (the last one shorter).
+    /// A chunk crossing local midnight gets values divisible by
+    /// duration / gcd(seconds before midnight, duration), so both parts are whole units.
+    private func planPhoneChunks(_ p: inout DayPlan, _ r: inout SplitMix64) {
         for w in p.unwornWalks {
             var t = w.start
             while t < w.end {
@@ -216,12 +257,16 @@ struct Planner {
                 t = e
             }
         }
+    }
 
-        // Stand hours: every local hour the Watch is worn in (partly) gets a record.
-        let firstHour = Int((clock.localSeconds(at: p.wearStart) - Int64(day) * 86_400) / 3600)
-        let lastHour = Int((clock.localSeconds(at: p.wearEnd - 1) - Int64(day) * 86_400) / 3600)
+    /// Stand hours: every local hour the Watch is worn in (partly) gets a record, stood when
+    /// active in it or by chance (less likely from 21:00).
+    private func planStandHours(_ p: inout DayPlan, _ r: inout SplitMix64) {
+        let clock = schedule.clock(p.index)
+        let firstHour = Int((clock.localSeconds(at: p.wearStart) - Int64(p.day) * 86_400) / 3600)
+        let lastHour = Int((clock.localSeconds(at: p.wearEnd - 1) - Int64(p.day) * 86_400) / 3600)
         for h in firstHour...lastHour {
-            let hs = at(h, 0)
+            let hs = at(p, h, 0)
             let he = hs + 3600
             var active = false
             var t = max(hs, p.wearStart)
@@ -234,16 +279,6 @@ struct Planner {
             }
             p.standHours.append(StandHourPlan(start: hs, stood: active || r.chance(h >= 21 ? 0.35 : 0.8)))
         }
-
-        if index % 10 == 3 {
-            p.manualSteps = (at(12, 0) + Int64(r.int(0...3599)), 500 * Int64(r.int(1...3)))
-        }
-        if index % 9 == 3 {
-            p.bloodPressure = (
-                p.wearStart + 1800 + Int64(r.int(0...1800)), Int64(r.int(112...132)), Int64(r.int(70...84))
-            )
-        }
-        return p
     }
 }
 
