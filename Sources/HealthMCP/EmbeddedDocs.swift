@@ -414,6 +414,17 @@ and the change into the named zone is placed as between any two zones above. `re
 naming the evidence for both zones ("the days before fit America/Sao\_Paulo (ActivitySummary: 14
 of 14 days agree; HRV beat times: 57 of 59 match) better than Africa/Johannesburg …").
 
+**Days after the last sample naming a zone.** When the export was made at an offset that the
+last named zone does not have at that instant (the phone moved after the last workout or night
+that named a zone, for example onto the last day of the data), the days after that sample's day
+are scored the same way against the zone groups with the export's offset. When one fits them
+better than the last named zone (more days agreeing with the `ActivitySummary`, or as many and
+more HRV beat lists with its offset), its zone (named as in §6) follows, the change into it is
+placed as between any two zones above (the export instant standing for the first sample naming
+it), and `report.md` names the evidence ("no sample after 2025-05-23 names a zone, the export was
+made at UTC+10:00, and the days after fit …"). Otherwise the last named zone runs to the end, and
+`report.md` says that the export was made elsewhere.
+
 **Where the instant of a change lies.** A change takes effect at the new zone's midnight of its
 first day, never at the old zone's: the instant is the one at which the days on both sides are
 whole local days. The first day itself is chosen from the evidence: after the last sample in the

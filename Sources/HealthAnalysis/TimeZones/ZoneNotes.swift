@@ -10,6 +10,9 @@ enum ZoneNote: Equatable, Sendable {
     case strayValue(count: Int, zone: String, between: String)
     /// The days before the first `HKTimeZone` sample fit another zone better (§5).
     case leadingZone(firstNamedDay: Int, zone: String, fit: ZoneFit, named: String, namedFit: ZoneFit)
+    /// The days after the last `HKTimeZone` sample fit the zone with the export's printed
+    /// offset better (§5).
+    case trailingZone(printed: Int64, lastNamedDay: Int, zone: String, fit: ZoneFit, named: String, namedFit: ZoneFit)
     /// A move whose day neither `HKTimeZone` nor the `ActivitySummary` tells (§5).
     case undecidedMove(from: String, to: String, firstCandidate: Int, lastCandidate: Int, chosen: Int)
     /// The export's printed offset is not the last named zone's at the export instant.
@@ -83,6 +86,9 @@ enum ZoneNote: Equatable, Sendable {
         case .leadingZone(let firstNamedDay, let zone, let fit, let named, let namedFit):
             return
                 "Time zone: no sample before \(day(firstNamedDay)) names a zone, and the days before fit \(zone) (\(fit.evidence)) better than \(named), the first zone named (\(namedFit.evidence)): they are read in \(zone)."
+        case .trailingZone(let printed, let lastNamedDay, let zone, let fit, let named, let namedFit):
+            return
+                "Time zone: no sample after \(day(lastNamedDay)) names a zone, the export was made at \(Analyzer.offsetLabel(printed)), and the days after fit \(zone) (\(fit.evidence)) better than \(named), the last zone named (\(namedFit.evidence)): they are read in \(zone) from the change on."
         case .undecidedMove(let from, let to, let firstCandidate, let lastCandidate, let chosen):
             return
                 "the move from \(from) to \(to) lies between \(day(firstCandidate)) and \(day(lastCandidate)), and neither HKTimeZone nor the ActivitySummary tells on which day: the days from \(day(firstCandidate - 1)) to \(day(lastCandidate)) may hold hours of the other zone (the change is placed at \(day(chosen)))."

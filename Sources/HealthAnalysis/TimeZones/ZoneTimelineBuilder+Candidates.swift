@@ -160,10 +160,12 @@ extension ZoneTimelineBuilder {
         return groups
     }
 
-    /// Every zone group over the data, in the order of §6: the locale's region, the well-known
-    /// representatives, then the name.
-    func orderedZoneGroups() -> [(calendar: LocalCalendar, ids: [String])] {
-        Self.zoneGroups(range: range) { _ in true }.values.map { (calendar: $0.calendar, ids: $0.ids.sorted()) }
+    /// The zone groups over the data (of the zones `include` accepts), in the order of §6: the
+    /// locale's region, the well-known representatives, then the name.
+    func orderedZoneGroups(
+        _ include: (TimeZone) -> Bool = { _ in true }
+    ) -> [(calendar: LocalCalendar, ids: [String])] {
+        Self.zoneGroups(range: range, include).values.map { (calendar: $0.calendar, ids: $0.ids.sorted()) }
             .sorted { a, b in
                 if inRegion(a.ids) != inRegion(b.ids) { return inRegion(a.ids) }
                 if preference(a.ids) != preference(b.ids) { return preference(a.ids) < preference(b.ids) }

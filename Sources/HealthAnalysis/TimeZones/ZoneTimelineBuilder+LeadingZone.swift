@@ -29,8 +29,26 @@ extension ZoneTimelineBuilder {
         let ringsFit = Double(own.rings.agreeing) >= 0.95 * Double(own.rings.compared)
         let beatsFit = Double(own.hrvMatching) >= 0.95 * Double(records)
         if ringsFit && beatsFit { return nil }
+        guard let best = bestFitting(orderedZoneGroups(), fit, over: own) else { return nil }
+        let id = representative(best.ids)
+        guard let tz = TimeZone(identifier: id) else { return nil }
+        return (
+            id, tz,
+            .changePoints(
+                agreeingDays: best.fit.rings.agreeing, comparedDays: best.fit.rings.compared,
+                hrvMatching: best.fit.hrvMatching, hrvRecords: records),
+            .leadingZone(firstNamedDay: firstNamedDay, zone: id, fit: best.fit, named: named, namedFit: own)
+        )
+    }
+
+    /// The first of `groups` (in their order) that fits best by `fit` (ActivitySummary agreement,
+    /// then HRV beat lists), when it fits strictly better than `own`; nil otherwise.
+    func bestFitting(
+        _ groups: [(calendar: LocalCalendar, ids: [String])], _ fit: (LocalCalendar) -> ZoneNote.ZoneFit,
+        over own: ZoneNote.ZoneFit
+    ) -> (ids: [String], fit: ZoneNote.ZoneFit)? {
         var best: (ids: [String], fit: ZoneNote.ZoneFit)?
-        for g in orderedZoneGroups() {
+        for g in groups {
             let f = fit(g.calendar)
             if let b = best {
                 if f.rings.agreeing < b.fit.rings.agreeing { continue }
@@ -42,14 +60,6 @@ extension ZoneTimelineBuilder {
             best.fit.rings.agreeing > own.rings.agreeing
                 || (best.fit.rings.agreeing == own.rings.agreeing && best.fit.hrvMatching > own.hrvMatching)
         else { return nil }
-        let id = representative(best.ids)
-        guard let tz = TimeZone(identifier: id) else { return nil }
-        return (
-            id, tz,
-            .changePoints(
-                agreeingDays: best.fit.rings.agreeing, comparedDays: best.fit.rings.compared,
-                hrvMatching: best.fit.hrvMatching, hrvRecords: records),
-            .leadingZone(firstNamedDay: firstNamedDay, zone: id, fit: best.fit, named: named, namedFit: own)
-        )
+        return best
     }
 }

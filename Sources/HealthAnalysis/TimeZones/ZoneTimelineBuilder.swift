@@ -75,12 +75,18 @@ struct ZoneTimelineBuilder {
                 reason: lead?.reason ?? .hkTimeZone(samples: runs[0].count))
         ]
         // Each change: its candidate first days, the change points among them, the placement.
-        var placement = ZoneChangeEvidence(hrv: runs.count > 1 ? offsets.observations : [])
+        var placement = ZoneChangeEvidence(hrv: offsets.observations)
         for k in 1..<runs.count {
             let candidates = ZoneChangeCandidates(from: runs[k - 1], to: runs[k])
             periods.append(place(candidates, after: periods, evidence: &placement, notes: &notes))
         }
-        if let e = exportInstant, let printed = exportOffset, let lastPeriod = periods.last,
+        // After the last sample naming a zone: the zone of the export's offset, when the days'
+        // own evidence fits it better.
+        if let trailing = trailingZone(
+            after: runs[runs.count - 1], periods: periods, evidence: &placement, notes: &notes)
+        {
+            periods.append(trailing)
+        } else if let e = exportInstant, let printed = exportOffset, let lastPeriod = periods.last,
             let last = lastPeriod.timeZone, Self.offset(last, e) != printed
         {
             notes.append(

@@ -1,0 +1,109 @@
+import Foundation
+import SyntheticExport
+import Testing
+
+/// Moves east and west of 1, 3, 9 and 15 hours, with `HKTimeZone`, with it only from the move
+/// on, and without it; and a move onto the last day of the data. `daily.csv` must hold the
+/// generator's true days, each in its true zone or a stand-in with the same offsets on every day
+/// (docs/days-and-time-zones.md §5, §6.1). `scripts/zone-truth --sizes` counts the same scenarios.
+///
+/// The generator keeps samples out of the hours where the two zones' dates differ (its travel
+/// day ends an hour early), so these moves do not test where inside those hours a move is placed:
+/// docs/days-and-time-zones.md §5 lists that as a known gap.
+@Suite("Moves of 1, 3, 9 and 15 hours against the generator's truth")
+struct MoveSizeTests {
+    typealias Move = EveryZoneTests.Move
+
+    enum Metadata: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case everywhere, fromTheMove, none
+        var testDescription: String { rawValue }
+    }
+
+    /// January: London +00:00, Paris +01:00, Dubai +04:00, Los Angeles −08:00, Bangkok +07:00.
+    static let moves: [Move] = [
+        Move(
+            from: "Europe/London", to: "Europe/Paris", firstDay: "2025-01-06", days: 20, changeDay: "2025-01-16",
+            locale: "en_GB", seed: 300),
+        Move(
+            from: "Europe/Paris", to: "Europe/London", firstDay: "2025-01-06", days: 20, changeDay: "2025-01-16",
+            locale: "fr_FR", seed: 301),
+        Move(
+            from: "Europe/Paris", to: "Asia/Dubai", firstDay: "2025-01-06", days: 20, changeDay: "2025-01-16",
+            locale: "fr_FR", seed: 302),
+        Move(
+            from: "Asia/Dubai", to: "Europe/Paris", firstDay: "2025-01-06", days: 20, changeDay: "2025-01-16",
+            locale: "ar_AE", seed: 303),
+        Move(
+            from: "America/Los_Angeles", to: "Europe/Paris", firstDay: "2025-01-06", days: 20,
+            changeDay: "2025-01-16", locale: "en_US", seed: 304),
+        Move(
+            from: "Europe/Paris", to: "America/Los_Angeles", firstDay: "2025-01-06", days: 20,
+            changeDay: "2025-01-16", locale: "fr_FR", seed: 305),
+        Move(
+            from: "America/Los_Angeles", to: "Asia/Bangkok", firstDay: "2025-01-06", days: 20,
+            changeDay: "2025-01-16", locale: "en_US", seed: 306),
+        Move(
+            from: "Asia/Bangkok", to: "America/Los_Angeles", firstDay: "2025-01-06", days: 20,
+            changeDay: "2025-01-16", locale: "th_TH", seed: 307),
+    ]
+
+    static func configuration(_ move: Move, _ metadata: Metadata) -> SyntheticExportConfiguration {
+        var configuration = SyntheticExportConfiguration(
+            firstDay: move.firstDay, days: move.days, timeZoneIdentifier: move.from, seed: move.seed,
+            locale: move.locale,
+            zoneChanges: [SyntheticZoneChange(firstDay: move.changeDay, timeZoneIdentifier: move.to)],
+            writesTimeZoneMetadata: metadata != .none)
+        if metadata == .fromTheMove { configuration.timeZoneMetadataFrom = move.changeDay }
+        return configuration
+    }
+
+    @Test(arguments: moves, Metadata.allCases)
+    func theDaysAroundAMoveAreTheTrueDays(move: Move, metadata: Metadata) throws {
+        let (rows, report, truth) = try EveryZoneTests.report(Self.configuration(move, metadata))
+        #expect(rows.map { $0["date"]! } == truth.days.map(\.date))
+        expectTrueDays(rows, truth, name: "\(move.testDescription), \(metadata)")
+        for (row, zone) in zip(rows, truth.dayTimeZoneIdentifiers) {
+            let named = row["time_zone"]!
+            #expect(
+                EveryZoneTests.sameOffsets(named, zone, first: move.firstDay, days: move.days),
+                "\(row["date"]!): \(named) for \(zone)")
+        }
+        #expect(report.contains("on \(truth.days.count) days: \(truth.days.count) agree (100%)"), "\(report)")
+    }
+
+    @Test func aMoveOntoTheLastDayFollowsTheEvidenceAfterTheLastNamedZone() throws {
+        // Perth (+08:00) to Brisbane (+10:00) on 2025-05-24, the last of 20 days. No sample on
+        // that day names a zone (no night on the last day, no workout): the last HKTimeZone is
+        // Perth's, and main's binary read 05-24 in Perth, its stand hours two hours early at
+        // +08:00 (the last at 20:00 instead of 22:00), with only an info note. The export was made at +10:00,
+        // and the day's HRV beat times have +10:00 (3 of the 4 lists after the last Perth
+        // sample; the 4th is the travel day's, in Perth), so the day is read at +10:00.
+        let move = Move(
+            from: "Australia/Perth", to: "Australia/Brisbane", firstDay: "2025-05-05", days: 20,
+            changeDay: "2025-05-24", locale: "en_AU", seed: 309)
+        let configuration = Self.configuration(move, .everywhere)
+        let dir = try temporaryFolder()
+        let (bytes, truth) = SyntheticExport.makeExport(configuration)
+        let xml = dir.appendingPathComponent("export.xml")
+        try Data(bytes).write(to: xml)
+        let out = dir.appendingPathComponent("out")
+        let r = try run(["report", xml.path, "--out", out.path], environment: ["TZ": "UTC"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try readPlainCSV(out.appendingPathComponent("daily.csv"))
+        expectTrueDays(rows, truth, name: "Perth to Brisbane on the last day")
+        let last = try #require(rows.last)
+        #expect(last["date"] == "2025-05-24")
+        #expect(EveryZoneTests.sameOffsets(last["time_zone"]!, "Australia/Brisbane", first: "2025-05-05", days: 20))
+        let standHours = try readPlainCSV(out.appendingPathComponent("stand_hours.csv"))
+        let lastDay = standHours.filter { $0["date"] == "2025-05-24" }
+        #expect(!lastDay.isEmpty)
+        #expect(lastDay.allSatisfy { $0["utc_offset"] == "+10:00" }, "\(lastDay)")
+        #expect(lastDay.last?["hour"] == "22", "\(lastDay)")
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(
+            report.contains(
+                "- Time zone: no sample after 2025-05-23 names a zone, the export was made at UTC+10:00, and the days after fit "
+            ), "\(report)")
+        #expect(!report.contains("the phone was elsewhere at export time"), "\(report)")
+    }
+}
