@@ -109,6 +109,11 @@ struct Planner {
         p.wake = wake(index)
         let lateWatch = index % 3 == 2 || r.chance(0.15)
         p.wearStart = lateWatch ? at(p, 8, 30 + 5 * r.int(0...15)) : at(p, 7, 5 * r.int(0...6))
+        if schedule.startsAtDeparture(index) {
+            // The day starts on arrival: awake 30 minutes after it, the Watch on 30 minutes later.
+            p.wake = max(p.wake, p.dayStart + 1800)
+            p.wearStart = max(p.wearStart, p.wake + 1800)
+        }
         p.wearEnd = at(p, 22, 5 * r.int(0...9))
         if schedule.isTravelDay(index) { p.wearEnd = min(p.wearEnd, p.dayEnd - 3600) }
         let shortTravelDay = schedule.isTravelDay(index) && p.wearStart > p.wearEnd - 3 * 3600
@@ -149,7 +154,8 @@ struct Planner {
     }
 
     /// A run on weekday 2, a run/walk/strength session on weekday 4, often a run on 6; on a
-    /// travel day the Watch may come off before an evening workout, which is then left out.
+    /// travel day the Watch may come off before an evening workout, and on the day of an
+    /// arrival it may go on after a lunch workout: such a workout is left out.
     private func planWorkout(_ p: inout DayPlan, _ r: inout SplitMix64) {
         let wk = p.index % 7
         var workoutKind: WorkoutKind?
@@ -168,7 +174,7 @@ struct Planner {
         let end = start + Int64(minutes) * 60
         let pauseAt = start + 60 * Int64(r.int(8...(minutes - 8))) + Int64(r.int(0...59))
         let pause = kind == .strength ? 0 : Int64(r.int(40...180))
-        if end <= p.wearEnd - 600 {
+        if end <= p.wearEnd - 600 && start >= p.wearStart + 600 {
             p.workouts.append(
                 WorkoutPlan(
                     kind: kind, start: start, end: end, pauseAt: pauseAt, pauseSeconds: pause,

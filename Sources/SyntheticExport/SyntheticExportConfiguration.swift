@@ -100,6 +100,14 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
         // An eastward change shortens the travel day before it (Los Angeles to Tokyo in winter:
         // 7 hours); the day plan needs a few hours of Watch wear on it.
         let schedule = ZoneSchedule(self, firstDay: first)
+        for change in zoneChanges where change.departure != nil {
+            // Eastward only: after the new zone's midnight of the first day and before the old one's.
+            let index = Civil.parse(change.firstDay)! - first
+            guard change.departureTime != nil, let departure = schedule.departures[index],
+                departure > schedule.clock(index).midnight(day: first + index),
+                departure < schedule.clock(index - 1).midnight(day: first + index)
+            else { throw .invalidDeparture(change.departure ?? "") }
+        }
         for (index, _) in schedule.changes {
             let hours = (schedule.dayStart(index) - schedule.dayStart(index - 1)) / 3600
             if hours < Self.shortestTravelDayHours {
@@ -122,6 +130,9 @@ public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
     /// The travel day (the day before a zone change) would last fewer hours than
     /// `SyntheticExportConfiguration.shortestTravelDayHours`.
     case travelDayTooShort(String, hours: Int)
+    /// A departure that is not `HH:MM`, or not after the new zone's midnight of the change day
+    /// and before the old zone's (departures are for eastward moves).
+    case invalidDeparture(String)
 
     public var description: String {
         switch self {
@@ -131,6 +142,9 @@ public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
         case .invalidExportDate(let s): return "export date '\(s)' is not of the form YYYY-MM-DD HH:MM[:SS]"
         case .invalidZoneChange(let s):
             return "zone change day '\(s)' is not a date after the first day and within the days"
+        case .invalidDeparture(let s):
+            return
+                "departure '\(s)' is not HH:MM in the old zone after the new zone's midnight of the change day and before the old zone's (an eastward move)"
         case .travelDayTooShort(let s, let hours):
             return
                 "the travel day \(s) before the zone change would last \(hours) hours; the generator plans travel days of at least \(SyntheticExportConfiguration.shortestTravelDayHours) hours (an eastward change of at most 15 hours)"

@@ -7,11 +7,29 @@ public struct SyntheticZoneChange: Sendable, Equatable {
     /// The first this many days in the new zone carry no `HKTimeZone` metadata (a Watch that
     /// recorded no workout or sleep there yet), so the export cannot name the change's day.
     public var daysWithoutTimeZoneMetadata: Int
+    /// `HH:MM`: the local time in the old zone, on the day before `firstDay`, at which the person
+    /// departs (an eastward move only). From that instant on the new zone's clock is in force,
+    /// and `firstDay` starts then: the travel day keeps its samples in the hours after the new
+    /// zone's midnight (the hours where the two zones' dates differ), which the default (the
+    /// change at the new zone's midnight, no samples in those hours) never has. Nil: the default.
+    public var departure: String?
 
-    public init(firstDay: String, timeZoneIdentifier: String, daysWithoutTimeZoneMetadata: Int = 0) {
+    public init(
+        firstDay: String, timeZoneIdentifier: String, daysWithoutTimeZoneMetadata: Int = 0, departure: String? = nil
+    ) {
         self.firstDay = firstDay
         self.timeZoneIdentifier = timeZoneIdentifier
         self.daysWithoutTimeZoneMetadata = daysWithoutTimeZoneMetadata
+        self.departure = departure
+    }
+
+    /// `departure` as hour and minute; nil when absent or not `HH:MM`.
+    var departureTime: (hour: Int, minute: Int)? {
+        guard let departure else { return nil }
+        let parts = departure.split(separator: ":").map { Int($0) }
+        guard parts.count == 2, let h = parts[0], let m = parts[1], (0..<24).contains(h), (0..<60).contains(m)
+        else { return nil }
+        return (h, m)
     }
 }
 
@@ -22,7 +40,9 @@ public struct SyntheticZoneChange: Sendable, Equatable {
 ///
 /// The day before a change is a travel day: the Watch comes off an hour before that day's end at
 /// the latest and is not worn at night, so that no sample lies in the hours that the two zones'
-/// dates disagree on.
+/// dates disagree on. With a departure (`SyntheticZoneChange.departure`, eastward only) the new
+/// zone is in force from the departure instant, and the new zone's first day starts then: the
+/// travel day ends at the departure and keeps its samples after the new zone's midnight.
 struct ZoneSchedule: Sendable {
     let firstDay: Int
     /// Per day index (0 ... days, the last entry for the day after the data), an index into `clocks`.
@@ -31,6 +51,8 @@ struct ZoneSchedule: Sendable {
     let identifiers: [String]
     /// Day indices where a new zone starts, with the instant its clock takes over.
     let changes: [(index: Int, instant: Int64)]
+    /// Day indices whose day starts at a departure instant, with that instant.
+    let departures: [Int: Int64]
     /// Instants `[start, end)` whose samples carry no `HKTimeZone`
     /// (`SyntheticZoneChange.daysWithoutTimeZoneMetadata`).
     let unnamed: [Range<Int64>]
@@ -53,11 +75,19 @@ struct ZoneSchedule: Sendable {
         self.zoneOfDay = zoneOfDay
         self.clocks = clocks
         self.identifiers = ids
+        var departures: [Int: Int64] = [:]
+        for change in config.zoneChanges {
+            guard let (h, m) = change.departureTime, let day = Civil.parse(change.firstDay) else { continue }
+            let index = day - firstDay
+            guard index > 0, index < zoneOfDay.count else { continue }
+            departures[index] = clocks[zoneOfDay[index - 1]].instant(day: day - 1, hour: h, minute: m)
+        }
         var changes: [(Int, Int64)] = []
         for i in 1..<zoneOfDay.count where zoneOfDay[i] != zoneOfDay[i - 1] {
-            changes.append((i, clocks[zoneOfDay[i]].midnight(day: firstDay + i)))
+            changes.append((i, departures[i] ?? clocks[zoneOfDay[i]].midnight(day: firstDay + i)))
         }
         self.changes = changes
+        self.departures = departures
         var unnamed: [Range<Int64>] = []
         for change in config.zoneChanges where change.daysWithoutTimeZoneMetadata > 0 {
             let start = Civil.parse(change.firstDay)! - firstDay
@@ -88,8 +118,12 @@ struct ZoneSchedule: Sendable {
         index + 1 < zoneOfDay.count && zoneOfDay[index + 1] != zoneOfDay[index]
     }
 
+    /// True when day `index` starts at a departure instant (the person lands during the day).
+    func startsAtDeparture(_ index: Int) -> Bool { departures[index] != nil }
+
     /// The first instant of day `index` (the rule above).
     func dayStart(_ index: Int) -> Int64 {
+        if let departure = departures[index] { return departure }
         let own = clock(index).midnight(day: firstDay + index)
         guard index > 0 else { return own }
         return min(own, clock(index - 1).midnight(day: firstDay + index))

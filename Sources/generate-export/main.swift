@@ -5,7 +5,7 @@ import Foundation
 import SyntheticExport
 
 let usage =
-    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--zone-change DATE=ZONE[+N]]... [--no-hktimezone] [--hktimezone-from DATE] [--locale ID] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
+    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--zone-change DATE=ZONE[+N][@HH:MM]]... [--no-hktimezone] [--hktimezone-from DATE] [--locale ID] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
 
 let help = """
     \(usage)
@@ -20,7 +20,10 @@ let help = """
       --zone-change DATE=ZONE  from local day DATE on the person lives in ZONE (a move or
                             a trip; repeat for several). The day before is a travel day
                             of at least 9 hours (an eastward change of at most 15 hours);
-                            DATE=ZONE+N: no HKTimeZone on the first N days in ZONE
+                            DATE=ZONE+N: no HKTimeZone on the first N days in ZONE;
+                            DATE=ZONE@HH:MM: depart at HH:MM old-zone time the day before
+                            (eastward): DATE starts then, and the travel day has samples
+                            in the hours where the two zones' dates differ
       --no-hktimezone       write no HKTimeZone metadata (older exports, iPhone-only users)
       --hktimezone-from DATE  no HKTimeZone before local day DATE (metadata that begins
                             after a move: only the new zone is named)
@@ -73,14 +76,16 @@ func parse(_ arguments: [String]) throws -> Options? {
             let v = try value(a)
             let parts = v.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw UsageError(message: "--zone-change: '\(v)' is not DATE=ZONE") }
-            // DATE=ZONE+N: the first N days in ZONE carry no HKTimeZone.
-            let zone = parts[1].split(separator: "+", maxSplits: 1).map(String.init)
+            // DATE=ZONE@HH:MM: the departure; DATE=ZONE+N: the first N days in ZONE carry no HKTimeZone.
+            let at = parts[1].split(separator: "@", maxSplits: 1).map(String.init)
+            let zone = at[0].split(separator: "+", maxSplits: 1).map(String.init)
             guard let silent = zone.count == 2 ? Int(zone[1]) : 0, silent >= 0 else {
                 throw UsageError(message: "--zone-change: '\(v)' is not DATE=ZONE or DATE=ZONE+N")
             }
             o.configuration.zoneChanges.append(
                 SyntheticZoneChange(
-                    firstDay: parts[0], timeZoneIdentifier: zone[0], daysWithoutTimeZoneMetadata: silent))
+                    firstDay: parts[0], timeZoneIdentifier: zone[0], daysWithoutTimeZoneMetadata: silent,
+                    departure: at.count == 2 ? at[1] : nil))
         case "--no-hktimezone": o.configuration.writesTimeZoneMetadata = false
         case "--locale": o.configuration.locale = try value(a)
         case "--hktimezone-from": o.configuration.timeZoneMetadataFrom = try value(a)

@@ -106,4 +106,48 @@ struct MoveSizeTests {
             ), "\(report)")
         #expect(!report.contains("the phone was elsewhere at export time"), "\(report)")
     }
+
+    @Test func aMoveAtTheDepartureInstantIsAKnownGap() throws {
+        // Los Angeles (−08:00) to Tokyo (+09:00), departing at 14:00 Los Angeles time on
+        // 2025-01-15 (22:00Z, 07:00 in Tokyo on 01-16). The truth files every instant under its
+        // date in the zone in force then: 01-15 runs from 00:00 to 14:00 in Los Angeles (14 h),
+        // 01-16 from 07:00 in Tokyo (17 h). Tokyo's midnight starting 01-16 is 07:00 on 01-15 in
+        // Los Angeles, so the rule of docs/days-and-time-zones.md §5 (a change takes effect at the
+        // new zone's midnight) files the travel day's hours from 07:00 to 14:00 under 01-16: both
+        // days are wrong (scripts/zone-truth --departures: 18 of 20 days, with and without
+        // HKTimeZone). Placing the change at the departure instant is the gap §5 names.
+        let configuration = SyntheticExportConfiguration(
+            firstDay: "2025-01-06", days: 20, timeZoneIdentifier: "America/Los_Angeles", seed: 320,
+            locale: "en_US",
+            zoneChanges: [
+                SyntheticZoneChange(firstDay: "2025-01-16", timeZoneIdentifier: "Asia/Tokyo", departure: "14:00")
+            ])
+        let (rows, _, truth) = try EveryZoneTests.report(configuration)
+        #expect(truth.days.map(\.date) == rows.map { $0["date"]! })
+        let travel = try #require(truth.days.first { $0.date == "2025-01-15" })
+        #expect(travel.steps > 0)
+        #expect(travel.hours == 14)
+        #expect(truth.days.first { $0.date == "2025-01-16" }?.hours == 17)
+        expectTrueDays(
+            rows.filter { $0["date"] != "2025-01-15" && $0["date"] != "2025-01-16" },
+            SyntheticTruth.days(truth, except: ["2025-01-15", "2025-01-16"]), name: "away from the move")
+        withKnownIssue(
+            "docs/days-and-time-zones.md §5: a move is placed at the new zone's midnight, not at the departure"
+        ) {
+            expectTrueDays(
+                rows.filter { $0["date"] == "2025-01-15" || $0["date"] == "2025-01-16" },
+                SyntheticTruth.days(
+                    truth, except: truth.days.map(\.date).filter { $0 != "2025-01-15" && $0 != "2025-01-16" }),
+                name: "the travel day and the first day in Tokyo")
+        }
+    }
+}
+
+extension SyntheticTruth {
+    /// `truth` without the days dated in `dates`.
+    static func days(_ truth: SyntheticTruth, except dates: [String]) -> SyntheticTruth {
+        var t = truth
+        t.days = truth.days.filter { !dates.contains($0.date) }
+        return t
+    }
 }
