@@ -381,129 +381,143 @@ final class Replay {
         return out
     }
 
+    /// The archive's workouts, each with its activities, events, statistics and routes, in the
+    /// order they were imported (the workout, then what belongs to it, each by position).
     func workouts() throws -> [Workout] {
+        let q = try WorkoutStatements(db)
         let md = try metadataStatement()
-        let rows = try db.prepare(
-            """
-            SELECT id, activity_type_id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc,
-              printed_offset_min, duration_min, total_distance_km, total_energy_kcal FROM workouts ORDER BY id
-            """)
-        let activities = try db.prepare(
-            """
-            SELECT id, uuid, start_utc, end_utc, printed_offset_min, duration_min FROM workout_activities
-            WHERE workout_id = ? ORDER BY position
-            """)
-        let events = try db.prepare(
-            """
-            SELECT id, activity_id, type_id, date_utc, printed_offset_min, duration_min FROM workout_events
-            WHERE workout_id = ? ORDER BY position
-            """)
-        let statistics = try db.prepare(
-            """
-            SELECT activity_id, type_id, start_utc, end_utc, printed_offset_min, sum, average, minimum, maximum, unit_id,
-              id FROM workout_statistics WHERE workout_id = ? ORDER BY position
-            """)
-        let routes = try db.prepare(
-            """
-            SELECT id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc, printed_offset_min
-            FROM workout_routes WHERE workout_id = ? ORDER BY position
-            """)
-        let files = try db.prepare("SELECT path FROM workout_route_files WHERE route_id = ? ORDER BY position")
-        let locations = try db.prepare(
-            """
-            SELECT date_utc, printed_offset_min, latitude, longitude, altitude, horizontal_accuracy, vertical_accuracy,
-              course, speed, position FROM route_locations WHERE route_id = ? ORDER BY position
-            """)
         var out: [Workout] = []
-        while try rows.step() {
-            let id = rows.int64(0)
-            var w = Workout(
-                activityType: types[rows.int64(1)] ?? "", durationMinutes: try rows.checkedDouble(9, row: id),
-                totalDistanceKm: try rows.checkedDouble(10, row: id),
-                totalEnergyBurnedKcal: try rows.checkedDouble(11, row: id),
-                sourceName: sources[rows.int64(2)] ?? "", sourceVersion: rows.int64OrNil(3).flatMap { versions[$0] },
-                device: rows.int64OrNil(4).flatMap { devices[$0] },
-                creationDate: try timestamp(rows, 7, offset: 8, row: id),
-                startDate: try required(rows, 5, offset: 8, row: id),
-                endDate: try required(rows, 6, offset: 8, row: id),
-                metadata: try metadata(.workout, id, md))
+        while try q.workouts.step() {
+            var w = try workout(q.workouts, md)
+            let id = q.workouts.int64(0)
             // Activities first: their events and statistics are attached to them by id.
-            var activityIndex: [Int64: Int] = [:]
-            activities.bind(1, id)
-            while try activities.step() {
-                let a = activities.int64(0)
-                activityIndex[a] = w.activities.count
-                w.activities.append(
-                    WorkoutActivity(
-                        uuid: activities.textOrNil(1), startDate: try required(activities, 2, offset: 4, row: a),
-                        endDate: try timestamp(activities, 3, offset: 4, row: a),
-                        durationMinutes: try activities.checkedDouble(5, row: a),
-                        metadata: try metadata(.workoutActivity, activities.int64(0), md)))
-            }
-            activities.reset()
-            events.bind(1, id)
-            while try events.step() {
-                let e = WorkoutEvent(
-                    type: types[events.int64(2)] ?? "",
-                    date: try required(events, 3, offset: 4, row: events.int64(0)),
-                    durationMinutes: try events.checkedDouble(5, row: events.int64(0)),
-                    metadata: try metadata(.workoutEvent, events.int64(0), md))
-                if let a = events.int64OrNil(1).flatMap({ activityIndex[$0] }) {
-                    w.activities[a].events.append(e)
-                } else {
-                    w.events.append(e)
-                }
-            }
-            events.reset()
-            statistics.bind(1, id)
-            while try statistics.step() {
-                let row = statistics.int64(10)
-                let unit = statistics.int64OrNil(9).flatMap { units[$0] }
-                let st = WorkoutStatistics(
-                    type: types[statistics.int64(1)] ?? "", startDate: try required(statistics, 2, offset: 4, row: row),
-                    endDate: try required(statistics, 3, offset: 4, row: row),
-                    sum: try statistics.checkedDouble(5, row: row), average: try statistics.checkedDouble(6, row: row),
-                    minimum: try statistics.checkedDouble(7, row: row),
-                    maximum: try statistics.checkedDouble(8, row: row),
-                    unit: unit?.canonical, originalUnit: unit?.unit)
-                if let a = statistics.int64OrNil(0).flatMap({ activityIndex[$0] }) {
-                    w.activities[a].statistics.append(st)
-                } else {
-                    w.statistics.append(st)
-                }
-            }
-            statistics.reset()
-            routes.bind(1, id)
-            while try routes.step() {
-                let routeID = routes.int64(0)
-                var route = WorkoutRoute(
-                    sourceName: sources[routes.int64(1)] ?? "",
-                    sourceVersion: routes.int64OrNil(2).flatMap { versions[$0] },
-                    device: routes.int64OrNil(3).flatMap { devices[$0] },
-                    creationDate: try timestamp(routes, 6, offset: 7, row: routeID),
-                    startDate: try required(routes, 4, offset: 7, row: routeID),
-                    endDate: try required(routes, 5, offset: 7, row: routeID),
-                    metadata: try metadata(.workoutRoute, routeID, md))
-                files.bind(1, routeID)
-                while try files.step() { route.filePaths.append(files.text(0)) }
-                files.reset()
-                locations.bind(1, routeID)
-                while try locations.step() {
-                    // A row of this WITHOUT ROWID table is named by its position in the route.
-                    let at = locations.int64(9)
-                    func number(_ c: Int32) throws -> Double? { try locations.checkedDouble(c, row: at) }
-                    route.locations.append(
-                        RouteLocation(
-                            date: try required(locations, 0, offset: 1, row: at),
-                            latitude: try number(2) ?? 0, longitude: try number(3) ?? 0,
-                            altitude: try number(4), horizontalAccuracy: try number(5),
-                            verticalAccuracy: try number(6), course: try number(7), speed: try number(8)))
-                }
-                locations.reset()
-                w.routes.append(route)
-            }
-            routes.reset()
+            let activityIndex = try attachActivities(to: &w, id, q.activities, md)
+            try attachEvents(to: &w, id, activityIndex, q.events, md)
+            try attachStatistics(to: &w, id, activityIndex, q.statistics)
+            try attachRoutes(to: &w, id, q, md)
             out.append(w)
+        }
+        return out
+    }
+
+    /// The workout of the current row of `WorkoutStatements.workouts`, without what belongs to it.
+    private func workout(_ rows: Statement, _ md: Statement) throws -> Workout {
+        let id = rows.int64(0)
+        return Workout(
+            activityType: types[rows.int64(1)] ?? "", durationMinutes: try rows.checkedDouble(9, row: id),
+            totalDistanceKm: try rows.checkedDouble(10, row: id),
+            totalEnergyBurnedKcal: try rows.checkedDouble(11, row: id),
+            sourceName: sources[rows.int64(2)] ?? "", sourceVersion: rows.int64OrNil(3).flatMap { versions[$0] },
+            device: rows.int64OrNil(4).flatMap { devices[$0] },
+            creationDate: try timestamp(rows, 7, offset: 8, row: id),
+            startDate: try required(rows, 5, offset: 8, row: id),
+            endDate: try required(rows, 6, offset: 8, row: id),
+            metadata: try metadata(.workout, id, md))
+    }
+
+    /// Appends workout `id`'s activities to `w`; returns each activity's index in
+    /// `w.activities` by its row id.
+    private func attachActivities(to w: inout Workout, _ id: Int64, _ activities: Statement, _ md: Statement)
+        throws -> [Int64: Int]
+    {
+        var activityIndex: [Int64: Int] = [:]
+        activities.bind(1, id)
+        defer { activities.reset() }
+        while try activities.step() {
+            let a = activities.int64(0)
+            activityIndex[a] = w.activities.count
+            w.activities.append(
+                WorkoutActivity(
+                    uuid: activities.textOrNil(1), startDate: try required(activities, 2, offset: 4, row: a),
+                    endDate: try timestamp(activities, 3, offset: 4, row: a),
+                    durationMinutes: try activities.checkedDouble(5, row: a),
+                    metadata: try metadata(.workoutActivity, activities.int64(0), md)))
+        }
+        return activityIndex
+    }
+
+    /// Appends workout `id`'s events to `w`, or to the activity an event belongs to.
+    private func attachEvents(
+        to w: inout Workout, _ id: Int64, _ activityIndex: [Int64: Int], _ events: Statement, _ md: Statement
+    ) throws {
+        events.bind(1, id)
+        defer { events.reset() }
+        while try events.step() {
+            let e = WorkoutEvent(
+                type: types[events.int64(2)] ?? "",
+                date: try required(events, 3, offset: 4, row: events.int64(0)),
+                durationMinutes: try events.checkedDouble(5, row: events.int64(0)),
+                metadata: try metadata(.workoutEvent, events.int64(0), md))
+            if let a = events.int64OrNil(1).flatMap({ activityIndex[$0] }) {
+                w.activities[a].events.append(e)
+            } else {
+                w.events.append(e)
+            }
+        }
+    }
+
+    /// Appends workout `id`'s statistics to `w`, or to the activity a statistic belongs to.
+    private func attachStatistics(
+        to w: inout Workout, _ id: Int64, _ activityIndex: [Int64: Int], _ statistics: Statement
+    ) throws {
+        statistics.bind(1, id)
+        defer { statistics.reset() }
+        while try statistics.step() {
+            let row = statistics.int64(10)
+            let unit = statistics.int64OrNil(9).flatMap { units[$0] }
+            let st = WorkoutStatistics(
+                type: types[statistics.int64(1)] ?? "", startDate: try required(statistics, 2, offset: 4, row: row),
+                endDate: try required(statistics, 3, offset: 4, row: row),
+                sum: try statistics.checkedDouble(5, row: row), average: try statistics.checkedDouble(6, row: row),
+                minimum: try statistics.checkedDouble(7, row: row),
+                maximum: try statistics.checkedDouble(8, row: row),
+                unit: unit?.canonical, originalUnit: unit?.unit)
+            if let a = statistics.int64OrNil(0).flatMap({ activityIndex[$0] }) {
+                w.activities[a].statistics.append(st)
+            } else {
+                w.statistics.append(st)
+            }
+        }
+    }
+
+    /// Appends workout `id`'s routes to `w`, each with its route files and locations.
+    private func attachRoutes(to w: inout Workout, _ id: Int64, _ q: WorkoutStatements, _ md: Statement) throws {
+        q.routes.bind(1, id)
+        defer { q.routes.reset() }
+        while try q.routes.step() {
+            let routes = q.routes
+            let routeID = routes.int64(0)
+            var route = WorkoutRoute(
+                sourceName: sources[routes.int64(1)] ?? "",
+                sourceVersion: routes.int64OrNil(2).flatMap { versions[$0] },
+                device: routes.int64OrNil(3).flatMap { devices[$0] },
+                creationDate: try timestamp(routes, 6, offset: 7, row: routeID),
+                startDate: try required(routes, 4, offset: 7, row: routeID),
+                endDate: try required(routes, 5, offset: 7, row: routeID),
+                metadata: try metadata(.workoutRoute, routeID, md))
+            q.files.bind(1, routeID)
+            while try q.files.step() { route.filePaths.append(q.files.text(0)) }
+            q.files.reset()
+            route.locations = try locations(ofRoute: routeID, q.locations)
+            w.routes.append(route)
+        }
+    }
+
+    /// The locations of route `routeID`, in order.
+    private func locations(ofRoute routeID: Int64, _ locations: Statement) throws -> [RouteLocation] {
+        var out: [RouteLocation] = []
+        locations.bind(1, routeID)
+        defer { locations.reset() }
+        while try locations.step() {
+            // A row of this WITHOUT ROWID table is named by its position in the route.
+            let at = locations.int64(9)
+            func number(_ c: Int32) throws -> Double? { try locations.checkedDouble(c, row: at) }
+            out.append(
+                RouteLocation(
+                    date: try required(locations, 0, offset: 1, row: at),
+                    latitude: try number(2) ?? 0, longitude: try number(3) ?? 0,
+                    altitude: try number(4), horizontalAccuracy: try number(5),
+                    verticalAccuracy: try number(6), course: try number(7), speed: try number(8)))
         }
         return out
     }
@@ -626,5 +640,51 @@ struct DenseTable<Value> {
 
     @inline(__always) subscript(id: Int64) -> Value? {
         id >= 0 && id < Int64(slots.count) ? slots[Int(id)] : sparse[id]
+    }
+}
+
+/// The statements `Replay.workouts()` reads a workout and what belongs to it with, prepared once
+/// for all workouts.
+struct WorkoutStatements {
+    let workouts: Statement
+    let activities: Statement
+    let events: Statement
+    let statistics: Statement
+    let routes: Statement
+    let files: Statement
+    let locations: Statement
+
+    init(_ db: Connection) throws {
+        workouts = try db.prepare(
+            """
+            SELECT id, activity_type_id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc,
+              printed_offset_min, duration_min, total_distance_km, total_energy_kcal FROM workouts ORDER BY id
+            """)
+        activities = try db.prepare(
+            """
+            SELECT id, uuid, start_utc, end_utc, printed_offset_min, duration_min FROM workout_activities
+            WHERE workout_id = ? ORDER BY position
+            """)
+        events = try db.prepare(
+            """
+            SELECT id, activity_id, type_id, date_utc, printed_offset_min, duration_min FROM workout_events
+            WHERE workout_id = ? ORDER BY position
+            """)
+        statistics = try db.prepare(
+            """
+            SELECT activity_id, type_id, start_utc, end_utc, printed_offset_min, sum, average, minimum, maximum, unit_id,
+              id FROM workout_statistics WHERE workout_id = ? ORDER BY position
+            """)
+        routes = try db.prepare(
+            """
+            SELECT id, source_id, source_version_id, device_id, start_utc, end_utc, creation_utc, printed_offset_min
+            FROM workout_routes WHERE workout_id = ? ORDER BY position
+            """)
+        files = try db.prepare("SELECT path FROM workout_route_files WHERE route_id = ? ORDER BY position")
+        locations = try db.prepare(
+            """
+            SELECT date_utc, printed_offset_min, latitude, longitude, altitude, horizontal_accuracy, vertical_accuracy,
+              course, speed, position FROM route_locations WHERE route_id = ? ORDER BY position
+            """)
     }
 }

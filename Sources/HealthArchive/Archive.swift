@@ -102,10 +102,12 @@ public final class Archive {
     /// never one of ours and is refused ("not an archive"), for every command.
     ///
     /// - Parameters:
-    ///   - readOnly: open for reading only (`inspect --db`, `report --db`); the file must exist.
+    ///   - readOnly: open for reading only (`inspect --db`; `report --db` on an archive it cannot
+    ///     write); the file must exist.
     ///     Needs no write access to the file; where the folder cannot hold SQLite's `-shm` and
     ///     `-wal` files and there is no `-wal`, the file is opened `immutable=1`.
-    ///   - create: create a missing archive (`import`); `report --db` does not.
+    ///   - create: create a missing archive, or the schema in an empty database (`import`);
+    ///     `report --db` does neither.
     ///   - busyTimeoutSeconds: how long to wait for another writer's lock.
     ///   - onLongWait: called once, with a one-line message, when a wait for another process's
     ///     lock has lasted more than a second (`report --db` waited silently for an
@@ -153,14 +155,14 @@ public final class Archive {
         busyWait = BusyWait(path: path, timeoutSeconds: busyTimeoutSeconds, onLongWait: onLongWait)
         db.setBusyHandler(busyWait)
         do throws(ArchiveError) {
-            try wrap { try checkSchema(readOnly: readOnly) }
+            try wrap { try checkSchema(readOnly: readOnly, mayCreate: create) }
         } catch .olderSchema(let path, let version, _) where readOnly && !queryOnly {
             // Reading needs the current schema: upgrade through a writable connection, then read.
             if let problem = Archive.whyNotWritable(path) {
                 throw .olderSchema(path: path, version: version, reason: problem)
             }
             _ = try Archive(path: path, create: false, busyTimeoutSeconds: busyTimeoutSeconds, onLongWait: onLongWait)
-            try wrap { try checkSchema(readOnly: readOnly) }
+            try wrap { try checkSchema(readOnly: readOnly, mayCreate: false) }
         }
     }
 
@@ -337,8 +339,10 @@ public final class Archive {
         guard header == Array("SQLite format 3\0".utf8) else { throw .notSQLite(path: path) }
     }
 
-    /// Refuses foreign or newer files; creates the schema in a new (empty) database.
-    private func checkSchema(readOnly: Bool) throws {
+    /// Refuses foreign or newer files; creates the schema in a new (empty) database when
+    /// `mayCreate` (`import`; `report --db`, which opens an existing archive writable to store
+    /// its results, refuses an empty database as a reader does: it is not one of ours).
+    private func checkSchema(readOnly: Bool, mayCreate: Bool) throws {
         // One statement, so one read transaction: the header and `sqlite_master` come from the same
         // commit. (Three separate reads could see the header before another process created the
         // schema and `sqlite_master` after it, and call our own archive foreign.)
@@ -351,7 +355,9 @@ public final class Archive {
         }
         var s = try state()
         if s.application == 0 && s.objects == 0 {
-            if readOnly { throw ArchiveError.notAnArchive(path: path, reason: "the database is empty") }
+            if readOnly || !mayCreate {
+                throw ArchiveError.notAnArchive(path: path, reason: "the database is empty")
+            }
             // Another process may be creating it right now: decide again under the write lock.
             try db.execute("BEGIN IMMEDIATE")
             do {

@@ -264,4 +264,12 @@ extension ArchiveService {
             return contents(page.text, "text/markdown")
         }
     }
+
+    /// The compiled-in pages and the report's schema change only with the binary: public, an
+    /// hour. The archive's schema is this person's archive and changes when an import upgrades
+    /// it: private, read again each time.
+    public func cacheHint(forResource uri: String) -> CacheHint {
+        uri == Self.archiveSchemaURI
+            ? .uncached : CacheHint(milliseconds: MCPServer.listTTLMilliseconds, isPublic: true)
+    }
 }

@@ -1136,26 +1136,71 @@ type) is ever returned: `query` refuses to read the table `me`.
 
 ## 7. Protocol
 
-JSON-RPC 2.0 over standard input and output, one message per line (the stdio transport);
-nothing but protocol messages is written to standard output, and logs go to standard error, and
-to the client as `notifications/message` at or above the level it set with `logging/setLevel`.
-The server speaks the `initialize` handshake of revisions 2025-11-25 (its newest), 2025-06-18,
-2025-03-26 and 2024-11-05: it answers the revision the client asks for when it knows it, else
-2025-11-25. It answers `initialize`, `ping`, `tools/list`, `tools/call`, `resources/list`,
-`resources/templates/list`, `resources/read` and `logging/setLevel`; notifications it does not
-use are ignored.
+JSON-RPC 2.0 over standard input and output, one message per line (the stdio transport, the
+same in every revision); nothing but protocol messages is written to standard output, and logs
+go to standard error, and to the client as `notifications/message` when it asked for them (see
+below).
+
+### 7.1 Protocol revisions
+
+The server speaks the specification's current revision, 2026-07-28, and the four before it.
+The two kinds differ in how a connection starts, so the client's **first request** decides
+which kind a connection speaks, once:
+
+- **Stateless (2026-07-28).** There is no handshake. Every request carries, in
+  `params._meta`, the revision it is written in (`io.modelcontextprotocol/protocolVersion`) and
+  the client's capabilities (`io.modelcontextprotocol/clientCapabilities`), and may carry the
+  client's name (`io.modelcontextprotocol/clientInfo`). A client learns what the server offers
+  with `server/discover`: the revisions it speaks (`supportedVersions`), its capabilities, its
+  instructions, and its name and version in the result's `_meta`
+  (`io.modelcontextprotocol/serverInfo`). Every result says `resultType: "complete"` (this
+  server never asks the client for input in the middle of a request). The results a client may
+  keep — `server/discover`, `tools/list`, `resources/list`, `resources/templates/list`,
+  `resources/read` — carry a cache hint: `ttlMs`, how long the answer stays good, and
+  `cacheScope`, whether a shared cache may hold it. The lists never change while the server
+  runs; we say an hour and `public`. The compiled-in docs pages and the report's schema say the
+  same; the archive's schema is this person's archive and changes when an import upgrades it,
+  so it says `0` and `private`. `ping`, `logging/setLevel` and the `initialize` handshake are not
+  part of this revision. Log messages are asked for per request: a request whose `_meta` holds
+  `io.modelcontextprotocol/logLevel` gets `notifications/message` at or above that level while
+  it runs, and a request without it gets none.
+- **Handshake (2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05).** The client sends `initialize`
+  with the revision it wants; the server answers with that revision when it knows it, else with
+  2025-11-25, and the client decides whether to go on. Then `tools/list`, `tools/call`,
+  `resources/list`, `resources/templates/list`, `resources/read`, `ping` and
+  `logging/setLevel` (which sets the level of the log messages for the rest of the session).
+
+A connection whose first request is anything but `initialize` and carries the envelope's
+revision key is stateless; any other first request (`initialize`, or a request without the
+envelope) makes it a handshake connection. This is also how the official SDKs' clients find
+out which kind a server is: the Python SDK's `Client` (mode `auto`, its default) first sends
+`server/discover` at 2026-07-28; a stateless server answers it, and a server of the handshake
+era answers -32601 (method not found), on which the client sends `initialize` instead. So an
+older client and a newer one both get the newest revision they share with us.
+The tests drive the server with that SDK in both ways (`MCPTests`).
+
+### 7.2 Errors
 
 | input | answer |
 |---|---|
 | a line that is not JSON | error -32700, id null |
 | a JSON array (a batch: MCP removed batches in 2025-06-18) | error -32600, id null |
 | not a JSON-RPC request object (no `jsonrpc: "2.0"`, an id that is not a string or number) | error -32600 |
-| a request other than `ping` before `initialize` | error -32600 |
-| an unknown method (also `server/discover` of the 2026 revision: the client falls back to `initialize`) | error -32601 |
+| handshake: a request other than `ping` before `initialize` | error -32600 |
+| handshake: a request carrying the stateless envelope after the first request | error -32600 |
+| handshake: `server/discover` | error -32601 |
+| stateless: no `_meta`, or one without the revision or the capabilities; a `logLevel` that is not a level | error -32602 |
+| stateless: a revision other than 2026-07-28, or `initialize` | error -32022, `data` naming the `supported` revisions and the `requested` one |
+| stateless: `ping`, `logging/setLevel` | error -32601 |
+| an unknown method | error -32601 |
 | bad params (no tool name, a log level that is not one) | error -32602 |
 | an unknown resource | error -32002 |
 | a line of more than 4 MiB | error -32600, id null; the line is skipped |
 | input ending inside a line | the partial line is dropped; exit 0 |
+
+Notifications from the client are ignored (the server uses none: the stateless revision has no
+`notifications/initialized`, and each call is answered before the next is read, so there is
+nothing to cancel).
 
 ## 8. Times
 

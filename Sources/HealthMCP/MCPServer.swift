@@ -30,6 +30,8 @@ public protocol MCPService: AnyObject {
     func readResource(_ uri: String) -> JSON?
     /// The server's `instructions` for the client's model.
     var instructions: String { get }
+    /// How long a client of the stateless revision may keep resource `uri` once read.
+    func cacheHint(forResource uri: String) -> CacheHint
 }
 
 /// Log messages: to standard error always, and to the client as `notifications/message` at or
@@ -74,8 +76,11 @@ enum RPCError {
 /// The server: reads messages from standard input until its end, answers each request on
 /// standard output, and writes nothing else there.
 public final class MCPServer {
-    /// The protocol revisions the server speaks (the `initialize` handshake), newest first.
+    /// The protocol revisions the server speaks through the `initialize` handshake, newest first.
     public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    /// The stateless revisions (no handshake, every request carries its revision in `_meta`),
+    /// newest first.
+    public static let statelessVersions = ["2026-07-28"]
     /// The longest message read; a longer line is discarded with an Invalid Request error.
     public static let maximumMessageBytes = 4 << 20
 
@@ -83,6 +88,8 @@ public final class MCPServer {
     let name: String
     let version: String
     var initialized = false
+    /// Which protocol era this connection speaks; decided by the client's first request.
+    var era = Era.undecided
     lazy var log = MCPLog { [unowned self] message in self.send(message) }
     /// False once standard output is gone (the client closed it): the server stops.
     var outputOpen = true
@@ -184,8 +191,20 @@ public final class MCPServer {
         if method == "notifications/initialized" { log.log("debug", "the client is initialized") }
     }
 
-    /// The response to one request.
+    /// The response to one request. The connection's era is decided by its first request
+    /// (docs/mcp.md §7.1): a request other than `initialize` whose `_meta` carries
+    /// the stateless envelope's protocol version opens a stateless connection; anything else
+    /// opens a handshake one. A request of the other era is refused afterwards.
     func request(id: JSON, method: String, params: JSON) -> JSON {
+        let enveloped = params["_meta"]?[Envelope.protocolVersion] != nil
+        if era == .undecided { era = method != "initialize" && enveloped ? .stateless : .handshake }
+        if era == .stateless { return statelessRequest(id: id, method: method, params: params) }
+        if enveloped && method != "initialize" {
+            return errorResponse(
+                id: id, RPCError.invalidRequest,
+                "Invalid Request: this connection began with the initialize handshake; a request carrying the"
+                    + " stateless _meta envelope is not accepted on it")
+        }
         if method == "initialize" { return initialize(id: id, params: params) }
         if method == "ping" { return response(id: id, .object([])) }
         guard initialized else {
@@ -193,6 +212,21 @@ public final class MCPServer {
                 id: id, RPCError.invalidRequest, "Invalid Request: the server is not initialized; send initialize first"
             )
         }
+        if method == "logging/setLevel" {
+            guard case .string(let level) = params["level"] ?? .null, let rank = MCPLog.levels.firstIndex(of: level)
+            else {
+                return errorResponse(
+                    id: id, RPCError.invalidParams,
+                    "Invalid params: level must be one of " + MCPLog.levels.joined(separator: ", "))
+            }
+            log.clientLevel = rank
+            return response(id: id, .object([]))
+        }
+        return operation(id: id, method: method, params: params)
+    }
+
+    /// The methods both eras answer alike: the tools and the resources.
+    func operation(id: JSON, method: String, params: JSON) -> JSON {
         switch method {
         case "tools/list":
             return response(id: id, .object([("tools", .array(service.tools))]))
@@ -226,15 +260,6 @@ public final class MCPServer {
                     id: id, RPCError.resourceNotFound, "Resource not found", data: .object([("uri", .string(uri))]))
             }
             return response(id: id, .object([("contents", .array([contents]))]))
-        case "logging/setLevel":
-            guard case .string(let level) = params["level"] ?? .null, let rank = MCPLog.levels.firstIndex(of: level)
-            else {
-                return errorResponse(
-                    id: id, RPCError.invalidParams,
-                    "Invalid params: level must be one of " + MCPLog.levels.joined(separator: ", "))
-            }
-            log.clientLevel = rank
-            return response(id: id, .object([]))
         default:
             return errorResponse(id: id, RPCError.methodNotFound, "Method not found: \(method)")
         }
@@ -256,17 +281,20 @@ public final class MCPServer {
             id: id,
             .object([
                 ("protocolVersion", .string(revision)),
-                (
-                    "capabilities",
-                    .object([
-                        ("tools", .object([("listChanged", .bool(false))])),
-                        ("resources", .object([("subscribe", .bool(false)), ("listChanged", .bool(false))])),
-                        ("logging", .object([])),
-                    ])
-                ),
+                ("capabilities", capabilities),
                 ("serverInfo", .object([("name", .string(name)), ("version", .string(version))])),
                 ("instructions", .string(service.instructions)),
             ]))
+    }
+
+    /// What the server offers, the same in both eras: tools and resources (whose lists never
+    /// change while it runs) and log messages.
+    var capabilities: JSON {
+        .object([
+            ("tools", .object([("listChanged", .bool(false))])),
+            ("resources", .object([("subscribe", .bool(false)), ("listChanged", .bool(false))])),
+            ("logging", .object([])),
+        ])
     }
 
     func response(id: JSON, _ result: JSON) -> JSON {

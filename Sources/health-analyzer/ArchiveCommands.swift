@@ -10,15 +10,45 @@ enum ArchiveCommands {
     /// Tells on standard error that a wait for another process's lock has lasted a second.
     static let announceWait: @Sendable (String) -> Void = { printError("note: " + $0) }
 
-    /// Replays the archive through the same pipeline as `report` (with a progress line), from a
-    /// read-only connection: reading needs no write access. Returns the run and the
-    /// archive's contents as read (`ArchiveStamp`), for `storeResults`.
+    /// `report --db`'s archive, opened once for both of its uses: the replay reads one snapshot
+    /// through it, and the result tables made from that snapshot are stored through the same
+    /// connection (`Archive.storeResults(_:describing:)` stores nothing when an import committed
+    /// after the snapshot was read).
+    struct ReportArchive {
+        var archive: Archive
+        /// Why the archive cannot be written (a 0444 file, a read-only mount): it was opened
+        /// read-only, which reading needs no more than, and the result tables are not stored.
+        var notWritable: String?
+    }
+
+    /// Opens the archive for `report --db`: writable when the file and its folder can be
+    /// written (an archive of an earlier schema is upgraded in place on opening, as any writer
+    /// does), else read-only.
+    /// - Throws: `ArchiveError` (a missing or damaged archive: the one-line message `mcp` shares).
+    static func openForReport(db: String) throws(ArchiveError) -> ReportArchive {
+        if let reason = Archive.whyNotWritable(db) {
+            return ReportArchive(
+                archive: try Archive(path: db, readOnly: true, onLongWait: announceWait), notWritable: reason)
+        }
+        do throws(ArchiveError) {
+            return ReportArchive(archive: try Archive(path: db, create: false, onLongWait: announceWait))
+        } catch .readOnly(_, let reason) {
+            // Writable by its permissions, refused by SQLite (a file system that takes no locks).
+            return ReportArchive(
+                archive: try Archive(path: db, readOnly: true, onLongWait: announceWait), notWritable: reason)
+        }
+    }
+
+    /// Replays the archive through the same pipeline as `report` (with a progress line), in one
+    /// snapshot of the archive opened by `openForReport`. Returns the run and the archive, for
+    /// `storeResults`.
     /// With `threads` of 2 or more, the archive's records are read and analysed in that many
     /// parts at once (`Archive.read(parts:…)`); the progress line follows part 0.
     static func report(db: String, options: AnalysisOptions, threads: Int) throws -> (
-        run: ReportRun, stamp: ArchiveStamp?
+        run: ReportRun, archive: ReportArchive
     ) {
-        let archive = try Archive(path: db, readOnly: true, onLongWait: announceWait)
+        let opened = try openForReport(db: db)
+        let archive = opened.archive
         let progress = ProgressLine(label: "Reading \((db as NSString).lastPathComponent)", unit: .records)
         defer { progress.finish() }
         let total = progress.isEnabled ? try archive.rowCounts()["records"].map { Int64($0) } : nil
@@ -38,29 +68,28 @@ enum ArchiveCommands {
                 }
             }, options: options,
             environmentTimeZone: ProcessInfo.processInfo.environment["TZ"].flatMap { $0.isEmpty ? nil : $0 })
-        return (run, archive.readStamp)
+        return (run, opened)
     }
 
-    /// Stores the run's result tables in the archive, when they still describe it. Called before
-    /// `--out` is replaced, so that the command's success is decided before anything becomes
-    /// visible (a 0444 archive made `report --db` exit 1 after replacing `--out`).
+    /// Stores the run's result tables in the archive it was read from, when they still describe
+    /// it. Called before `--out` is replaced, so that the command's success is decided before
+    /// anything becomes visible (a 0444 archive made `report --db` exit 1 after replacing `--out`).
     /// Returns a warning, and stores nothing, when the archive cannot be written (a read-only
     /// file or mount) or an import committed since the read; throws any other failure (a full
     /// disk), and then `--out` is left as it was.
-    static func storeResults(_ run: ReportRun, db: String, stamp: ArchiveStamp?) throws -> String? {
+    static func storeResults(_ run: ReportRun, in opened: ReportArchive, db: String) throws -> String? {
         let notStored =
             "the result tables (" + Archive.resultTables.map(\.table).joined(separator: ", ")
             + ") were not stored"
-        if let reason = Archive.whyNotWritable(db) {
+        if let reason = opened.notWritable {
             return "\(db) is read-only (\(reason)): \(notStored); the report is complete"
         }
         let failure: ArchiveError
         do {
-            let archive = try Archive(path: db, create: false, onLongWait: announceWait)
-            if let stamp {
-                try archive.storeResults(run, describing: stamp)
+            if let stamp = opened.archive.readStamp {
+                try opened.archive.storeResults(run, describing: stamp)
             } else {
-                try archive.storeResults(run)
+                try opened.archive.storeResults(run)
             }
             return nil
         } catch {

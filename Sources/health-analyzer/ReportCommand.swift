@@ -30,14 +30,14 @@ enum ReportCommand {
         writer.stepHook = testStepHook(ProcessInfo.processInfo.environment)
         // A destination that cannot take the report fails now, not after the whole export is read.
         try writer.checkDestination(request.out)
-        let (run, stamp) = try read(request)
+        let (run, archive) = try read(request)
         // `--quiet`: nothing on a run that succeeds, warnings included (they are in report.md's
         // Notes and report.json's `warnings`); errors still print.
         if !request.quiet { printWarnings(run, options: request.options) }
         // The archive's tables first: a failure there (a full disk) exits 1 with --out as it was,
         // and nothing can fail for them once --out is replaced.
-        if let db = request.db, let warning = try ArchiveCommands.storeResults(run, db: db, stamp: stamp),
-            !request.quiet
+        if let db = request.db, let archive,
+            let warning = try ArchiveCommands.storeResults(run, in: archive, db: db), !request.quiet
         {
             printError("warning: " + warning)
         }
@@ -66,9 +66,9 @@ enum ReportCommand {
             options: try AnalysisArguments.parse(args, command: "report"), threads: try args.threads())
     }
 
-    /// The analysis: from the archive (`--db`, with the archive's stamp for its stored results)
-    /// or from the export, read once with a progress line on a terminal.
-    private static func read(_ request: Request) throws -> (ReportRun, ArchiveStamp?) {
+    /// The analysis: from the archive (`--db`, with the archive opened once, to store its
+    /// results in) or from the export, read once with a progress line on a terminal.
+    private static func read(_ request: Request) throws -> (ReportRun, ArchiveCommands.ReportArchive?) {
         if let db = request.db {
             return try ArchiveCommands.report(db: db, options: request.options, threads: request.threads)
         }

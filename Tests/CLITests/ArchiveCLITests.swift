@@ -18,6 +18,24 @@ struct ArchiveCLITests {
         return url
     }
 
+    /// `report --db` opens a writable archive once, writable, to read it and store its result
+    /// tables: an SQLite database without tables (a file someone made, not an archive) must
+    /// still be refused as a read-only open refuses it, and left byte for byte as it was (a
+    /// writable open may create the schema only for `import`).
+    @Test func reportDbRefusesAnEmptyDatabaseAndLeavesItAsItWas() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("empty.sqlite")
+        #expect(try runTool("sqlite3", [db.path, "PRAGMA user_version = 7"]).status == 0)
+        let before = try Data(contentsOf: db)
+        #expect(before.count > 0)
+        let r = try run(["report", "--db", db.path, "--out", dir.appendingPathComponent("out").path])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("the database is empty") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(try Data(contentsOf: db) == before)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    }
+
     @Test func aDamagedExportInABatchIsNamedAndTheOthersAreImported() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

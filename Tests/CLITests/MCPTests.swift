@@ -145,6 +145,109 @@ struct MCPTests {
         }
     }
 
+    /// The `_meta` envelope of revision 2026-07-28 (docs/mcp.md, "Protocol revisions"), with
+    /// `extra` keys added or (NSNull) removed.
+    static func envelope(_ extra: [String: Any] = [:]) -> [String: Any] {
+        var meta: [String: Any] = [
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": [String: Any](),
+            "io.modelcontextprotocol/clientInfo": ["name": "tests", "version": "1"],
+        ]
+        for (key, value) in extra { meta[key] = value is NSNull ? nil : value }
+        return meta
+    }
+
+    static func stateless(id: Int, _ method: String, _ params: [String: Any] = [:], meta: [String: Any] = [:]) -> String
+    {
+        var p = params
+        p["_meta"] = envelope(meta)
+        return line(["jsonrpc": "2.0", "id": id, "method": method, "params": p])
+    }
+
+    /// A stateless connection (its first request carries the envelope): `server/discover`, the
+    /// result fields every result carries (`resultType`) and the cacheable ones' hints, no log
+    /// message without the request's own `logLevel`, the removed methods (`ping`,
+    /// `logging/setLevel`: -32601), `initialize` refused with -32022 naming the revision it
+    /// speaks, and each broken envelope: no `_meta` or a key missing (-32602), an unknown
+    /// revision (-32022 with supported and requested), a log level that is none (-32602).
+    @Test func aStatelessConnectionAnswersRevision20260728() throws {
+        var input = Self.stateless(id: 1, "server/discover")
+        input += Self.stateless(id: 2, "tools/list")
+        input += Self.stateless(
+            id: 3, "tools/call", ["name": "daily", "arguments": ["from": "2025-10-01", "to": "2025-10-03"]])
+        input += Self.stateless(id: 4, "resources/read", ["uri": "health-analyzer://archive/schema.sql"])
+        input += Self.stateless(id: 5, "resources/read", ["uri": "health-analyzer://docs/outputs.md"])
+        input += Self.stateless(id: 6, "ping")
+        input += Self.stateless(id: 7, "logging/setLevel", ["level": "info"])
+        input += Self.initialize(id: 8, version: "2025-11-25")
+        input += Self.line(["jsonrpc": "2.0", "id": 9, "method": "tools/list"])
+        input += Self.stateless(id: 10, "tools/list", meta: ["io.modelcontextprotocol/clientCapabilities": NSNull()])
+        input += Self.stateless(id: 11, "tools/list", meta: ["io.modelcontextprotocol/protocolVersion": "2099-01-01"])
+        input += Self.stateless(id: 12, "tools/list", meta: ["io.modelcontextprotocol/logLevel": "loud"])
+        input += Self.line(["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": 99]])
+        input += Self.stateless(id: 13, "resources/templates/list")
+        let r = try Self.runBounded(
+            binary, ["mcp", "--db", Self.sampleArchive.path], input: Data(input.utf8), seconds: 60)
+        #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
+        let m = Self.messages(r.stdout)
+        // One answer per request, in order, and no notifications/message: no request asked for logs.
+        try #require(m.map { $0["id"] as? Int } == Array(1...13), "\(m)")
+        func result(_ k: Int) -> [String: Any] { m[k - 1]["result"] as? [String: Any] ?? [:] }
+        func error(_ k: Int) -> [String: Any] { m[k - 1]["error"] as? [String: Any] ?? [:] }
+
+        let discover = result(1)
+        #expect(discover["supportedVersions"] as? [String] == ["2026-07-28"])
+        let capabilities = discover["capabilities"] as? [String: Any]
+        #expect(capabilities?["tools"] != nil && capabilities?["resources"] != nil)
+        #expect((discover["instructions"] as? String)?.contains("daily") == true)
+        let serverInfo = (discover["_meta"] as? [String: Any])?["io.modelcontextprotocol/serverInfo"] as? [String: Any]
+        #expect(serverInfo?["name"] as? String == "health-analyzer")
+        // The lists: the same for anyone and for the server's life (an hour is our choice).
+        for k in [1, 2, 13] {
+            #expect(result(k)["resultType"] as? String == "complete", "\(k)")
+            #expect(result(k)["ttlMs"] as? Int == 3_600_000 && result(k)["cacheScope"] as? String == "public", "\(k)")
+        }
+        #expect((result(2)["tools"] as? [Any])?.count == 8)
+        // A tool's result: resultType, and the numbers of the handshake era (docs/mcp.md's example).
+        #expect(result(3)["resultType"] as? String == "complete" && result(3)["isError"] as? Bool == false)
+        let rows = (result(3)["structuredContent"] as? [String: Any])?["rows"] as? [[Any]]
+        #expect(rows?.count == 3 && rows?.first?[0] as? String == "2025-10-01")
+        #expect(result(3)["ttlMs"] == nil)
+        // The archive's schema is this person's and changes with an upgrade; a docs page is public.
+        #expect(result(4)["ttlMs"] as? Int == 0 && result(4)["cacheScope"] as? String == "private")
+        #expect(result(5)["ttlMs"] as? Int == 3_600_000 && result(5)["cacheScope"] as? String == "public")
+        #expect(error(6)["code"] as? Int == -32601 && error(7)["code"] as? Int == -32601)
+        #expect(error(8)["code"] as? Int == -32022)
+        let refused = error(8)["data"] as? [String: Any]
+        #expect(
+            refused?["supported"] as? [String] == ["2026-07-28"] && refused?["requested"] as? String == "2025-11-25")
+        #expect(error(9)["code"] as? Int == -32602)
+        #expect((error(10)["message"] as? String)?.contains("io.modelcontextprotocol/clientCapabilities") == true)
+        #expect(error(10)["code"] as? Int == -32602)
+        #expect(error(11)["code"] as? Int == -32022)
+        #expect((error(11)["data"] as? [String: Any])?["requested"] as? String == "2099-01-01")
+        #expect(error(12)["code"] as? Int == -32602)
+    }
+
+    /// The first request decides the era: after `initialize`, a request with the stateless
+    /// envelope is refused (-32600) and one without it is answered as before, without
+    /// `resultType`; `server/discover` is not a method of the handshake era (-32601, which
+    /// tells a client that probes with it to fall back to `initialize`).
+    @Test func aHandshakeConnectionStaysInItsEra() throws {
+        var input = Self.initialize(id: 1, version: "2025-11-25")
+        input += Self.stateless(id: 2, "tools/list")
+        input += Self.line(["jsonrpc": "2.0", "id": 3, "method": "tools/list"])
+        input += Self.line(["jsonrpc": "2.0", "id": 4, "method": "server/discover"])
+        let r = try Self.runBounded(
+            binary, ["mcp", "--db", Self.sampleArchive.path], input: Data(input.utf8), seconds: 60)
+        let m = Self.messages(r.stdout)
+        try #require(m.count == 4, "\(m)")
+        #expect(Self.errorCode(m[1]) == -32600 && m[1]["id"] as? Int == 2)
+        let listed = try #require(m[2]["result"] as? [String: Any])
+        #expect((listed["tools"] as? [Any])?.count == 8 && listed["resultType"] == nil && listed["ttlMs"] == nil)
+        #expect(Self.errorCode(m[3]) == -32601)
+    }
+
     /// The docs pages served as resources are the files in docs/ byte for byte (they are
     /// compiled in: run scripts/make-mcp-docs after changing one).
     @Test func resourcesAreTheDocsPages() throws {
@@ -250,9 +353,11 @@ struct MCPTests {
         }
     }
 
-    /// Runs the SDK session script on `archive` after `report --db` wrote its CSV files, and
-    /// checks the archive's bytes (and its -wal's) are the same after the session.
-    static func sdkSession(_ archive: URL, mode: String, name: String) throws {
+    /// Runs the SDK session script on `archive` after `report --db` wrote its CSV files, once
+    /// per era (`handshake`: ClientSession and initialize, revision 2025-11-25; `stateless`: the
+    /// SDK's Client in its default mode, which probes server/discover, revision 2026-07-28), and
+    /// checks the archive's bytes (and its -wal's) are the same after the sessions.
+    static func sdkSession(_ archive: URL, mode: String, eras: [String], name: String) throws {
         let (python, problem) = sdkPython()
         guard let python else {
             if ProcessInfo.processInfo.environment["CI"] == "true" {
@@ -272,19 +377,24 @@ struct MCPTests {
         }
         let before = bytes()
         let script = packageRoot.appendingPathComponent("Tests/CLITests/Python/mcp_session.py")
-        let r = try runBounded(
-            python,
-            [script.path, binary.path, archive.path, out.path, packageRoot.appendingPathComponent("docs").path, mode],
-            seconds: 600)
-        #expect(!r.timedOut, "the session hung and was killed")
-        let stdout = String(decoding: r.stdout, as: UTF8.self)
-        #expect(r.status == 0, "\(stdout)\n\(r.stderr.suffix(3000))")
-        #expect(stdout.hasSuffix("ok\n"), "\(stdout)")
+        for era in eras {
+            let r = try runBounded(
+                python,
+                [
+                    script.path, binary.path, archive.path, out.path, packageRoot.appendingPathComponent("docs").path,
+                    mode, era,
+                ],
+                seconds: 600)
+            #expect(!r.timedOut, "\(era): the session hung and was killed")
+            let stdout = String(decoding: r.stdout, as: UTF8.self)
+            #expect(r.status == 0, "\(era): \(stdout)\n\(r.stderr.suffix(3000))")
+            #expect(stdout.hasSuffix("ok\n"), "\(era): \(stdout)")
+        }
         #expect(bytes() == before, "the session changed the archive")
     }
 
-    /// A generated archive of 150 days with sleep, workouts and duplicates: every tool through
-    /// the SDK, every cell of daily, weekly, monthly, sleep and workouts equal to the CSV files,
+    /// A generated archive of 150 days with sleep, workouts and duplicates, in both protocol
+    /// eras: every tool through the SDK, every cell of daily, weekly, monthly, sleep and workouts equal to the CSV files,
     /// summary's counts and compare's means from daily.csv, each bad input a one-line tool
     /// error, the docs resources equal to docs/, and the archive unchanged.
     @Test func anSDKSessionReturnsTheReportsNumbers() throws {
@@ -295,7 +405,8 @@ struct MCPTests {
         try Data(SyntheticExport.makeExport(config).bytes).write(to: export)
         let db = dir.appendingPathComponent("health.sqlite")
         #expect(try run(["import", export.path, "--db", db.path, "--quiet"]).status == 0)
-        try Self.sdkSession(db, mode: "full", name: "anSDKSessionReturnsTheReportsNumbers")
+        try Self.sdkSession(
+            db, mode: "full", eras: ["handshake", "stateless"], name: "anSDKSessionReturnsTheReportsNumbers")
     }
 
     /// Two exports in two zones (the second after a move from Berlin to New York): daily through
@@ -315,9 +426,31 @@ struct MCPTests {
         let db = dir.appendingPathComponent("health.sqlite")
         #expect(try run(["import", first.path, "--db", db.path, "--quiet"]).status == 0)
         #expect(try run(["import", second.path, "--db", db.path, "--quiet"]).status == 0)
-        try Self.sdkSession(db, mode: "daily", name: "twoExportsInTwoZones")
+        try Self.sdkSession(db, mode: "daily", eras: ["stateless"], name: "twoExportsInTwoZones")
         // The archive's days are in both zones.
         let daily = try String(contentsOf: dir.appendingPathComponent("report/daily.csv"), encoding: .utf8)
         #expect(daily.contains(",Europe/Berlin\n") && daily.contains(",America/New_York\n"))
+    }
+
+    /// The 400-row cap of the table tools over a generated archive of 430 days, through the SDK:
+    /// daily over all of them returns daily.csv's first 400 rows (2024-09-02 to 2025-10-06),
+    /// `truncated` true and `next_from` 2025-10-07 (the 401st day); asked again from there it
+    /// returns the other 30 rows (to 2025-11-05), not truncated; the 430 rows together equal
+    /// daily.csv cell for cell.
+    @Test func theTableCapAndItsContinuation() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = dir.appendingPathComponent("export.xml")
+        try Data(
+            SyntheticExport.makeExport(SyntheticExportConfiguration(firstDay: "2024-09-02", days: 430, seed: 11)).bytes
+        ).write(to: export)
+        let db = dir.appendingPathComponent("health.sqlite")
+        #expect(try run(["import", export.path, "--db", db.path, "--quiet"]).status == 0)
+        try Self.sdkSession(db, mode: "cap", eras: ["stateless"], name: "theTableCapAndItsContinuation")
+        // The days the comment names, from daily.csv itself.
+        let daily = try String(contentsOf: dir.appendingPathComponent("report/daily.csv"), encoding: .utf8)
+        let days = daily.split(separator: "\n").dropFirst().map { $0.prefix(10) }
+        #expect(days.count == 430 && days.first == "2024-09-02" && days.last == "2025-11-05")
+        #expect(days[399] == "2025-10-06" && days[400] == "2025-10-07")
     }
 }
