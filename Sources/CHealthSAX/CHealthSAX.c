@@ -144,6 +144,7 @@ struct hsax_parser {
     int has_error;
     int32_t error_line, error_column;
     int error_at_end; /* libxml2 stood at the end of its input when it reported the error */
+    int error_lookup_limit; /* the error is libxml2's "Huge input lookup" (see on_error) */
     char error_message[512];
     char error_context[64]; /* the input's bytes where libxml2 stood at the error, up to a line end */
 
@@ -361,6 +362,11 @@ static void on_error(void *ctx, xmlErrorPtr error) {
         p->error_context[k] = 0;
     }
     const char *m = error->message ? error->message : "unknown libxml2 error";
+    /* "Huge input lookup" comes after a parse step, from where the parser then stands, once more
+       than 10,000,000 bytes lie unconsumed or kept behind it (a comment or CDATA section that
+       long, parsed and passed): its line is not where the long piece is, and can be after the
+       root's end or at the end of the input. */
+    p->error_lookup_limit = strstr(m, "Huge input lookup") != NULL;
     /* libxml2's own words for its size limit ("Huge input lookup", "AttValue length too long")
        do not say what is wrong with the file. */
     if (strstr(m, "Huge input lookup") || strstr(m, "length too long") || strstr(m, "huge text"))
@@ -557,6 +563,8 @@ int32_t hsax_parser_error_column(const hsax_parser *p) { return p->error_column;
 int hsax_parser_error_at_end(const hsax_parser *p) { return p->error_at_end; }
 const char *hsax_parser_error_message(const hsax_parser *p) { return p->error_message; }
 const char *hsax_parser_error_context(const hsax_parser *p) { return p->error_context; }
+int hsax_parser_error_is_lookup_limit(const hsax_parser *p) { return p->error_lookup_limit; }
+
 int32_t hsax_parser_current_line(const hsax_parser *p) {
     int32_t line = p->ctxt && p->ctxt->input ? p->ctxt->input->line : 0;
     if (p->map_count) {
@@ -596,7 +604,27 @@ static int grow_slots(hsax_parser *p) {
     return 0;
 }
 
+/* A string over HSAX_NAME_CAP bytes: its start and a hash of the whole (see the header). */
+static int32_t intern_cut(hsax_parser *p, const uint8_t *bytes, int32_t length, int32_t *is_new) {
+    uint8_t key[HSAX_NAME_CAP + 32];
+    int32_t keep = HSAX_NAME_CAP;
+    while (keep > 0 && (bytes[keep] & 0xC0) == 0x80) keep--; /* bytes[keep] starts the part left out */
+    memcpy(key, bytes, (size_t)keep);
+    int n = snprintf((char *)key + keep, sizeof key - (size_t)keep, "\xE2\x80\xA6#%016llx",
+                     (unsigned long long)fnv1a(bytes, length));
+    int32_t fresh = 0;
+    int32_t id = hsax_intern(p, key, keep + n, &fresh);
+    if (is_new) *is_new = fresh | 2;
+    return id;
+}
+
+const uint8_t *hsax_interned(const hsax_parser *p, int32_t id, int32_t *length) {
+    *length = p->lengths[id];
+    return p->arena + p->offsets[id];
+}
+
 int32_t hsax_intern_cached(hsax_parser *p, int32_t slot, const uint8_t *bytes, int32_t length, int32_t *is_new) {
+    if (length > HSAX_NAME_CAP) return intern_cut(p, bytes, length, is_new);
     if (slot >= 0 && slot < HSAX_INTERN_SLOTS) {
         int32_t last = p->last_id[slot];
         if (last >= 0 && p->lengths[last] == length &&

@@ -18,6 +18,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case olderSchema(path: String, version: Int64, reason: String)
     /// `inspect --db` or `report --db` on a file that does not exist.
     case missing(path: String)
+    /// `path` is not a regular file (a FIFO, a device, a socket) or is a symbolic link to nothing;
+    /// `what` says which. Nothing was opened for reading or writing.
+    case notAFile(path: String, what: String)
     /// Another import held the archive longer than the busy timeout.
     case busy(path: String, seconds: Int)
     /// The archive is damaged: `PRAGMA quick_check` found a problem (its first), or a row holds what
@@ -46,6 +49,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
                 + " place when it can be written, and this one cannot (\(reason)); left unchanged"
         case .missing(let path):
             return "\(path): no such archive; create it with 'health-analyzer import <export> --db \(path)'"
+        case .notAFile(let path, let what):
+            return "\(path): not an archive file: it is \(what); give --db an archive made by health-analyzer"
+                + " import, or a new file name for import to create"
         case .busy(let path, let seconds):
             return "\(path): the archive stayed locked by another process for \(seconds) s; try again later"
         case .changedMeanwhile(let path, let before, let now):
@@ -58,8 +64,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): the archive is read-only (\(reason)); writing needs write access to it and to its"
                 + " folder (SQLite keeps its -wal and -shm files there); reading it (inspect --db, report --db) works"
         case .diskFull(let path):
-            return "\(path): the disk is full: the archive (or its -wal file beside it) cannot grow; the archive is"
-                + " as it was before this command"
+            return "\(path): the disk is full: the archive (or its -wal or -shm file beside it) cannot grow; the"
+                + " archive is as it was before this command"
         case .sqlite(let e):
             return e.message
         }
@@ -125,6 +131,11 @@ public final class Archive {
         self.queryOnly = queryOnly && readOnly
         self.busyTimeoutSeconds = busyTimeoutSeconds
         var status = ArchivePlatform.status(path)
+        if status == nil, let target = ArchivePlatform.linkTarget(path) {
+            // A dangling link: "no such archive" (or creating one through the link) is not what happened.
+            throw .notAFile(path: path, what: "a symbolic link to '\(target)', which does not exist")
+        }
+        if let special = status?.special { throw .notAFile(path: path, what: special) }
         if status == nil && (readOnly || !create) { throw .missing(path: path) }
         var created = false
         if status == nil {
@@ -150,7 +161,7 @@ public final class Archive {
             db = try Connection(
                 path: path, readOnly: readOnly, create: false, immutable: immutable, queryOnly: queryOnly && readOnly)
         } catch {
-            throw .sqlite(error)
+            throw Archive.classify(error, path: path, busyTimeoutSeconds: busyTimeoutSeconds)
         }
         busyWait = BusyWait(path: path, timeoutSeconds: busyTimeoutSeconds, onLongWait: onLongWait)
         db.setBusyHandler(busyWait)
@@ -447,10 +458,17 @@ public final class Archive {
     }
 
     func classify(_ e: SQLiteError) -> ArchiveError {
+        Archive.classify(e, path: path, busyTimeoutSeconds: busyTimeoutSeconds)
+    }
+
+    /// The typed case of an SQLite error on the archive at `path`: a full disk is SQLITE_FULL, or
+    /// an I/O error whose system error is ENOSPC or EDQUOT (the `-shm` file of a reader that
+    /// cannot be made).
+    static func classify(_ e: SQLiteError, path: String, busyTimeoutSeconds: Int) -> ArchiveError {
         if e.code & 0xFF == SQLITE_BUSY || e.code & 0xFF == SQLITE_LOCKED {
             return .busy(path: path, seconds: busyTimeoutSeconds)
         }
-        if e.code & 0xFF == SQLITE_FULL { return .diskFull(path: path) }
+        if e.code & 0xFF == SQLITE_FULL || ArchivePlatform.meansNoSpace(e.systemErrno) { return .diskFull(path: path) }
         // A write refused because the file or its folder is read-only (another process changed
         // the mode since the open, or a read-only mount): the typed case callers switch on.
         if e.code & 0xFF == SQLITE_READONLY { return .readOnly(path: path, reason: e.message) }

@@ -29,18 +29,47 @@ enum ArchivePlatform {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, now + n))
     }
 
-    /// What `stat` says of a path (links followed): a folder or not, and its size in bytes.
+    /// What `stat` says of a path (links followed): a folder or not, its size in bytes, and
+    /// what it is when it is neither a regular file nor a folder ("a FIFO (named pipe)", "a
+    /// character device", "a socket", "a block device"; nil for a regular file or a folder).
     struct Status {
         var isDirectory: Bool
         var size: Int64
+        var special: String? = nil
     }
 
     /// `stat(path)`, or nil when nothing is there (or it cannot be looked at).
     static func status(_ path: String) -> Status? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        return Status(isDirectory: (st.st_mode & S_IFMT) == S_IFDIR, size: Int64(st.st_size))
+        let special: String?
+        switch st.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: special = nil
+        case S_IFIFO: special = "a FIFO (named pipe)"
+        case S_IFCHR: special = "a character device"
+        case S_IFBLK: special = "a block device"
+        case S_IFSOCK: special = "a socket"
+        default: special = "not a regular file"
+        }
+        return Status(isDirectory: (st.st_mode & S_IFMT) == S_IFDIR, size: Int64(st.st_size), special: special)
     }
+
+    /// The target of the symbolic link `path` (`readlink`), or nil when `path` is not a link.
+    static func linkTarget(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlink(path, &buffer, 4096)
+        guard n >= 0 else { return "" }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// True for the `errno` of a write refused because the disk or the quota is full
+    /// (`ENOSPC`, `EDQUOT`).
+    static func meansNoSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT }
+
+    /// The system's text for `errno` `code` ("No space left on device").
+    static func text(ofErrno code: Int32) -> String { String(cString: strerror(code)) }
 
     /// What `access` checks.
     enum Access {

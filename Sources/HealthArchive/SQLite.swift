@@ -8,6 +8,8 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The primary or extended result code (`SQLITE_BUSY` is 5, `SQLITE_CORRUPT` 11, …).
     public var code: Int32
     public var message: String
+    /// The `errno` of the system call behind an I/O error (`sqlite3_system_errno`), 0 when none.
+    public var systemErrno: Int32 = 0
     public var description: String { message }
 }
 
@@ -116,7 +118,7 @@ final class Connection {
         if rc != SQLITE_OK {
             let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(error)
-            throw SQLiteError(code: rc, message: "\(path): \(message)")
+            throw failure(rc, message: message)
         }
     }
 
@@ -139,8 +141,14 @@ final class Connection {
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     var changes: Int { Int(sqlite3_changes(handle)) }
 
-    func failure(_ rc: Int32) -> SQLiteError {
-        SQLiteError(code: rc, message: "\(path): \(String(cString: sqlite3_errmsg(handle)))")
+    /// The error for result code `rc`, with SQLite's text (or `message`). An I/O error carries the
+    /// system's `errno` and says its text: "disk I/O error" alone does not say that the disk is
+    /// full or the device failed.
+    func failure(_ rc: Int32, message: String? = nil) -> SQLiteError {
+        var text = message ?? String(cString: sqlite3_errmsg(handle))
+        let code = rc & 0xFF == SQLITE_IOERR || rc & 0xFF == SQLITE_CANTOPEN ? sqlite3_system_errno(handle) : 0
+        if code != 0 { text += " (\(ArchivePlatform.text(ofErrno: code)))" }
+        return SQLiteError(code: rc, message: "\(path): \(text)", systemErrno: code)
     }
 }
 

@@ -106,7 +106,8 @@ public enum BatchInput {
         do { text = try BatchPlatform.readText(path, anyKind: true) } catch {
             throw .cannotRead(path: path, reason: error.text)
         }
-        let lines = CSV.parse(text)
+        // Excel's "CSV UTF-8" starts the file with a byte-order mark, which is not part of the header.
+        let lines = CSV.parse(text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text)
         guard let header = lines.first, header != [""] else { throw .emptyManifest(path: path) }
         let names = header.map { $0.trimmingSpaces }
         guard let personColumn = names.firstIndex(of: "person") else {

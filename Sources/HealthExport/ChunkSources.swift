@@ -77,6 +77,7 @@ struct ZipEntrySource: ChunkSource {
         guard let a = archive else { throw ExportReadError.zip(path: path, message: "not open") }
         var entry: OpaquePointer?
         var seen: [String] = []
+        var utf16Entry: String?  // the first entry that is an export saved as UTF-16
         while true {
             // Names are decoded as UTF-8 whatever the process's locale (docs/export-format.md §2).
             let (rc, name) = Platform.withUTF8CharacterType {
@@ -114,6 +115,13 @@ struct ZipEntrySource: ChunkSource {
                 self.entry = shown
                 return shown
             }
+            if utf16Entry == nil && prefixIsUTF16HealthExport(head[...]) { utf16Entry = shown }
+        }
+        if let utf16Entry {
+            throw ExportReadError.notHealthExport(
+                input: path,
+                reason: "its entry \(utf16Entry) is encoded in UTF-16; Apple Health exports are UTF-8 (unzip it and"
+                    + " convert it first, e.g. iconv -f UTF-16 -t UTF-8)")
         }
         throw ExportReadError.notHealthExport(
             input: path,

@@ -214,6 +214,14 @@ public struct ExportReader: Sendable {
                     let line = Int(hsax_parser_error_line(parser))
                     let column = Int(hsax_parser_error_column(parser))
                     let message = String(cString: hsax_parser_error_message(parser))
+                    if hsax_parser_error_is_lookup_limit(parser) != 0 {
+                        // Where the parser stood at the end of what it had, and nothing more comes,
+                        // its line is one past the file's last (after the final newline).
+                        let atFileEnd =
+                            hsax_parser_error_at_end(parser) != 0 && (atEnd || (try? source.read(into: buffer)) == 0)
+                        throw ExportReadError.tooLong(
+                            input: name, line: atFileEnd ? nil : line, elementsRead: session.elementsRead)
+                    }
                     if session.rootEnded {
                         throw ExportReadError.contentAfterRoot(
                             input: name, line: line, column: column,
@@ -272,7 +280,11 @@ func findExportFile(inDirectory dir: String) -> String? {
     }
     scan(dir, depth: 1)
     for path in candidates where looksLikeHealthExport(path) { return path }
-    return nil
+    // An export saved as UTF-16 is still the file the user means: reading it gives the advice
+    // to convert it, where "no export in the folder" would not.
+    return candidates.first { path in
+        Platform.prefix(of: path, count: exportSniffLength).map { prefixIsUTF16HealthExport($0[...]) } ?? false
+    }
 }
 
 private func looksLikeHealthExport(_ path: String) -> Bool {
@@ -293,6 +305,17 @@ func prefixIsHealthExport(_ bytes: ArraySlice<UInt8>) -> Bool {
     guard let h = [root, doctype].compactMap({ $0 }).min() else { return false }
     if let c = firstIndex(of: Array("<ClinicalDocument".utf8), in: bytes), c < h { return false }
     return true
+}
+
+/// True when `bytes` (the start of a file) look like UTF-16 (a quarter or more of them NUL, as
+/// every ASCII character has a NUL beside it) and read as `prefixIsHealthExport` with the NULs
+/// left out: an export saved as UTF-16, which the reader refuses with the advice to convert it.
+func prefixIsUTF16HealthExport(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard bytes.count >= 4 else { return false }
+    var zeros = 0
+    for b in bytes where b == 0 { zeros += 1 }
+    guard zeros * 4 >= bytes.count else { return false }
+    return prefixIsHealthExport(bytes.filter { $0 != 0 }[...])
 }
 
 private func firstIndex(of needle: [UInt8], in hay: ArraySlice<UInt8>) -> Int? {

@@ -23,6 +23,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// A number beyond ±3.4 × 10^38 (what a `Float` holds, the analysis' storage): the
         /// record was skipped (an optional number ignored) instead of becoming infinity.
         case valueOutOfRange = "value out of range"
+        /// A name (source, version, device, type, unit, key) longer than 1,024 bytes: kept as its
+        /// first 1,024 bytes and a hash of the whole, so memory stays bounded (docs/export-format.md §8);
+        /// `count` is the records naming one, the detail says the bytes left out.
+        case nameCut = "name cut"
     }
 
     public var kind: Kind
@@ -101,6 +105,10 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
     /// Something other than whitespace, comments and processing instructions after the root's
     /// end tag (a second root element, text): `found` is the input there, up to its line's end.
     case contentAfterRoot(input: String, line: Int, column: Int, found: String, message: String)
+    /// A comment, CDATA section or text of more than 10,000,000 bytes (libxml2's
+    /// `XML_MAX_LOOKUP_LIMIT`) ends before `line` (nil: before the end of the input); libxml2
+    /// notices it only later, so the line is where it stopped, not where the long piece is.
+    case tooLong(input: String, line: Int?, elementsRead: Int)
     /// The input is not XML at all: libxml2 stopped before the root element.
     case notXML(input: String, line: Int, column: Int, message: String)
     /// Well-formed XML (or a zip) that is not an Apple Health export.
@@ -133,6 +141,11 @@ public enum ExportReadError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(input): line \(line), column \(column): \(what) after </HealthData>, which ends the export:"
                 + " '\(shown)' (libxml2: \(Self.oneLine(message))). The export itself is complete; the file has"
                 + " something appended to it (two files joined?): remove what follows </HealthData>"
+        case .tooLong(let input, let line, let elementsRead):
+            return "\(input): a comment, CDATA section or text longer than 10,000,000 bytes comes before "
+                + (line.map { "line \($0)" } ?? "the end of the file")
+                + " (libxml2's limit, XML_MAX_LOOKUP_LIMIT; stopped after \(elementsRead) elements); no Apple Health"
+                + " export holds one, so the file is damaged or not an export: export again from the Health app"
         case .notXML(let input, let line, let column, let message):
             return "\(input): line \(line), column \(column): not an XML document (libxml2: \(Self.oneLine(message)));"
                 + " expected an Apple Health export (export.xml or export.zip)"

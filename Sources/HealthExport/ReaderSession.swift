@@ -78,6 +78,8 @@ final class ReaderSession {
     @exclusivity(unchecked) var knownElementCounts = [Int](repeating: 0, count: Int(HSAX_EL_COUNT.rawValue))
     @exclusivity(unchecked) var unknownElementCounts: [UnsafeRawPointer: Int] = [:]
     @exclusivity(unchecked) var diagnostics: [DiagnosticKey: (count: Int, firstLine: Int)] = [:]
+    /// Names longer than `HSAX_NAME_CAP` bytes, which the glue interns cut, by what they name.
+    @exclusivity(unchecked) var cutNames: [String: CutNames] = [:]
 
     // Interned strings and what was decided about each, indexed by symbol id.
     @exclusivity(unchecked) var symbols: [String] = []
@@ -125,7 +127,16 @@ final class ReaderSession {
         var isNew: Int32 = 0
         let id = hsax_intern_cached(parser, slot.rawValue, v.bytes, v.length, &isNew)
         if isNew != 0 {
-            symbols.append(String(decoding: UnsafeBufferPointer(start: v.bytes, count: Int(v.length)), as: UTF8.self))
+            if isNew & 2 != 0 { noteCut(slot, length: Int(v.length)) }
+            guard isNew & 1 != 0 else { return id }
+            if isNew & 2 != 0 {  // the name as kept (cut), not as read
+                var length: Int32 = 0
+                let kept = hsax_interned(parser, id, &length)
+                symbols.append(String(decoding: UnsafeBufferPointer(start: kept, count: Int(length)), as: UTF8.self))
+            } else {
+                symbols.append(
+                    String(decoding: UnsafeBufferPointer(start: v.bytes, count: Int(v.length)), as: UTF8.self))
+            }
             unitState.append(0)
             unitConversions.append(UnitConversion(.count))
             devices.append(nil)
@@ -133,6 +144,30 @@ final class ReaderSession {
             typeKinds.append(0)
         }
         return id
+    }
+
+    /// Counts a name the glue kept cut (its first `HSAX_NAME_CAP` bytes and a hash): the
+    /// record, the bytes left out, the longest, the first line (docs/export-format.md §8).
+    @inline(never)
+    func noteCut(_ slot: Slot, length: Int) {
+        let what: String
+        switch slot {
+        case .type: what = "type identifiers"
+        case .source: what = "source names"
+        case .unit: what = "units"
+        case .sourceVersion: what = "source versions"
+        case .device: what = "device strings"
+        case .metadataKey: what = "metadata keys"
+        case .categoryValue: what = "category values"
+        case .other: what = "names"
+        }
+        let line = Int(hsax_parser_current_line(parser))
+        var c = cutNames[what] ?? CutNames(records: 0, bytesLeftOut: 0, longest: 0, firstLine: line)
+        c.records += 1
+        c.bytesLeftOut += Int64(length - Int(HSAX_NAME_CAP))
+        c.longest = max(c.longest, length)
+        c.firstLine = min(c.firstLine, line)
+        cutNames[what] = c
     }
 
     @inline(__always)
@@ -401,7 +436,8 @@ final class ReaderSession {
         return SessionTally(
             elementCounts: counts, unmodeledElementCounts: unmodeled, diagnostics: diagnostics,
             timeZoneCounts: timeZoneCounts, exportDate: exportDate, exportDateSegment: exportDateSegment, me: me,
-            meSegment: meSegment, locale: locale, elementsRead: elementsRead, rejectedStarts: rejectedStarts)
+            meSegment: meSegment, locale: locale, elementsRead: elementsRead, rejectedStarts: rejectedStarts,
+            cutNames: cutNames)
     }
 }
 
@@ -421,6 +457,8 @@ struct SessionTally {
     var elementsRead: Int
     /// See `ExportSummary.rejectedRecordStarts`.
     var rejectedStarts: Set<Int64>
+    /// See `ReaderSession.noteCut`.
+    var cutNames: [String: CutNames] = [:]
 
     /// Adds `other`, a tally of other segments of the same document: counts add up, a
     /// diagnostic's first line is the smaller one, and the header elements come from the later
@@ -441,6 +479,11 @@ struct SessionTally {
         locale = locale ?? other.locale
         elementsRead += other.elementsRead
         if rejectedStarts.count < 100_000 { rejectedStarts.formUnion(other.rejectedStarts) }
+        cutNames.merge(other.cutNames) {
+            CutNames(
+                records: $0.records + $1.records, bytesLeftOut: $0.bytesLeftOut + $1.bytesLeftOut,
+                longest: max($0.longest, $1.longest), firstLine: min($0.firstLine, $1.firstLine))
+        }
     }
 
     func summary(inputName: String, bytesRead: Int64, removed: Int64, droppedDoctype: Bool, exportVersion: Int32)
@@ -456,6 +499,15 @@ struct SessionTally {
                     detail: "bytes 0x00-0x1F other than tab, LF and CR, and 0x7F (DEL), deleted before parsing",
                     count: Int(removed), firstLine: 0))
         }
+        for (what, c) in cutNames {
+            diags.append(
+                Diagnostic(
+                    kind: .nameCut,
+                    detail: "\(what) longer than \(HSAX_NAME_CAP) bytes, each kept as its first \(HSAX_NAME_CAP) bytes"
+                        + " and a hash of the whole; \(c.bytesLeftOut) bytes left out over these records, the"
+                        + " longest \(c.longest) bytes",
+                    count: c.records, firstLine: c.firstLine))
+        }
         diags.sort { ($0.firstLine, $0.kind.rawValue, $0.detail) < ($1.firstLine, $1.kind.rawValue, $1.detail) }
         return ExportSummary(
             inputName: inputName, exportDate: exportDate, exportVersion: exportVersion >= 0 ? Int(exportVersion) : nil,
@@ -464,6 +516,14 @@ struct SessionTally {
             removedControlCharacters: removed, droppedDoctype: droppedDoctype, diagnostics: diags,
             rejectedRecordStarts: rejectedStarts.sorted())
     }
+}
+
+/// Names one session kept cut, of one kind (see `ReaderSession.noteCut`).
+struct CutNames {
+    var records: Int
+    var bytesLeftOut: Int64
+    var longest: Int
+    var firstLine: Int
 }
 
 /// The element names the glue recognizes, by `hsax_element_id` (the glue's own table).

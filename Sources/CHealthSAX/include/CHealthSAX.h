@@ -188,6 +188,10 @@ int32_t hsax_parser_error_column(const hsax_parser *parser);
 /// 1 when libxml2 stood at the end of the bytes it had been given when it reported the error
 /// (with the last feed: the input ends inside the markup it was parsing, a truncated file).
 int hsax_parser_error_at_end(const hsax_parser *parser);
+/// 1 when the error is libxml2's size check after a parse step ("Huge input lookup"): a comment,
+/// CDATA section or text of more than 10,000,000 bytes lies before where the parser stands; the
+/// error's line is that position, not the long piece's.
+int hsax_parser_error_is_lookup_limit(const hsax_parser *parser);
 const char *hsax_parser_error_message(const hsax_parser *parser);
 /// Up to 63 bytes of the input from where libxml2 stood at the error, to the line's end
 /// (NUL-terminated; possibly cut inside a UTF-8 sequence): what is there.
@@ -247,10 +251,22 @@ int32_t hsax_intern(hsax_parser *parser, const uint8_t *bytes, int32_t length, i
 /// Number of slots for `hsax_intern_cached`.
 #define HSAX_INTERN_SLOTS 16
 
+/// The most bytes of a name `hsax_intern_cached` keeps (docs/export-format.md §8).
+#define HSAX_NAME_CAP 1024
+
 /// Like `hsax_intern`, but first compares the bytes with the string last interned through
 /// `slot` (0 ..< HSAX_INTERN_SLOTS): consecutive records mostly repeat their type, source,
 /// unit and device, and a comparison is cheaper than hashing.
+///
+/// A string longer than HSAX_NAME_CAP bytes is interned cut: its first HSAX_NAME_CAP bytes (back
+/// to a UTF-8 character's start), then "…#" and the 16 hex digits of a 64-bit hash of the whole,
+/// so that two long names with the same start stay apart and memory per name stays bounded.
+/// `*is_new` then has bit 1 (value 2) set too, on every call with such a string: the caller
+/// counts what was left out. Strings up to the cap cost nothing more.
 int32_t hsax_intern_cached(hsax_parser *parser, int32_t slot, const uint8_t *bytes, int32_t length, int32_t *is_new);
+
+/// The bytes interned as `id` (valid until the next interning call), their count in `*length`.
+const uint8_t *hsax_interned(const hsax_parser *parser, int32_t id, int32_t *length);
 
 // ---- Splitting for parallel parsing -------------------------------------------------------
 //
