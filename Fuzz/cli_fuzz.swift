@@ -15,6 +15,11 @@
 //     5e-324, 2^62, …), as case.xml or, half of them, in a folder beside a FIFO `a.xml`, a
 //     dangling link, a link to /dev/zero and a link to the FIFO (the folder search must pass
 //     over them without blocking).
+//   - messages (a fifth of the other XML cases): three records with source names of 1.5 to 3 MB
+//     (the outputs must stay under 2 MB: names are kept to 1,024 bytes), a comment of just over
+//     10 MB (a refusal, exit 1), or the export saved as UTF-16 (alone or in a zip; exit 1).
+//   - special --db paths (every import case): `inspect --db` and `import --db` on a FIFO, on
+//     /dev/zero and on a dangling link end with exit 1 within the timeout and create nothing.
 // Then `inspect` and `report --out` run on it, each under a timeout; on every 3rd case also
 // `import --db` into a new archive and `report --db` from it. Every run that succeeds (report,
 // import + report --db) is repeated with `--threads 2` next to `--threads 1`, and the two sets
@@ -645,6 +650,8 @@ let parallelBug = "the parallel read stopped on an error that a one-thread read 
 /// This case's input (a file or a folder) and how it was made.
 var input = ""
 var inputIsFolder = false
+/// This case's export holds source names of megabytes: a report's files must stay small.
+var longNames = false
 var caseDescription = ""
 
 func fail(_ what: String) {
@@ -748,6 +755,7 @@ func makeCase(_ random: inout Random) throws {
     for name in ["case.xml", "case.zip", "case"] { try? FileManager.default.removeItem(atPath: options.work + "/" + name) }
     let xml = mutate(seeds[random.below(seeds.count)], &random)
     inputIsFolder = false
+    longNames = false
     switch caseNumber % 10 {
     case 0...4 where random.below(3) == 0:
         // Every quantity at an extreme but finite value; half of these in a folder that also holds
@@ -771,6 +779,44 @@ func makeCase(_ random: inout Random) throws {
             try? FileManager.default.createSymbolicLink(atPath: folder + "/c.xml", withDestinationPath: "/dev/zero")
             try? FileManager.default.createSymbolicLink(atPath: folder + "/d.xml", withDestinationPath: folder + "/a.xml")
             _ = FileManager.default.createFile(atPath: folder + "/export.xml", contents: Data(extreme))
+        }
+    case 0...4 where random.below(5) == 0:
+        switch random.below(4) {
+        case 0, 1:
+            var extra: [UInt8] = []
+            for k in 0..<3 {
+                let name = String(repeating: (["A", "B", "C"] as [Character])[k], count: 1_500_000 + random.below(1_500_000))
+                extra += Array(
+                    ("<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"\(name)\" unit=\"count\""
+                        + " value=\"\(k + 1)\" startDate=\"2025-10-01 0\(k):00:00 +0000\""
+                        + " endDate=\"2025-10-01 0\(k):00:00 +0000\"/>\n").utf8)
+            }
+            shapes["xml long source names", default: 0] += 1
+            caseDescription = "xml, three source names of megabytes"
+            longNames = true
+            input = options.work + "/case.xml"
+            _ = FileManager.default.createFile(atPath: input, contents: Data(inserting(extra, into: xml)))
+        case 2:
+            shapes["xml comment over 10 MB", default: 0] += 1
+            caseDescription = "xml, a comment of 10,000,010 bytes"
+            input = options.work + "/case.xml"
+            let comment = Array("<!--".utf8) + [UInt8](repeating: 0x63, count: 10_000_010) + Array("-->\n".utf8)
+            _ = FileManager.default.createFile(atPath: input, contents: Data(inserting(comment, into: xml)))
+        default:
+            let utf16 = String(decoding: xml, as: UTF8.self).data(using: .utf16) ?? Data()
+            if random.below(2) == 0 {
+                shapes["xml UTF-16", default: 0] += 1
+                caseDescription = "xml, UTF-16"
+                input = options.work + "/case.xml"
+                _ = FileManager.default.createFile(atPath: input, contents: utf16)
+            } else {
+                shapes["zip UTF-16 entry", default: 0] += 1
+                caseDescription = "zip, a UTF-16 export entry"
+                input = options.work + "/case.zip"
+                let (bytes, _) = makeZip(
+                    [("apple_health_export/export.xml", [UInt8](utf16))], zip64: false, descriptors: false)
+                _ = FileManager.default.createFile(atPath: input, contents: Data(bytes))
+            }
         }
     case 0...4:
         shapes["xml", default: 0] += 1
@@ -835,8 +881,11 @@ while caseNumber - options.first < options.cases, Date().timeIntervalSince(start
     if checkRun("report", report, allowed: [0, 1, 64]) {
         if report.status == 0 {
             reportsWritten += 1
+            let bytes = after.values.reduce(0) { $0 + $1.count }
             if let problem = checkSet(after) {
                 fail(problem)
+            } else if longNames && bytes > 2_000_000 {
+                fail("the report of three source names of megabytes holds \(bytes) bytes: a name was not cut")
             } else {
                 // The same report with two parser threads: byte-identical files.
                 try? FileManager.default.removeItem(atPath: out2)
@@ -862,6 +911,21 @@ while caseNumber - options.first < options.cases, Date().timeIntervalSince(start
     // A share of the cases goes through the archive: import with 1 and with 2 threads into two
     // new archives, report --db from each; what succeeds with both must agree byte for byte.
     if caseNumber % 3 == 0 {
+        // A FIFO, a device and a dangling link as --db: exit 1 naming them, no hang, nothing created.
+        let special = options.work + "/special"
+        try? FileManager.default.removeItem(atPath: special)
+        try? FileManager.default.createDirectory(atPath: special, withIntermediateDirectories: true)
+        _ = mkfifo(special + "/fifo.sqlite", 0o644)
+        try? FileManager.default.createSymbolicLink(atPath: special + "/link.sqlite", withDestinationPath: special + "/gone/x.sqlite")
+        for db in [special + "/fifo.sqlite", "/dev/zero", special + "/link.sqlite"] {
+            for arguments in [["inspect", "--db", db], ["import", input, "--db", db]] {
+                let o = run(arguments)
+                if checkRun(arguments[0] + " --db special", o, allowed: [1]), !o.stderr.contains("not an archive file") {
+                    fail("\(arguments[0]) --db \(db): \(o.stderr.prefix(200))")
+                }
+            }
+        }
+        if FileManager.default.fileExists(atPath: special + "/gone") { fail("--db through a dangling link created its target") }
         importCases += 1
         var sets: [String: [String: Data]] = [:]
         var importStatus: [String: Int32] = [:]

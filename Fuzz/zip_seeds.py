@@ -135,6 +135,12 @@ def main():
         # 32-bit float, a subnormal), and an entry name with escape sequences beside it.
         put(base + "-extreme", make_zip([(entry, extreme_values(xml, k)),
                                          ("apple_health_export/\x1b]0;t\x07\x1b[2J.xml", b"<x/>\n")]))
+        # The export saved as UTF-16 (the reader must name it, not say "no XML entry"), and
+        # source names of 4 KiB, past the 1,024 bytes a name is kept to (docs/export-format.md §8).
+        put(base + "-utf16", make_zip([(entry, xml.decode("utf-8", "replace").encode("utf-16"))]))
+        long_names = xml.replace(b'sourceName="', b'sourceName="' + bytes([65 + k % 26]) * 4096)
+        if long_names != xml:
+            put(base + "-long-names", make_zip([(entry, long_names)], deflate=True))
         if gpx and b"</HealthData>" in xml:
             route = "route_2025-10-01_6.05pm.gpx"
             cut = xml.rindex(b"</HealthData>")

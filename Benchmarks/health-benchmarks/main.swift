@@ -52,4 +52,8 @@ func main(_ arguments: [String]) -> Int32 {
 if CommandLine.arguments.dropFirst().first == "--batch" {
     exit(BatchBenchmark.main(Array(CommandLine.arguments.dropFirst(2))))
 }
+// `--distinct`: import and inspect over many distinct sources and devices (DistinctBenchmark.swift).
+if CommandLine.arguments.dropFirst().first == "--distinct" {
+    exit(DistinctBenchmark.main(Array(CommandLine.arguments.dropFirst(2))))
+}
 exit(main(Array(CommandLine.arguments.dropFirst())))
