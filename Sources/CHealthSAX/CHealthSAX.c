@@ -363,10 +363,13 @@ static void on_error(void *ctx, xmlErrorPtr error) {
     }
     const char *m = error->message ? error->message : "unknown libxml2 error";
     /* "Huge input lookup" comes after a parse step, from where the parser then stands, once more
-       than 10,000,000 bytes lie unconsumed or kept behind it (a comment or CDATA section that
-       long, parsed and passed): its line is not where the long piece is, and can be after the
-       root's end or at the end of the input. */
-    p->error_lookup_limit = strstr(m, "Huge input lookup") != NULL;
+       than 10,000,000 bytes lie unconsumed ahead of it (a tag or value being waited for, which
+       starts right there: the line is right) or kept behind it (a comment or CDATA section that
+       long, parsed and passed: its line is not where the long piece is, and can be after the
+       root's end or at the end of the input). The second is flagged. */
+    p->error_lookup_limit =
+        strstr(m, "Huge input lookup") != NULL && p->ctxt && p->ctxt->input && p->ctxt->input->cur &&
+        p->ctxt->input->end - p->ctxt->input->cur <= XML_MAX_LOOKUP_LIMIT;
     /* libxml2's own words for its size limit ("Huge input lookup", "AttValue length too long")
        do not say what is wrong with the file. */
     if (strstr(m, "Huge input lookup") || strstr(m, "length too long") || strstr(m, "huge text"))
