@@ -542,7 +542,7 @@ func fields(_ line: Substring) -> [String] {
 /// The text files every report writes; charts (`chart_*.svg`) only when they have data.
 let reportFiles: Set<String> = [
     "daily.csv", "weekly.csv", "monthly.csv", "stand_hours.csv", "sources.csv", "sleep.csv", "workouts.csv",
-    "report.md", "schema.sql", "load-sqlite.sql", "load-duckdb.sql", "report.json",
+    "trends.csv", "report.md", "report.html", "schema.sql", "load-sqlite.sql", "load-duckdb.sql", "report.json",
 ]
 let badNumbers: Set<String> = ["nan", "-nan", "inf", "-inf", "infinity", "-infinity", "+inf"]
 
@@ -562,6 +562,14 @@ func checkSet(_ set: [String: Data]) -> String? {
             for word in text.split(whereSeparator: { !$0.isLetter && $0 != "-" && $0 != "+" })
             where badNumbers.contains(word.lowercased()) {
                 return "\(name) shows '\(word)'"
+            }
+            continue
+        }
+        if name == "report.html" {
+            guard text.contains("</html>") else { return "report.html is not a complete page" }
+            for word in text.split(whereSeparator: { !$0.isLetter && $0 != "-" && $0 != "+" })
+            where badNumbers.contains(word.lowercased()) {
+                return "report.html shows '\(word)'"
             }
             continue
         }
