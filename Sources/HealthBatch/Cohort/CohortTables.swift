@@ -73,9 +73,17 @@ public enum CohortTables {
     static func lines(_ table: ReportTableID, of person: PersonFiles) -> String {
         let columns = table.schema.columns
         let kept = columns.indices.filter { !columns[$0].identifying }
+        let kinds = kept.map { columns[$0].kind }
+        let id = CSV.escape(person.id)
         var text = ""
         for row in person.tables[table] ?? [] {
-            text += CSV.line([person.id] + kept.map { row[$0].csvText(columns[$0].kind) })
+            // CSV.line's output, built in place (this runs for every cell of the cohort).
+            text += id
+            for (k, i) in kept.enumerated() {
+                text += ","
+                text += CSV.escape(row[i].csvText(kinds[k]))
+            }
+            text += CSV.lineEnding
         }
         return text
     }
