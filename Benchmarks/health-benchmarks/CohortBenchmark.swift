@@ -16,6 +16,7 @@
 import HealthAnalysis
 import HealthExport
 import HealthTables
+import SyntheticExport
 
 #if canImport(Glibc)
     import Glibc
@@ -170,7 +171,7 @@ enum CohortBenchmark {
     /// person, 3.2 GB for 10,000, the size the target was set at), the key column
     /// (date, week, month, night) following the days.
     static func template(days: Int, seed: UInt64) -> Template {
-        var random = SplitMix(seed: 0x5eed + seed)
+        var random = SplitMix64(state: 0x5eed + seed)
         let first = CivilDate(year: 2021, month: 11, day: 22).daysSince1970
         func cells(_ schema: TableSchema, rows: Int, key: (Int) -> TableCell) -> String {
             var text = CSV.line(schema.header)
@@ -262,18 +263,5 @@ enum CohortBenchmark {
         }
         try BatchBenchmark.writeFile(folder + "/.complete", [])
         return bytes
-    }
-}
-
-/// SplitMix64: a small seeded generator, the same numbers on every machine.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
