@@ -49,6 +49,10 @@ func main(_ arguments: [String]) -> Int32 {
 }
 
 // `--batch` is its own benchmark (BatchBenchmark.swift).
+// `--cohort` is its own benchmark (CohortBenchmark.swift).
+if CommandLine.arguments.dropFirst().first == "--cohort" {
+    exit(CohortBenchmark.main(Array(CommandLine.arguments.dropFirst(2))))
+}
 if CommandLine.arguments.dropFirst().first == "--batch" {
     exit(BatchBenchmark.main(Array(CommandLine.arguments.dropFirst(2))))
 }

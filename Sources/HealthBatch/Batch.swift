@@ -91,13 +91,15 @@ public struct Batch: Sendable {
     /// ends (from the job's thread, one call at a time).
     /// - Returns: every selected person's result, in id order (UTF-8 bytes).
     /// - Throws: `BatchError` when the output, status or archives folder cannot be made, or
-    ///   when another batch holds the folder's lock (`BatchLock`), before any person; a
-    ///   person's own failure is never thrown.
+    ///   when another batch holds the folder's lock (`BatchLock`), or when a name the tool
+    ///   owns in `output` is a symbolic link (docs/batch.md §6), before any person; a person's
+    ///   own failure is never thrown.
     public func run(_ people: [BatchPerson], onPerson: @escaping @Sendable (PersonResult) -> Void = { _ in })
         throws(BatchError) -> BatchSummary
     {
         let everyone = people
         let people = selected(people).sorted { utf8Order($0.id, $1.id) }
+        try Self.refuseOwnedLinks(in: output)
         try makeFolders()
         let lock = try BatchLock.acquire(in: output, shard: options.shard)
         interruption?.running(in: output, lock: lock)
@@ -125,6 +127,15 @@ public struct Batch: Sendable {
         return BatchSummary(people: results, pruned: pruned)
     }
 
+    /// Throws when a name the tool owns in `output` (a person folder, `cohort`, `.status`,
+    /// `.listings`, a lock or staging name) is a symbolic link: nothing is written through it
+    /// (docs/batch.md §6).
+    static func refuseOwnedLinks(in output: String) throws(BatchError) {
+        if let link = BatchPlatform.ownedLink(in: output) {
+            throw BatchError(description: "\(link): \(BatchPlatform.Failure.symbolicLink.text)")
+        }
+    }
+
     /// `--prune`: removes the people of `output` that no listing names (docs/batch.md §5):
     /// their person folder, its lock file, their status record and, with `archives`, their
     /// archive. Only people of this batch's shard are touched.
@@ -133,20 +144,24 @@ public struct Batch: Sendable {
         guard let listed = BatchListing.people(in: output) else { return [] }
         let found =
             BatchPlatform.names(in: output).filter { $0.hasPrefix("person=") }.map { String($0.dropFirst(7)) }
-            + PersonStatus.all(in: output).map(\.id)
+            + ((try? BatchPlatform.ownedNames([".status"], in: output)) ?? []).filter {
+                $0.hasSuffix(".json") && !$0.hasPrefix(".")
+            }.map { String($0.dropLast(5)) }
         let gone = Set(found).filter { PersonID.isValid($0) && !listed.contains($0) }
             .filter { options.shard?.contains($0) ?? true }.sorted(by: utf8Order)
         var removed: [String] = []
         for id in gone {
             let folder = Self.personFolder(id, in: output)
-            if BatchPlatform.kind(of: folder) == .directory {
+            if BatchPlatform.ownedKind(["person=" + id], in: output) == .directory {
                 BatchPlatform.removeFolderOfFiles(folder)
                 removed.append(folder + "/")
             }
-            BatchPlatform.removeFile(BatchPlatform.join(output, ".person=\(id).lock"))
+            BatchPlatform.removeOwnedFile([".person=\(id).lock"], in: output)
             let status = PersonStatus.path(of: id, in: output)
-            if BatchPlatform.kind(of: status) == .file {
-                BatchPlatform.removeFile(status)
+            // A link there is removed itself (`unlinkat`), never its target.
+            let statusKind = BatchPlatform.ownedKind([".status", id + ".json"], in: output)
+            if statusKind == .file || statusKind == .link {
+                BatchPlatform.removeOwnedFile([".status", id + ".json"], in: output)
                 removed.append(status)
             }
             if let archives = options.archives {
@@ -167,10 +182,17 @@ public struct Batch: Sendable {
     }
 
     private func makeFolders() throws(BatchError) {
-        for folder in [output, PersonStatus.folder(in: output)] + [options.archives].compactMap({ $0 }) {
+        for folder in [output] + [options.archives].compactMap({ $0 }) {
             do { try makeFolders(folder) } catch {
                 throw BatchError(description: "\(folder): cannot create the folder: \(error.text)")
             }
+        }
+        // The status folder is the tool's own: never a link (docs/batch.md §6).
+        do { try BatchPlatform.makeOwnedFolder(".status", in: output) } catch {
+            let folder = PersonStatus.folder(in: output)
+            throw BatchError(
+                description: error.link
+                    ? "\(folder): \(error.text)" : "\(folder): cannot create the folder: \(error.text)")
         }
     }
 
@@ -187,20 +209,28 @@ public struct Batch: Sendable {
         let start = BatchPlatform.now()
         let earlier = PersonStatus.read(person.id, in: output)
         let folder = Self.personFolder(person.id, in: output)
+        let folderKind = BatchPlatform.ownedKind(["person=" + person.id], in: output)
         func failed(_ message: String, _ fingerprint: ExportFingerprint?) -> PersonResult {
             let status = PersonStatus(
                 id: person.id, export: person.export, outcome: .failed, message: message, fingerprint: fingerprint,
                 options: options.fingerprint, toolVersion: options.toolVersion,
-                report: BatchPlatform.kind(of: folder) == .directory ? earlier?.report : nil)
+                report: folderKind == .directory ? earlier?.report : nil)
             var message = message
             do { try status.write(in: output) } catch {
                 message += "; the status record could not be written: \(error.text)"
             }
             return PersonResult(id: person.id, outcome: .failed(message), seconds: BatchPlatform.now() - start)
         }
+        // A link (or anything but a real folder) at the person's folder name is never written
+        // through (docs/batch.md §6).
+        if folderKind != .missing && folderKind != .directory {
+            let what =
+                folderKind == .link ? BatchPlatform.Failure.symbolicLink.text : "not a folder (remove it)"
+            return failed("\(folder): \(what)", nil)
+        }
         let fingerprint: ExportFingerprint
         do { fingerprint = try ExportFingerprint.of(person.export) } catch { return failed(error.description, nil) }
-        if !options.force, let earlier, BatchPlatform.kind(of: folder) == .directory,
+        if !options.force, let earlier, folderKind == .directory,
             earlier.isUnchanged(fingerprint, options: options.fingerprint, toolVersion: options.toolVersion)
         {
             return PersonResult(id: person.id, outcome: .unchanged, seconds: 0)

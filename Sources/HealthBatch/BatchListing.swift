@@ -14,28 +14,33 @@ public enum BatchListing {
 
     /// The listing file of the input `input` (as given; resolved here).
     static func path(of input: String, in output: String) -> String {
-        let key = String(Shard.hash(BatchPlatform.resolved(input)), radix: 16)
-        return BatchPlatform.join(folder(in: output), key + ".txt")
+        BatchPlatform.join(folder(in: output), fileName(of: input))
+    }
+
+    /// The listing file's name (`<key>.txt`) for the input `input`.
+    static func fileName(of input: String) -> String {
+        String(Shard.hash(BatchPlatform.resolved(input)), radix: 16) + ".txt"
     }
 
     /// Records `people` as the listing of `input`.
     static func write(_ people: [BatchPerson], input: String, in output: String) throws(BatchPlatform.Failure) {
-        try BatchPlatform.makeFolder(folder(in: output))
+        try BatchPlatform.makeOwnedFolder(".listings", in: output)
         let ids = people.map(\.id).sorted(by: utf8Order)
         let text = "# " + BatchPlatform.resolved(input) + "\n" + ids.map { $0 + "\n" }.joined()
-        let path = path(of: input, in: output)
-        if (try? BatchPlatform.readText(path)) == text { return }
-        try BatchPlatform.writeAtomically(text, to: path)
+        let file = [".listings", fileName(of: input)]
+        if (try? BatchPlatform.readOwnedText(file, in: output)) == text { return }
+        try BatchPlatform.writeOwnedAtomically(text, file, in: output)
     }
 
     /// Every id of every listing in `output`; nil when there is no listing.
     public static func people(in output: String) -> Set<String>? {
-        let folder = folder(in: output)
-        let names = BatchPlatform.names(in: folder).filter { $0.hasSuffix(".txt") && !$0.hasPrefix(".") }
+        let names = ((try? BatchPlatform.ownedNames([".listings"], in: output)) ?? []).filter {
+            $0.hasSuffix(".txt") && !$0.hasPrefix(".")
+        }
         guard !names.isEmpty else { return nil }
         var ids = Set<String>()
         for name in names {
-            guard let text = try? BatchPlatform.readText(BatchPlatform.join(folder, name)) else { continue }
+            guard let text = try? BatchPlatform.readOwnedText([".listings", name], in: output) else { continue }
             for line in text.split(separator: "\n") where !line.hasPrefix("#") && PersonID.isValid(String(line)) {
                 ids.insert(String(line))
             }

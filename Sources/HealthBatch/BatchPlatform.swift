@@ -16,8 +16,19 @@ enum BatchPlatform {
         var code: Int32
         /// Set for a path that is there but is no regular file (a FIFO, a socket, a device).
         var notRegular = false
-        var text: String { notRegular ? "not a regular file" : Errno(rawValue: code).text }
+        /// Set for a symbolic link at a name the tool owns inside its output folder.
+        var link = false
+        var text: String {
+            if link {
+                return "a symbolic link; batch and cohort never follow links at their own names in --out (remove it)"
+            }
+            return notRegular ? "not a regular file" : Errno(rawValue: code).text
+        }
         static var current: Failure { Failure(code: errno) }
+        /// `ENOENT`: nothing at the path.
+        static let missingCode = ENOENT
+        /// A symbolic link at a name the tool owns (docs/batch.md §6).
+        static var symbolicLink: Failure { Failure(code: ELOOP, link: true) }
     }
 
     /// `path` opened for reading without blocking (`O_NONBLOCK`: opening a FIFO with no writer
@@ -88,6 +99,11 @@ enum BatchPlatform {
     static func readText(_ path: String, anyKind: Bool = false) throws(Failure) -> String {
         let fd = try openForReading(path, anyKind: anyKind)
         defer { close(fd) }
+        return try readAll(fd)
+    }
+
+    /// The rest of `fd` as UTF-8 text.
+    private static func readAll(_ fd: Int32) throws(Failure) -> String {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -129,45 +145,6 @@ enum BatchPlatform {
             throw Failure(code: ENOTDIR)
         }
         if mkdir(path, 0o755) != 0 && errno != EEXIST { throw .current }
-    }
-
-    /// Writes `text` to `path` atomically: a temporary file beside it (`.<name>.tmp-<pid>-<n>`,
-    /// created with `O_EXCL | O_NOFOLLOW`), flushed, renamed over `path`, the folder flushed.
-    /// After a kill at any instant `path` holds the earlier text or the new one.
-    static func writeAtomically(_ text: String, to path: String) throws(Failure) {
-        let folder = parent(of: path)
-        let name = String(path.split(separator: "/").last ?? "")
-        let temporary = join(folder, ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .current }
-        var bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { b in
-                retryingOnInterrupt { write(fd, b.baseAddress! + written, b.count - written) }
-            }
-            if n < 0 {
-                let failure = Failure.current
-                close(fd)
-                unlink(temporary)
-                throw failure
-            }
-            written += n
-        }
-        if fsync(fd) != 0 {
-            let failure = Failure.current
-            close(fd)
-            unlink(temporary)
-            throw failure
-        }
-        close(fd)
-        bytes = []
-        if cRename(temporary, path) != 0 {
-            let failure = Failure.current
-            unlink(temporary)
-            throw failure
-        }
-        syncFolder(folder)
     }
 
     /// Removes `path` (a file; a missing one is fine).
@@ -307,5 +284,296 @@ extension BatchPlatform {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return path }
         return join(cText(buffer), path)
+    }
+}
+
+// Names the tool owns inside its output folder (docs/batch.md §6): person folders, `cohort/`,
+// `.status/`, `.listings/`, lock and staging names. Each is looked at with
+// `fstatat(AT_SYMLINK_NOFOLLOW)` and opened with `O_NOFOLLOW`, relative to the descriptor of
+// the folder that holds it, so a symbolic link planted at such a name is refused, never
+// followed. The output folder itself is opened as given: the user named it, and it may be a link.
+extension BatchPlatform {
+    /// What an owned name is, a link not followed.
+    enum OwnedKind: Equatable {
+        case missing, file, directory, link, other
+    }
+
+    /// True for the names the tool makes directly inside an output folder.
+    static func isOwnedName(_ name: String) -> Bool {
+        name.hasPrefix("person=") || name.hasPrefix(".person=") || name == ".status" || name == ".listings"
+            || name == "cohort" || name.hasPrefix(".cohort.") || name.hasPrefix(".batch")
+    }
+
+    /// The first name the tool owns in `output` that is a symbolic link, as a path; nil when
+    /// there is none (or `output` cannot be listed: the caller's own checks say why).
+    static func ownedLink(in output: String) -> String? {
+        guard let fd = try? openOwnedFolder([], in: output) else { return nil }
+        defer { close(fd) }
+        return (try? entryNames(fd)).flatMap { names in
+            names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).first {
+                isOwnedName($0) && kind(at: fd, $0) == .link
+            }
+        }.map { join(output, $0) }
+    }
+
+    /// What `components` (names, the last one looked at without following it) is under `output`.
+    static func ownedKind(_ components: [String], in output: String) -> OwnedKind {
+        guard let name = components.last else { return .directory }
+        guard let fd = try? openOwnedFolder(components.dropLast(), in: output) else { return .missing }
+        defer { close(fd) }
+        return kind(at: fd, name)
+    }
+
+    private static func kind(at folder: Int32, _ name: String) -> OwnedKind {
+        var st = stat()
+        guard fstatat(folder, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return errno == ENOENT ? .missing : .other }
+        switch st.st_mode & S_IFMT {
+        case S_IFLNK: return .link
+        case S_IFDIR: return .directory
+        case S_IFREG: return .file
+        default: return .other
+        }
+    }
+
+    /// The descriptor of the folder `components` under `output`: `output` opened as given, then
+    /// each component `O_DIRECTORY | O_NOFOLLOW` relative to the one before.
+    /// - Throws: `Failure`, with `link` set when a component is a symbolic link.
+    static func openOwnedFolder<C: Collection<String>>(_ components: C, in output: String) throws(Failure) -> Int32 {
+        var fd = open(output.isEmpty ? "." : output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .current }
+        for name in components {
+            let next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            var failure = Failure.current
+            if next < 0, kind(at: fd, name) == .link { failure.link = true }
+            close(fd)
+            guard next >= 0 else { throw failure }
+            fd = next
+        }
+        return fd
+    }
+
+    /// Creates the folder `name` in `output` unless a real one is there (`mkdirat`, then
+    /// checked without following).
+    /// - Throws: `Failure` (`link` set for a symbolic link there; `ENOTDIR` for a file).
+    static func makeOwnedFolder(_ name: String, in output: String) throws(Failure) {
+        let fd = try openOwnedFolder([], in: output)
+        defer { close(fd) }
+        if mkdirat(fd, name, 0o755) != 0 && errno != EEXIST { throw .current }
+        switch kind(at: fd, name) {
+        case .directory: return
+        case .link: throw Failure(code: ELOOP, link: true)
+        default: throw Failure(code: ENOTDIR)
+        }
+    }
+
+    /// The names in the owned folder `components` under `output` (without `.` and `..`).
+    static func ownedNames(_ components: [String], in output: String) throws(Failure) -> [String] {
+        let fd = try openOwnedFolder(components, in: output)
+        defer { close(fd) }
+        return try entryNames(fd)
+    }
+
+    /// The names in the folder `fd` (which stays open: a duplicate is listed).
+    private static func entryNames(_ fd: Int32) throws(Failure) -> [String] {
+        let copy = dup(fd)
+        guard copy >= 0 else { throw .current }
+        guard let dir = fdopendir(copy) else {
+            let failure = Failure.current
+            close(copy)
+            throw failure
+        }
+        defer { closedir(dir) }
+        var result: [String] = []
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { result.append(name) }
+        }
+        return result
+    }
+
+    /// The text of the owned file `components` under `output`: every component opened without
+    /// following a link, the file `O_NONBLOCK` and checked to be a regular file.
+    static func readOwnedText(_ components: [String], in output: String) throws(Failure) -> String {
+        let fd = try openOwnedFile(components, in: output)
+        defer { close(fd) }
+        return try readAll(fd)
+    }
+
+    /// The owned file `components` under `output`, open for reading (see `readOwnedText`).
+    static func openOwnedFile(_ components: [String], in output: String) throws(Failure) -> Int32 {
+        guard let name = components.last else { throw Failure(code: EISDIR) }
+        let folder = try openOwnedFolder(components.dropLast(), in: output)
+        defer { close(folder) }
+        let fd = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            var failure = Failure.current
+            if kind(at: folder, name) == .link { failure.link = true }
+            throw failure
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw Failure(code: EINVAL, notRegular: true)
+        }
+        return fd
+    }
+
+    /// Writes `text` to the owned file `components` under `output` atomically: a temporary file
+    /// (`.<name>.tmp-<pid>-<n>`, `O_EXCL | O_NOFOLLOW`) in the same folder, opened relative to
+    /// the folder's descriptor, flushed, renamed over the name (`renameat`, which replaces a
+    /// link there rather than following it), the folder flushed.
+    static func writeOwnedAtomically(_ text: String, _ components: [String], in output: String) throws(Failure) {
+        guard let name = components.last else { throw Failure(code: EISDIR) }
+        let folder = try openOwnedFolder(components.dropLast(), in: output)
+        defer { close(folder) }
+        let temporary = ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .current }
+        var failure: Failure?
+        var bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { b in
+                retryingOnInterrupt { write(fd, b.baseAddress! + written, b.count - written) }
+            }
+            if n < 0 {
+                failure = .current
+                break
+            }
+            written += n
+        }
+        if failure == nil, fsync(fd) != 0 { failure = .current }
+        close(fd)
+        bytes = []
+        if failure == nil, renameat(folder, temporary, folder, name) != 0 { failure = .current }
+        if let failure {
+            unlinkat(folder, temporary, 0)
+            throw failure
+        }
+        fsync(folder)
+    }
+
+    /// Removes the owned file `components` under `output` (`unlinkat`: a link is removed, never
+    /// its target); a missing one is fine.
+    static func removeOwnedFile(_ components: [String], in output: String) {
+        guard let name = components.last, let folder = try? openOwnedFolder(components.dropLast(), in: output) else {
+            return
+        }
+        unlinkat(folder, name, 0)
+        close(folder)
+    }
+}
+
+extension BatchPlatform {
+    /// An owned folder held open (its descriptor), for many look-ups in it without opening the
+    /// path again: the cohort's pass over every person (docs/batch.md §6: nothing followed).
+    final class OwnedFolder {
+        let fd: Int32
+
+        /// The folder `components` under `output` (see `openOwnedFolder`).
+        init(_ components: [String], in output: String) throws(Failure) {
+            fd = try openOwnedFolder(components, in: output)
+        }
+
+        /// The folder `name` inside `parent`, opened `O_DIRECTORY | O_NOFOLLOW`.
+        init(_ name: String, in parent: OwnedFolder) throws(Failure) {
+            let fd = openat(parent.fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else {
+                var failure = Failure.current
+                if BatchPlatform.kind(at: parent.fd, name) == .link { failure.link = true }
+                throw failure
+            }
+            self.fd = fd
+        }
+
+        deinit { close(fd) }
+
+        /// What `name` in this folder is, a link not followed.
+        func kind(_ name: String) -> OwnedKind { BatchPlatform.kind(at: fd, name) }
+
+        /// The names in this folder.
+        func names() throws(Failure) -> [String] { try entryNames(fd) }
+
+        /// Identity and version of `name` (a link not followed): device, inode, size and
+        /// modification time in nanoseconds, or `-` when nothing is there. A folder replaced by
+        /// the report's swap gets another inode; a file rewritten in place, another time.
+        func stamp(_ name: String) -> String {
+            var st = stat()
+            guard fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return "-" }
+            return "\(st.st_dev):\(st.st_ino):\(st.st_mode):\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+        }
+
+        /// The stamp of this folder itself.
+        func stamp() -> String { stamp(".") }
+
+        /// The text of the regular file `name` in this folder (`O_NOFOLLOW | O_NONBLOCK`).
+        func readText(_ name: String) throws(Failure) -> String {
+            let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard file >= 0 else {
+                var failure = Failure.current
+                if kind(name) == .link { failure.link = true }
+                throw failure
+            }
+            defer { close(file) }
+            var st = stat()
+            guard fstat(file, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+                throw Failure(code: EINVAL, notRegular: true)
+            }
+            return try readAll(file)
+        }
+    }
+
+    /// A new file written in pieces (the cohort's tables, person by person): created
+    /// `O_CREAT | O_EXCL | O_NOFOLLOW`, appended through a 1 MiB buffer, flushed and closed by
+    /// `finish`. Without a path, the text is kept in memory (`text`).
+    final class FileSink {
+        private var fd: Int32 = -1
+        private var buffer: [UInt8] = []
+        private let inMemory: Bool
+        let path: String
+
+        init(_ path: String?) throws(Failure) {
+            self.path = path ?? ""
+            inMemory = path == nil
+            if let path {
+                fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+                guard fd >= 0 else { throw .current }
+            }
+            buffer.reserveCapacity(inMemory ? 0 : 1 << 20)
+        }
+
+        deinit { if fd >= 0 { close(fd) } }
+
+        func append(_ text: String) throws(Failure) {
+            buffer.append(contentsOf: text.utf8)
+            if !inMemory && buffer.count >= 1 << 20 { try flush() }
+        }
+
+        private func flush() throws(Failure) {
+            var written = 0
+            while written < buffer.count {
+                let n = buffer.withUnsafeBytes { b in
+                    retryingOnInterrupt { write(fd, b.baseAddress! + written, b.count - written) }
+                }
+                if n < 0 { throw .current }
+                written += n
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes what is buffered, flushes the file to disk and closes it.
+        func finish() throws(Failure) {
+            guard !inMemory else { return }
+            try flush()
+            guard fsync(fd) == 0 else { throw .current }
+            let result = close(fd)
+            fd = -1
+            guard result == 0 else { throw .current }
+        }
+
+        /// The text written (in memory only).
+        var text: String { String(decoding: buffer, as: UTF8.self) }
     }
 }

@@ -55,16 +55,17 @@ public struct PersonStatus: Codable, Equatable, Sendable {
         BatchPlatform.join(folder(in: output), id + ".json")
     }
 
-    /// The record of `id`, or nil when there is none or it cannot be read.
+    /// The record of `id`, or nil when there is none or it cannot be read (a link there is
+    /// not followed: docs/batch.md §6).
     public static func read(_ id: String, in output: String) -> PersonStatus? {
-        guard let text = try? BatchPlatform.readText(path(of: id, in: output)) else { return nil }
+        guard let text = try? BatchPlatform.readOwnedText([".status", id + ".json"], in: output) else { return nil }
         return try? JSONDecoder().decode(PersonStatus.self, from: Data(text.utf8))
     }
 
     /// Every readable record in `output`, by id (UTF-8 byte order).
     public static func all(in output: String) -> [PersonStatus] {
-        let entries = (try? BatchPlatform.entries(of: folder(in: output))) ?? []
-        let ids = entries.map(\.name).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map {
+        let names = (try? BatchPlatform.ownedNames([".status"], in: output)) ?? []
+        let ids = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map {
             String($0.dropLast(5))
         }
         return ids.filter(PersonID.isValid).sorted(by: utf8Order).compactMap { read($0, in: output) }
@@ -75,8 +76,8 @@ public struct PersonStatus: Codable, Equatable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         let data = (try? encoder.encode(self)) ?? Data()
-        try BatchPlatform.writeAtomically(
-            String(decoding: data, as: UTF8.self) + "\n", to: Self.path(of: id, in: output))
+        try BatchPlatform.writeOwnedAtomically(
+            String(decoding: data, as: UTF8.self) + "\n", [".status", id + ".json"], in: output)
     }
 
     /// True when a run with `fingerprint`, `options` and `toolVersion` would redo what this

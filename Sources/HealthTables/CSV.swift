@@ -45,41 +45,57 @@ public enum CSV {
     ///
     /// - Complexity: O(text length).
     public static func parse(_ text: String) -> [[String]] {
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    /// `parse` over the UTF-8 bytes: the separators (`,` `"` CR LF) are ASCII, which never occurs
+    /// inside a multi-byte sequence, so a field's bytes are gathered and decoded once.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> [[String]] {
+        let quote = UInt8(ascii: "\"")
+        let comma = UInt8(ascii: ",")
         var rows: [[String]] = []
         var row: [String] = []
-        var field = ""
+        var field: [UInt8] = []
+        field.reserveCapacity(256)
         var quoted = false
-        var scalars = text.unicodeScalars[...]
-        while let c = scalars.popFirst() {
+        var i = 0
+        let n = bytes.count
+        func take() -> String {
+            let text = String(decoding: field, as: UTF8.self)
+            field.removeAll(keepingCapacity: true)
+            return text
+        }
+        while i < n {
+            let c = bytes[i]
+            i += 1
             if quoted {
-                if c == "\"" {
-                    if scalars.first == "\"" {
-                        field.unicodeScalars.append("\"")
-                        scalars = scalars.dropFirst()
+                if c == quote {
+                    if i < n && bytes[i] == quote {
+                        field.append(quote)
+                        i += 1
                     } else {
                         quoted = false
                     }
                 } else {
-                    field.unicodeScalars.append(c)
+                    field.append(c)
                 }
                 continue
             }
             switch c {
-            case "\"": quoted = true
-            case ",":
-                row.append(field)
-                field = ""
-            case "\r": break
-            case "\n":
-                row.append(field)
+            case quote: quoted = true
+            case comma: row.append(take())
+            case 0x0D: break
+            case 0x0A:
+                row.append(take())
                 rows.append(row)
                 row = []
-                field = ""
-            default: field.unicodeScalars.append(c)
+                row.reserveCapacity(rows[rows.count - 1].count)
+            default: field.append(c)
             }
         }
         if !field.isEmpty || !row.isEmpty {
-            row.append(field)
+            row.append(take())
             rows.append(row)
         }
         return rows

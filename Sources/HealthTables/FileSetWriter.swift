@@ -24,3 +24,20 @@ public struct FileSetWriter: Sendable {
         return files.map { OutputFolder.join(directory, $0.name) }
     }
 }
+
+extension FileSetWriter {
+    /// Writes the set of files named `names` into `directory` as one set, each file made by
+    /// `stage` in the staging folder whose path it is given (for a set streamed file by file,
+    /// too large to hold as text).
+    /// - Returns: The paths written, in the order of `names`.
+    /// - Throws: `ReportError`, or what `stage` throws; `directory` is then as it was.
+    @discardableResult
+    public func write(
+        names: [String], to directory: String, stage: (String) throws(ReportError) -> Void
+    ) throws(ReportError) -> [String] {
+        let directory = directory.isEmpty ? "." : directory
+        try OutputFolder(fileSystem: POSIXFileSystem(), stepHook: stepHook).write(
+            names: names, to: directory, owns: owns, stage: stage)
+        return names.map { OutputFolder.join(directory, $0) }
+    }
+}

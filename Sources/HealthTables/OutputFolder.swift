@@ -65,6 +65,27 @@ package struct OutputFolder {
         _ files: [(name: String, text: String)], to directory: String,
         owns: @escaping (String) -> Bool = { _ in false }
     ) throws(ReportError) {
+        try write(names: files.map(\.name), to: directory, owns: owns) { (staging: String) throws(ReportError) in
+            for file in files {
+                do throws(ReportError.Errno) {
+                    try fileSystem.createFile(OutputFolder.join(staging, file.name), contents: file.text)
+                } catch {
+                    fileSystem.removeFile(OutputFolder.join(staging, file.name))
+                    throw .cannotWriteFile(path: OutputFolder.join(directory, file.name), error)
+                }
+                stepHook?(.staged(file.name))
+            }
+        }
+    }
+
+    /// Writes the set of files named `names` into `directory` as `write(_:to:owns:)` does, the
+    /// files made by `stage`, which is given the staging folder's path and creates each of them
+    /// there (streamed, for a set too large to hold as text: the cohort).
+    /// - Throws: `ReportError`, or what `stage` throws; the output folder is then as it was.
+    package func write(
+        names: [String], to directory: String, owns: @escaping (String) -> Bool = { _ in false },
+        stage: (String) throws(ReportError) -> Void
+    ) throws(ReportError) {
         let target = try resolve(directory)
         let parent = OutputFolder.parent(of: target)
         let base = String(target.split(separator: "/").last ?? "")
@@ -84,7 +105,8 @@ package struct OutputFolder {
         defer { fileSystem.unlock(lockFD) }
 
         // Staging folders of killed runs (only this tool's names are removed from them).
-        let names = Set(files.map(\.name))
+        let firstName = names.first ?? ""
+        let names = Set(names)
         let ours = { (name: String) in names.contains(name) || owns(name) }
         // A replacement by renames killed between its steps: finished or rolled back.
         let asidePrefix = "." + base + ".old-"
@@ -133,19 +155,13 @@ package struct OutputFolder {
         do {
             try fileSystem.makeDirectory(staging)
         } catch {
-            throw .cannotWriteFile(path: OutputFolder.join(directory, files.first?.name ?? ""), error)
+            throw .cannotWriteFile(path: OutputFolder.join(directory, firstName), error)
         }
         if exists { fileSystem.copyMode(from: target, to: staging) }
         func abandon() { removeSet(in: staging, ours: ours, carried: carried) }
-        for file in files {
-            do {
-                try fileSystem.createFile(OutputFolder.join(staging, file.name), contents: file.text)
-            } catch {
-                fileSystem.removeFile(OutputFolder.join(staging, file.name))
-                abandon()
-                throw .cannotWriteFile(path: OutputFolder.join(directory, file.name), error)
-            }
-            stepHook?(.staged(file.name))
+        do { try stage(staging) } catch {
+            abandon()
+            throw error
         }
         for name in carried {
             do {

@@ -89,7 +89,7 @@ public struct ReportColumn<Row>: Sendable {
     let cell: @Sendable (Row) -> TableCell
     /// Writes a cell read back from CSV into a row (nil: the column is not read back, such as a
     /// value computed from several properties). Only called with cells of `kind`.
-    let assign: (@Sendable (inout Row, TableCell) -> Void)?
+    @usableFromInline let assign: (@Sendable (inout Row, TableCell) -> Void)?
 
     init(
         _ name: String, _ kind: ColumnKind, identifying: Bool = false, cell: @escaping @Sendable (Row) -> TableCell,
@@ -266,7 +266,7 @@ public struct ReportTable<Row>: Sendable {
     public let columns: [ReportColumn<Row>]
     /// A row with no values, that `values(fromCSV:)` fills in (nil: the table is not read back
     /// into rows, only into cells).
-    let blank: (@Sendable () -> Row)?
+    @usableFromInline let blank: (@Sendable () -> Row)?
 
     init(_ name: String, fileName: String, blank: (@Sendable () -> Row)? = nil, columns: [ReportColumn<Row>]) {
         self.name = name

@@ -137,13 +137,20 @@ extension ReportTable {
     /// The rows of typed `cells` (as `TableSchema.rows(fromCSV:)` reads them, in the columns'
     /// order), read back into the row type as `values(fromCSV:)` does.
     /// - Precondition: the table is declared with a `blank` row (`daily`, `sleep`).
+    /// Inlinable, so that it is specialized for the row type where it is called (the cohort
+    /// reads every person's days through it).
+    @inlinable
     public func values(fromCells cells: [[TableCell]]) -> [Row] {
         guard let blank else { preconditionFailure("\(name) is not declared to be read back into rows") }
-        return cells.map { cells in
+        let columns = self.columns
+        var rows: [Row] = []
+        rows.reserveCapacity(cells.count)
+        for line in cells {
             var row = blank()
-            for (column, cell) in zip(columns, cells) where cell != .null { column.assign?(&row, cell) }
-            return row
+            for i in 0..<min(columns.count, line.count) where line[i] != .null { columns[i].assign?(&row, line[i]) }
+            rows.append(row)
         }
+        return rows
     }
 }
 

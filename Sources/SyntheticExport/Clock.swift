@@ -129,10 +129,10 @@ struct ZoneClock: Sendable {
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and fully determined by its seed.
-struct SplitMix64 {
+public struct SplitMix64 {
     var state: UInt64
 
-    init(state: UInt64) { self.state = state }
+    public init(state: UInt64) { self.state = state }
 
     /// An independent stream for one (seed, day, purpose) triple, so that every record type
     /// can be regenerated for any day in any order with identical values.
@@ -146,7 +146,7 @@ struct SplitMix64 {
     }
 
     @inline(__always)
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -84,8 +84,10 @@ enum BatchCommand {
         var status = summary.failed == 0 ? ExitCode.success : ExitCode.peopleFailed
         if shard == nil {
             do {
-                let written = try Cohort.write(out)
-                if !quiet { printOutput("wrote \(Cohort.folder(in: out))/\n") }
+                let written = try Cohort.write(out, toolVersion: "health-analyzer \(toolVersion)")
+                if !quiet {
+                    printOutput("\(written.unchanged ? "unchanged" : "wrote") \(Cohort.folder(in: out))/\n")
+                }
                 if !written.missing.isEmpty {
                     printError(
                         "cohort incomplete: \(written.missing.count) listed without a result: "
@@ -129,8 +131,14 @@ enum CohortCommand {
         guard args.positionals.count == 1 else {
             throw UsageError(message: "unexpected argument '\(args.positionals[1])'", command: "cohort")
         }
-        let written = try Cohort.write(dir)
-        if !args.flags.contains("--quiet") { for path in written.paths { printOutput("wrote \(path)\n") } }
+        let written = try Cohort.write(dir, toolVersion: "health-analyzer \(toolVersion)")
+        if !args.flags.contains("--quiet") {
+            if written.unchanged {
+                printOutput("unchanged \(Cohort.folder(in: dir))/: no person's result changed since it was written\n")
+            } else {
+                for path in written.paths { printOutput("wrote \(path)\n") }
+            }
+        }
         for id in written.excluded {
             printError("excluded \(id): no listing names this person (batch --prune removes them)")
         }

@@ -187,6 +187,69 @@ struct SlurmTests {
         }
     }
 
+    /// docs/batch.md's rerun of one task: after the documented array of 3 shards, the people of
+    /// task 1 are taken away (as if it had been killed before them) and the page's
+    /// `scontrol requeue <array>_1` runs that task again with the same shard count: it redoes
+    /// exactly those people, the other tasks' people untouched, and the cohort job then finds
+    /// nobody missing (exit 0).
+    @Test(slurmTrait) func requeueingOneTaskRedoesExactlyItsPeople() throws {
+        let page = try String(contentsOf: packageRoot.appendingPathComponent("docs/batch.md"), encoding: .utf8)
+        #expect(page.contains("`scontrol requeue J_K`"))
+        let batchScript = try Self.block(after: "<!-- slurm: health-batch.sh -->", in: page)
+        let cohortScript = try Self.block(after: "<!-- slurm: health-cohort.sh -->", in: page)
+        let cluster = try SlurmCluster()
+        defer { cluster.stop() }
+        let study = cluster.folder.appendingPathComponent("study")
+        let exports = study.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: true)
+        let ids = (1...6).map { "r\($0)" }
+        for (i, id) in ids.enumerated() {
+            let config = SyntheticExportConfiguration(firstDay: "2025-06-02", days: 2, seed: UInt64(80 + i))
+            try Data(SyntheticExport.makeExport(config).bytes).write(to: exports.appendingPathComponent("\(id).xml"))
+        }
+        try batchScript.write(to: study.appendingPathComponent("health-batch.sh"), atomically: true, encoding: .utf8)
+        try cohortScript.write(to: study.appendingPathComponent("health-cohort.sh"), atomically: true, encoding: .utf8)
+        let path =
+            binary.deletingLastPathComponent().path + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let array = try cluster.submit(
+            ["--array=0-2", "--cpus-per-task=1", "health-batch.sh"], in: study, environment: ["PATH": path])
+        _ = try cluster.waitUntilFinished([array], timeout: 300)
+        func doneBy(_ task: Int) -> [String] {
+            let log =
+                (try? String(
+                    contentsOf: study.appendingPathComponent("health-batch-\(array)_\(task).out"), encoding: .utf8))
+                ?? ""
+            return log.split(separator: "\n").filter { $0.hasPrefix("done ") }.map {
+                String($0.split(separator: " ")[1])
+            }
+        }
+        let first = (0..<3).map(doneBy)
+        #expect(first.flatMap { $0 }.sorted() == ids, "\(first)")
+        let taken = first[1]
+        let results = study.appendingPathComponent("results")
+        for id in taken {
+            try FileManager.default.removeItem(at: results.appendingPathComponent("person=\(id)"))
+            try FileManager.default.removeItem(at: results.appendingPathComponent(".status/\(id).json"))
+        }
+        let others = ids.filter { !taken.contains($0) }
+        let before = others.map { BatchCLITests.tree(results.appendingPathComponent("person=\($0)")) }
+        let requeue = try cluster.command("scontrol", ["requeue", "\(array)_1"])
+        #expect(requeue.status == 0, "\(requeue.stderr)")
+        let jobs = try cluster.waitUntilFinished([array], timeout: 300)
+        let task1 = try #require(jobs[array]?.first { $0.arrayTaskID == 1 })
+        #expect(task1.state == "COMPLETED" && task1.exitCode == "0:0", "\(task1.fields)")
+        #expect(doneBy(1).sorted() == taken.sorted(), "\(doneBy(1))")
+        #expect(others.map { BatchCLITests.tree(results.appendingPathComponent("person=\($0)")) } == before)
+        let cohortJob = try cluster.submit(["health-cohort.sh"], in: study, environment: ["PATH": path])
+        let cohort = try #require(try cluster.waitUntilFinished([cohortJob], timeout: 300)[cohortJob]?.first)
+        #expect(cohort.state == "COMPLETED" && cohort.exitCode == "0:0", "\(cohort.fields)")
+        let people = try String(contentsOf: results.appendingPathComponent("cohort/people.csv"), encoding: .utf8)
+        #expect(
+            people.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[1] }
+                == Array(repeating: "done", count: 6))
+    }
+
     /// The text of the fenced block that starts on the line after `marker`.
     static func block(after marker: String, in text: String) throws -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,3 +1,4 @@
+import HealthExport
 import HealthTables
 
 /// `health-analyzer cohort <dir>`: the people of a batch's output folder side by side, in
@@ -17,7 +18,14 @@ import HealthTables
 /// record (`.status/<id>.json`) or a `person=<id>` folder.
 /// Nothing from `Me` is ever read, and no source or device name is copied. The bytes are a
 /// function of the person folders and status records only: rerunning gives the same files.
-/// The folder is written as one set, like a report's `--out`.
+///
+/// Streaming (docs/batch.md §7): the people are read and parsed in windows of a few dozen, on
+/// `threads` threads, and their rows appended to the tables in id order, so memory holds a
+/// window of people and a small summary per person (status record and means for report.md),
+/// never a whole table. The folder is written as one set, like a report's `--out`, and the
+/// cohort owns its contents: files in it that are not cohort files are not kept, a folder in
+/// it stops the write with a message. A stamp of the inputs (`<dir>/.cohort.inputs`) lets an
+/// unchanged cohort be left as it is after a look at each input's inode, size and time.
 public enum Cohort {
     /// The files of the cohort folder, in the order written.
     public static let fileNames =
@@ -29,93 +37,252 @@ public enum Cohort {
     /// The cohort folder of `output`.
     public static func folder(in output: String) -> String { BatchPlatform.join(output, "cohort") }
 
+    /// The stamp file's name in the output folder: the inputs and the cohort folder as last written.
+    static let stampName = ".cohort.inputs"
+
     /// What `write` did.
     public struct Written: Sendable {
-        /// The paths written.
+        /// The paths written (or, when unchanged, there).
         public var paths: [String]
         /// Listed people without a result (`missing` in people.csv), by id.
         public var missing: [String]
         /// People with a folder or status record whom no listing names, by id.
         public var excluded: [String]
+        /// True when no input changed since the last cohort, which was left as it was.
+        public var unchanged = false
     }
 
-    /// Writes `<output>/cohort/`.
-    /// - Throws: `BatchError` when `output` cannot be read; `ReportError` when the folder
-    ///   cannot be written (it is then as it was).
+    /// Writes `<output>/cohort/`, unless no input changed since it was last written
+    /// (`Written.unchanged`).
+    /// - Parameters:
+    ///   - threads: threads that read and parse the person files.
+    ///   - toolVersion: part of the stamp: another version rewrites the cohort.
+    /// - Throws: `BatchError` when `output` cannot be read, a name the tool owns in it is a
+    ///   link, or a folder is in the cohort folder; `ReportError` when the folder cannot be
+    ///   written (it is then as it was).
     @discardableResult
-    public static func write(_ output: String) throws -> Written {
-        guard BatchPlatform.kind(of: output) == .directory else {
-            throw BatchError(description: "\(output): not a folder (expected the --out folder of a batch)")
+    public static func write(_ output: String, threads: Int = ExportReader.availableCores, toolVersion: String = "")
+        throws -> Written
+    {
+        let plan = try Plan(output)
+        let folder = folder(in: output)
+        let paths = fileNames.map { BatchPlatform.join(folder, $0) }
+        let inputs = plan.stamp(toolVersion: toolVersion)
+        let stampFile = [stampName]
+        if let earlier = try? BatchPlatform.readOwnedText(stampFile, in: output),
+            earlier == inputs + cohortStamp(output)
+        {
+            return Written(paths: paths, missing: plan.missing, excluded: plan.excluded, unchanged: true)
         }
-        var people = People()
-        let files = try texts(output, people: &people)
-        let names = Set(fileNames)
-        let paths = try FileSetWriter(owns: { names.contains($0) }).write(files, to: folder(in: output))
-        return Written(paths: paths, missing: people.missing, excluded: people.excluded)
-    }
-
-    /// Who is in the cohort, who is missing, who is excluded.
-    struct People {
-        var missing: [String] = []
-        var excluded: [String] = []
-    }
-
-    /// The cohort files' names and texts for `output`, without writing them.
-    public static func texts(_ output: String) throws -> [(name: String, text: String)] {
-        var people = People()
-        return try texts(output, people: &people)
-    }
-
-    static func texts(_ output: String, people who: inout People) throws -> [(name: String, text: String)] {
-        let entries: [BatchPlatform.Entry]
-        do { entries = try BatchPlatform.entries(of: output) } catch {
-            throw BatchError(description: "\(output): cannot read the folder: \(error.text)")
+        // A cohort written from here on is not the one the stamp describes, whatever happens.
+        BatchPlatform.removeOwnedFile(stampFile, in: output)
+        do throws(ReportError) { try writeFolder(plan, threads: threads, to: folder) } catch {
+            if case .folderInTheWay(let path) = error {
+                throw BatchError(
+                    description: "\(path): a folder inside the cohort folder; cohort owns that folder and rewrites it "
+                        + "as a whole: move it out (keep DuckDB and Parquet files beside cohort/, docs/batch.md)")
+            }
+            throw error
         }
-        let folderIDs = entries.filter { $0.isDirectory && $0.name.hasPrefix("person=") }.map {
-            String($0.name.dropFirst("person=".count))
-        }.filter(PersonID.isValid)
-        let statuses = PersonStatus.all(in: output)
-        var byID: [String: PersonStatus] = [:]
-        for status in statuses { byID[status.id] = status }
-        let found = Set(folderIDs).union(byID.keys)
-        let listed = BatchListing.people(in: output)
-        let ids = (listed ?? found).sorted(by: utf8Order)
-        let withFolder = Set(folderIDs)
-        who.excluded = listed.map { found.subtracting($0).sorted(by: utf8Order) } ?? []
-        who.missing = ids.filter { !found.contains($0) }
-        let missing = Set(who.missing)
-        // Each person's files read back as their declared tables; one that does not read back
-        // makes the person failed (its reason in people.csv) and adds no rows anywhere.
-        var read: [CohortTables.PersonFiles] = []
-        var unreadable: [String: String] = [:]
-        for id in ids where withFolder.contains(id) {
-            do throws(TableReadError) {
-                read.append(try CohortTables.PersonFiles(id: id, folder: Batch.personFolder(id, in: output)))
-            } catch {
-                unreadable[id] = "person=\(id)/\(error.description)"
+        try? BatchPlatform.writeOwnedAtomically(inputs + cohortStamp(output), stampFile, in: output)
+        return Written(paths: paths, missing: plan.missing, excluded: plan.excluded)
+    }
+
+    /// Streams the cohort into `folder` as one set that owns every file of the folder.
+    private static func writeFolder(_ plan: Plan, threads: Int, to folder: String) throws(ReportError) {
+        try FileSetWriter(owns: { _ in true }).write(names: fileNames, to: folder) {
+            (staging: String) throws(ReportError) in
+            try stream(plan, threads: threads) { (name: String) throws(ReportError) -> BatchPlatform.FileSink in
+                do throws(BatchPlatform.Failure) {
+                    return try BatchPlatform.FileSink(BatchPlatform.join(staging, name))
+                } catch {
+                    throw .cannotWriteFile(path: BatchPlatform.join(folder, name), .init(rawValue: error.code))
+                }
             }
         }
-        var files: [(name: String, text: String)] = CohortTables.personTables.map {
-            (name: $0.schema.fileName, text: CohortTables.csv($0, people: read))
+    }
+
+    /// The cohort files' names and texts for `output`, without writing them (in memory: for
+    /// tests over a few people).
+    public static func texts(_ output: String) throws -> [(name: String, text: String)] {
+        let plan = try Plan(output)
+        var sinks: [String: BatchPlatform.FileSink] = [:]
+        try stream(plan, threads: 1) { name throws(ReportError) in
+            let sink = try! BatchPlatform.FileSink(nil)
+            sinks[name] = sink
+            return sink
         }
-        files.append(
-            (
-                name: CohortPeople.schema.fileName,
-                text: CohortPeople.csv(
-                    ids.map { (id: $0, status: byID[$0], unreadable: unreadable[$0], missing: missing.contains($0)) })
-            ))
-        files.append((name: "schema.sql", text: CohortSQL.schema()))
-        files.append((name: "load-duckdb.sql", text: CohortSQL.loadDuckDB()))
-        files.append((name: "load-sqlite.sql", text: CohortSQL.loadSQLite()))
-        let measures = Dictionary(
-            uniqueKeysWithValues: read.map { ($0.id, PersonMeasures(days: $0.days, nights: $0.nights)) })
-        let people = ids.map { id in
-            CohortReport.Person(
-                id: id, status: byID[id], unreadable: unreadable[id], measures: measures[id],
-                missing: missing.contains(id))
+        return fileNames.map { (name: $0, text: sinks[$0]?.text ?? "") }
+    }
+
+    /// The stamp of the cohort folder as it is: its identity and each file's.
+    private static func cohortStamp(_ output: String) -> String {
+        guard let cohort = try? BatchPlatform.OwnedFolder(["cohort"], in: output),
+            let names = try? cohort.names()
+        else { return "no cohort\n" }
+        var text = "cohort \(cohort.stamp())\n"
+        for name in names.sorted(by: utf8Order) { text += "\(name) \(cohort.stamp(name))\n" }
+        return text
+    }
+
+    /// Who is in the cohort, from the output folder's names, status records and listings.
+    struct Plan {
+        var output: String
+        /// The cohort's people, in id order (listed, or found without listings).
+        var ids: [String]
+        /// People with a `person=<id>` folder.
+        var withFolder: Set<String>
+        var missing: [String]
+        var excluded: [String]
+        /// The ids with a status record file.
+        var withStatus: Set<String>
+
+        init(_ output: String) throws {
+            self.output = output
+            guard BatchPlatform.kind(of: output) == .directory else {
+                throw BatchError(description: "\(output): not a folder (expected the --out folder of a batch)")
+            }
+            let names: [String]
+            do { names = try BatchPlatform.ownedNames([], in: output) } catch {
+                throw BatchError(description: "\(output): cannot read the folder: \(error.text)")
+            }
+            // Links at the tool's own names are refused, never followed (docs/batch.md §6).
+            try Batch.refuseOwnedLinks(in: output)
+            let folderIDs = names.filter {
+                $0.hasPrefix("person=") && BatchPlatform.ownedKind([$0], in: output) == .directory
+            }.map { String($0.dropFirst("person=".count)) }.filter(PersonID.isValid)
+            withFolder = Set(folderIDs)
+            withStatus = Set(
+                ((try? BatchPlatform.ownedNames([".status"], in: output)) ?? []).filter {
+                    $0.hasSuffix(".json") && !$0.hasPrefix(".")
+                }.map { String($0.dropLast(5)) }.filter(PersonID.isValid))
+            let found = withFolder.union(withStatus)
+            let listed = BatchListing.people(in: output)
+            ids = (listed ?? found).sorted(by: utf8Order)
+            excluded = listed.map { found.subtracting($0).sorted(by: utf8Order) } ?? []
+            missing = ids.filter { !found.contains($0) }
         }
-        files.append((name: "report.md", text: CohortReport.markdown(people, excluded: who.excluded)))
-        files.append((name: CohortReport.chartFile, text: CohortReport.chart(people)))
-        return files
+
+        /// The inputs' stamp: the tool version, the listings, and for every person found or
+        /// listed, their folder, its table files and their status record, each by inode, size
+        /// and time (`OwnedFolder.stamp`). A person's folder replaced, a file rewritten, a
+        /// record written, a listing changed: another stamp.
+        func stamp(toolVersion: String) -> String {
+            var hash = Stamp()
+            hash.add("cohort inputs 1\n\(toolVersion)\n")
+            let top = try? BatchPlatform.OwnedFolder([], in: output)
+            let status = try? BatchPlatform.OwnedFolder([".status"], in: output)
+            if let listings = try? BatchPlatform.OwnedFolder([".listings"], in: output) {
+                for name in ((try? listings.names()) ?? []).sorted(by: utf8Order) {
+                    hash.add("listing \(name) \(listings.stamp(name))\n")
+                }
+            }
+            for id in Set(ids).union(excluded).sorted(by: utf8Order) {
+                hash.add("person \(id) \(status?.stamp(id + ".json") ?? "-")")
+                if withFolder.contains(id), let top,
+                    let person = try? BatchPlatform.OwnedFolder("person=" + id, in: top)
+                {
+                    hash.add(" \(person.stamp())")
+                    for table in CohortTables.personTables { hash.add(" \(person.stamp(table.schema.fileName))") }
+                }
+                hash.add("\n")
+            }
+            return "# inputs of cohort/ as last written (health-analyzer cohort; docs/batch.md §7)\n"
+                + "inputs \(String(hash.value, radix: 16))\n"
+        }
+    }
+
+    /// FNV-1a 64 over text, as `Shard.hash`, fed in pieces.
+    struct Stamp {
+        var value: UInt64 = 14_695_981_039_346_656_037
+        mutating func add(_ text: String) {
+            for byte in text.utf8 {
+                value ^= UInt64(byte)
+                value = value &* 1_099_511_628_211
+            }
+        }
+    }
+
+    /// One person's part of the cohort, made on a reading thread.
+    struct PersonPart: Sendable {
+        /// Lines of each long table (`CohortTables.personTables` order).
+        var tables: [String]
+        var summary: CohortReport.Person
+    }
+
+    /// How many people are read ahead of the one being appended, per thread.
+    static let windowPerThread = 16
+
+    /// Writes every cohort file into sinks `open` makes: the long tables and people.csv person
+    /// by person, in windows read and parsed on `threads` threads, then the small files.
+    static func stream(
+        _ plan: Plan, threads: Int, open: (String) throws(ReportError) -> BatchPlatform.FileSink
+    ) throws(ReportError) {
+        var sinks: [BatchPlatform.FileSink] = []
+        for name in CohortTables.schemas.map(\.fileName) + [CohortPeople.schema.fileName] {
+            sinks.append(try open(name))
+        }
+        func append(_ sink: BatchPlatform.FileSink, _ text: String) throws(ReportError) {
+            do throws(BatchPlatform.Failure) { try sink.append(text) } catch {
+                throw .cannotWriteFile(path: sink.path, .init(rawValue: error.code))
+            }
+        }
+        for (k, table) in CohortTables.personTables.enumerated() { try append(sinks[k], CohortTables.header(table)) }
+        let peopleSink = sinks[CohortTables.personTables.count]
+        try append(peopleSink, CSV.line(CohortPeople.schema.header))
+        var people: [CohortReport.Person] = []
+        people.reserveCapacity(plan.ids.count)
+        let window = max(1, threads) * windowPerThread
+        let missing = Set(plan.missing)
+        var start = 0
+        while start < plan.ids.count {
+            let ids = Array(plan.ids[start..<min(start + window, plan.ids.count)])
+            start += ids.count
+            let parts = JobPool.map(count: ids.count, order: Array(ids.indices), jobs: threads) { i in
+                person(ids[i], plan: plan, missing: missing.contains(ids[i]))
+            }
+            for part in parts {
+                for (k, text) in part.tables.enumerated() where !text.isEmpty { try append(sinks[k], text) }
+                let p = part.summary
+                try append(
+                    peopleSink,
+                    CSV.line(CohortPeople.row(p.id, p.status, unreadable: p.unreadable, missing: p.missing)))
+                people.append(part.summary)
+            }
+        }
+        var small: [(String, String)] = [
+            ("schema.sql", CohortSQL.schema()), ("load-duckdb.sql", CohortSQL.loadDuckDB()),
+            ("load-sqlite.sql", CohortSQL.loadSQLite()),
+            ("report.md", CohortReport.markdown(people, excluded: plan.excluded)),
+        ]
+        small.append((CohortReport.chartFile, CohortReport.chart(people)))
+        for (name, text) in small {
+            let sink = try open(name)
+            try append(sink, text)
+            sinks.append(sink)
+        }
+        for sink in sinks {
+            do throws(BatchPlatform.Failure) { try sink.finish() } catch {
+                throw .cannotWriteFile(path: sink.path, .init(rawValue: error.code))
+            }
+        }
+    }
+
+    /// One person read: their status record, their files read back as their tables (one that
+    /// does not read back makes the person failed and adds no rows), their rows and means.
+    static func person(_ id: String, plan: Plan, missing: Bool) -> PersonPart {
+        let status = plan.withStatus.contains(id) ? PersonStatus.read(id, in: plan.output) : nil
+        var summary = CohortReport.Person(id: id, status: status, missing: missing)
+        var tables = [String](repeating: "", count: CohortTables.personTables.count)
+        if plan.withFolder.contains(id) {
+            do throws(CohortTables.Unreadable) {
+                let files = try CohortTables.PersonFiles(id: id, output: plan.output)
+                tables = CohortTables.personTables.map { CohortTables.lines($0, of: files) }
+                summary.measures = PersonMeasures(days: files.days, nights: files.nights)
+            } catch {
+                summary.unreadable = "person=\(id)/\(error.description)"
+            }
+        }
+        return PersonPart(tables: tables, summary: summary)
     }
 }

@@ -32,15 +32,23 @@ public enum CohortTables {
         var id: String
         var tables: [ReportTableID: [[TableCell]]] = [:]
 
-        /// Reads the person tables in `folder`.
-        /// - Throws: `TableReadError` for the first file that does not read back as its table.
-        init(id: String, folder: String) throws(TableReadError) {
+        /// Reads the person tables in `<output>/person=<id>/`, each file opened without following
+        /// a link (docs/batch.md §6).
+        /// - Throws: `Unreadable` naming the first file that cannot be read (a link, a FIFO) or
+        ///   does not read back as its table (`TableReadError`).
+        init(id: String, output: String) throws(Unreadable) {
             self.id = id
             for table in CohortTables.personTables {
-                guard let text = try? BatchPlatform.readText(BatchPlatform.join(folder, table.schema.fileName)) else {
-                    continue
+                let text: String
+                do {
+                    text = try BatchPlatform.readOwnedText(["person=" + id, table.schema.fileName], in: output)
+                } catch {
+                    if error.code == BatchPlatform.Failure.missingCode && !error.link && !error.notRegular { continue }
+                    throw Unreadable(description: "\(table.schema.fileName): \(error.text)")
                 }
-                tables[table] = try table.schema.rows(fromCSV: text)
+                do { tables[table] = try table.schema.rows(fromCSV: text) } catch {
+                    throw Unreadable(description: error.description)
+                }
             }
         }
 
@@ -50,17 +58,32 @@ public enum CohortTables {
         var nights: [SleepNight] { ReportTables.sleep.values(fromCells: tables[.sleep] ?? []) }
     }
 
-    /// The cohort table of `table`'s text from `people` (in the order given, by id): each
-    /// person's rows in their file's order (by date), `person` first, the identifying columns left
-    /// out.
-    static func csv(_ table: ReportTableID, people: [PersonFiles]) -> String {
+    /// Why a person's file cannot be taken: the file, then the reason.
+    struct Unreadable: Error {
+        var description: String
+    }
+
+    /// The header line of `table`'s cohort table: `person`, then the non-identifying columns.
+    static func header(_ table: ReportTableID) -> String {
+        CSV.line([personColumn.name] + table.schema.columns.filter { !$0.identifying }.map(\.name))
+    }
+
+    /// One person's lines of `table`'s cohort table: their rows in their file's order (by date),
+    /// `person` first, the identifying columns left out; "" without rows.
+    static func lines(_ table: ReportTableID, of person: PersonFiles) -> String {
         let columns = table.schema.columns
         let kept = columns.indices.filter { !columns[$0].identifying }
-        var text = CSV.line([personColumn.name] + kept.map { columns[$0].name })
-        for person in people {
-            for row in person.tables[table] ?? [] {
-                text += CSV.line([person.id] + kept.map { row[$0].csvText(columns[$0].kind) })
+        let kinds = kept.map { columns[$0].kind }
+        let id = CSV.escape(person.id)
+        var text = ""
+        for row in person.tables[table] ?? [] {
+            // CSV.line's output, built in place (this runs for every cell of the cohort).
+            text += id
+            for (k, i) in kept.enumerated() {
+                text += ","
+                text += CSV.escape(row[i].csvText(kinds[k]))
             }
+            text += CSV.lineEnding
         }
         return text
     }
