@@ -179,66 +179,11 @@ public struct ExportReader: Sendable {
                     options.progress?(source.consumed, source.total)
                 }
                 if let failure = session.failure { throw failure }
-                switch rc {
-                case 0:
-                    break
-                case Int32(HSAX_ERR_NO_ROOT):
-                    // At the last feed: the input ended before the limit, with no root after its DOCTYPE.
-                    if atEnd {
-                        throw ExportReadError.notHealthExport(
-                            input: name,
-                            reason: "no <HealthData> element follows its DOCTYPE before the file ends (after \(total)"
-                                + " bytes): it is truncated, or not an Apple Health export; export again from the"
-                                + " Health app")
-                    }
-                    throw ExportReadError.notHealthExport(
-                        input: name, reason: "a DOCTYPE is not followed by a <HealthData> element within 1 MiB")
-                case Int32(HSAX_ERR_CONTROLS):
-                    throw ExportReadError.notHealthExport(
-                        input: name,
-                        reason: "it holds more control characters than an export can (more than 4096 + 1/64 of"
-                            + " the bytes read are 0x00-0x1F other than tab, LF and CR, or 0x7F; a NUL flood"
-                            + " or a binary file)")
-                case Int32(HSAX_ERR_UTF16):
-                    throw ExportReadError.notHealthExport(
-                        input: name,
-                        reason: "it is encoded in UTF-16; Apple Health exports are UTF-8"
-                            + " (convert it first, e.g. iconv -f UTF-16 -t UTF-8)")
-                default:
-                    if !session.sawRoot {
-                        throw ExportReadError.notXML(
-                            input: name, line: Int(hsax_parser_error_line(parser)),
-                            column: Int(hsax_parser_error_column(parser)),
-                            message: String(cString: hsax_parser_error_message(parser)))
-                    }
-                    let line = Int(hsax_parser_error_line(parser))
-                    let column = Int(hsax_parser_error_column(parser))
-                    let message = String(cString: hsax_parser_error_message(parser))
-                    if hsax_parser_error_is_lookup_limit(parser) != 0 {
-                        // Where the parser stood at the end of what it had, and nothing more comes,
-                        // its line is one past the file's last (after the final newline).
-                        let atFileEnd =
-                            hsax_parser_error_at_end(parser) != 0 && (atEnd || (try? source.read(into: buffer)) == 0)
-                        throw ExportReadError.tooLong(
-                            input: name, line: atFileEnd ? nil : line, elementsRead: session.elementsRead)
-                    }
-                    if session.rootEnded {
-                        throw ExportReadError.contentAfterRoot(
-                            input: name, line: line, column: column,
-                            found: String(
-                                decoding: Array(String(cString: hsax_parser_error_context(parser)).utf8), as: UTF8.self),
-                            message: message)
-                    }
-                    // libxml2 waits for the rest of an unfinished tag or value: an error found
-                    // once it learns that nothing more comes, at the end of its bytes, is the
-                    // input's end inside markup (not broken markup before it).
-                    if atEnd && hsax_parser_error_at_end(parser) != 0 {
-                        throw ExportReadError.truncated(
-                            input: name, line: line, column: column, message: message,
-                            elementsRead: session.elementsRead)
-                    }
-                    throw ExportReadError.notWellFormed(
-                        input: name, line: line, column: column, message: message, elementsRead: session.elementsRead)
+                if let error = feedFailure(
+                    rc, parser: parser, session: session, name: name, bytesRead: total, atEnd: atEnd,
+                    nothingMoreComes: { (try? source.read(into: buffer)) == 0 })
+                {
+                    throw error
                 }
                 guard session.sawRoot else {
                     throw ExportReadError.notHealthExport(input: name, reason: "no <HealthData> element")
@@ -247,6 +192,77 @@ public struct ExportReader: Sendable {
                 if let failure = session.failure { throw failure }
                 return session.makeSummary(bytesRead: total)
             }
+        }
+    }
+
+    /// The error that the feed's result code `rc` stands for, or nil for 0 (the input read to
+    /// its end): the reader's own limits (no root after a DOCTYPE, control characters, UTF-16)
+    /// first, then libxml2's error, named by where the parser stood (before the root, after it,
+    /// an over-long comment or text, the input's end inside markup). `atEnd`: the failing feed
+    /// was the last; `nothingMoreComes` reads on to tell whether the input has more bytes.
+    private func feedFailure(
+        _ rc: Int32, parser: OpaquePointer, session: ReaderSession, name: String, bytesRead: Int64, atEnd: Bool,
+        nothingMoreComes: () -> Bool
+    ) -> ExportReadError? {
+        switch rc {
+        case 0:
+            return nil
+        case Int32(HSAX_ERR_NO_ROOT):
+            // At the last feed: the input ended before the limit, with no root after its DOCTYPE.
+            if atEnd {
+                return ExportReadError.notHealthExport(
+                    input: name,
+                    reason: "no <HealthData> element follows its DOCTYPE before the file ends (after \(bytesRead)"
+                        + " bytes): it is truncated, or not an Apple Health export; export again from the"
+                        + " Health app")
+            }
+            return ExportReadError.notHealthExport(
+                input: name, reason: "a DOCTYPE is not followed by a <HealthData> element within 1 MiB")
+        case Int32(HSAX_ERR_CONTROLS):
+            return ExportReadError.notHealthExport(
+                input: name,
+                reason: "it holds more control characters than an export can (more than 4096 + 1/64 of"
+                    + " the bytes read are 0x00-0x1F other than tab, LF and CR, or 0x7F; a NUL flood"
+                    + " or a binary file)")
+        case Int32(HSAX_ERR_UTF16):
+            return ExportReadError.notHealthExport(
+                input: name,
+                reason: "it is encoded in UTF-16; Apple Health exports are UTF-8"
+                    + " (convert it first, e.g. iconv -f UTF-16 -t UTF-8)")
+        default:
+            if !session.sawRoot {
+                return ExportReadError.notXML(
+                    input: name, line: Int(hsax_parser_error_line(parser)),
+                    column: Int(hsax_parser_error_column(parser)),
+                    message: String(cString: hsax_parser_error_message(parser)))
+            }
+            let line = Int(hsax_parser_error_line(parser))
+            let column = Int(hsax_parser_error_column(parser))
+            let message = String(cString: hsax_parser_error_message(parser))
+            if hsax_parser_error_is_lookup_limit(parser) != 0 {
+                // Where the parser stood at the end of what it had, and nothing more comes,
+                // its line is one past the file's last (after the final newline).
+                let atFileEnd = hsax_parser_error_at_end(parser) != 0 && (atEnd || nothingMoreComes())
+                return ExportReadError.tooLong(
+                    input: name, line: atFileEnd ? nil : line, elementsRead: session.elementsRead)
+            }
+            if session.rootEnded {
+                return ExportReadError.contentAfterRoot(
+                    input: name, line: line, column: column,
+                    found: String(
+                        decoding: Array(String(cString: hsax_parser_error_context(parser)).utf8), as: UTF8.self),
+                    message: message)
+            }
+            // libxml2 waits for the rest of an unfinished tag or value: an error found
+            // once it learns that nothing more comes, at the end of its bytes, is the
+            // input's end inside markup (not broken markup before it).
+            if atEnd && hsax_parser_error_at_end(parser) != 0 {
+                return ExportReadError.truncated(
+                    input: name, line: line, column: column, message: message,
+                    elementsRead: session.elementsRead)
+            }
+            return ExportReadError.notWellFormed(
+                input: name, line: line, column: column, message: message, elementsRead: session.elementsRead)
         }
     }
 }
