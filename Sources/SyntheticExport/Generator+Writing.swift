@@ -197,8 +197,46 @@ extension Generator {
 
     /// A Watch workout in the iOS 16+ shape: metadata, pause/resume events, statistics from
     /// the Watch records inside `[start, end)`, a route file reference; no total attributes.
+    /// The random draws (creation times, METs, weather, the route's sync identifier) come from
+    /// the workout's own stream, in the order of the elements written.
     mutating func writeWorkout(_ w: WorkoutPlan, _ plan: DayPlan) {
         var r = SplitMix64(seed: config.seed, day: plan.index, stream: Stream.workout)
+        let sums = watchSums(w, plan)
+        if let k = PriorityCoverage.dayIndex(w.start, dayBounds) {
+            days[k].workouts += 1
+            days[k].workoutMinutes += Double(w.activeSeconds) / 60
+        }
+        let created = w.end + Int64(r.int(5...40))
+        let variant = config.extendedHealthData ? workoutVariant(w, plan) : .standard
+        writeWorkoutStartTag(w, variant: variant, sums: sums, created: created)
+        writeWorkoutMetadata(w, &r)
+        writeWorkoutEvents(w)
+        if variant != .legacyTotals {  // an older export: the totals are attributes, there are no statistics
+            writeWorkoutStatistics(w, sums)
+        }
+        if variant == .multisport { writeLegs(w, plan) }
+        if w.kind.hasRoute { writeWorkoutRoute(w, created: created, &r) }
+        out.append(" </Workout>\n")
+        if config.extendedHealthData {
+            recordWorkoutTruth(
+                w, plan, variant: variant, active: sums.active, distance: sums.distance,
+                heartRates: variant == .legacyTotals ? [] : sums.heartRates)
+        }
+    }
+
+    /// What the Watch recorded inside a workout: the sums of its active and basal energy,
+    /// distance and steps samples within `[start, end)` (in the samples' units), and its heart
+    /// rates from start to end.
+    struct WorkoutSums {
+        var active: Int64
+        var basal: Int64
+        var distance: Int64
+        var steps: Int64
+        var heartRates: [Int64]
+    }
+
+    /// The Watch's sums inside `w`, from the same samples the day's records hold.
+    private func watchSums(_ w: WorkoutPlan, _ plan: DayPlan) -> WorkoutSums {
         var samples: [Sample] = []
         func watchSum(_ kind: RecordKind) -> Int64 {
             samples.removeAll(keepingCapacity: true)
@@ -214,25 +252,33 @@ extension Generator {
         samples.removeAll(keepingCapacity: true)
         factory.samples(.heartRate, plan, into: &samples)
         let hr = samples.filter { $0.start >= w.start && $0.start <= w.end }.map(\.value)
+        return WorkoutSums(active: active, basal: basal, distance: distance, steps: steps, heartRates: hr)
+    }
 
-        if let k = PriorityCoverage.dayIndex(w.start, dayBounds) {
-            days[k].workouts += 1
-            days[k].workoutMinutes += Double(w.activeSeconds) / 60
-        }
-        let created = w.end + Int64(r.int(5...40))
-        let variant = config.extendedHealthData ? workoutVariant(w, plan) : .standard
+    /// `<Workout …>`: the activity (SwimBikeRun for a multisport variant), duration, the legacy
+    /// total attributes for that variant, the Watch as source and device, the times.
+    private mutating func writeWorkoutStartTag(
+        _ w: WorkoutPlan, variant: WorkoutVariant, sums: WorkoutSums, created: Int64
+    ) {
         out.append(" <Workout workoutActivityType=\"")
         out.append(Array((variant == .multisport ? "HKWorkoutActivityTypeSwimBikeRun" : w.kind.activityType).utf8))
         out.append("\" duration=\"")
         out.append(Array(String(Double(w.activeSeconds) / 60).utf8))
         out.append("\" durationUnit=\"min\"")
-        if variant == .legacyTotals { writeTotals(distance: w.kind.hasRoute ? distance : nil, energy: active) }
+        if variant == .legacyTotals {
+            writeTotals(distance: w.kind.hasRoute ? sums.distance : nil, energy: sums.active)
+        }
         out.append(" sourceName=\"")
         out.append(watchName)
         out.append("\" sourceVersion=\"11.1\"")
         writeDevice(.watch)
         writeTimes(created: created, start: w.start, end: w.end)
         out.append(">\n")
+    }
+
+    /// The workout's metadata: indoor or not, its HKTimeZone where the export names zones, the
+    /// average METs, and for a workout with a route the elevation and the weather.
+    private mutating func writeWorkoutMetadata(_ w: WorkoutPlan, _ r: inout SplitMix64) {
         writeMetadata("HKIndoorWorkout", w.kind == .strength ? "1" : "0", indent: 2)
         if config.writesTimeZoneMetadata && schedule.namesZone(at: w.start) {
             writeMetadata("HKTimeZone", zoneEscaped[schedule.zone(at: w.start)], indent: 2)
@@ -244,13 +290,21 @@ extension Generator {
             writeMetadata("HKWeatherTemperature", Array("\(r.int(35...80)) degF".utf8), indent: 2)
             writeMetadata("HKWeatherHumidity", Array("\(r.int(40...95) * 100) %".utf8), indent: 2)
         }
-        if w.pauseSeconds > 0 {
-            out.append("  <WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"")
-            out.append(timestamp: w.pauseAt)
-            out.append("\"/>\n  <WorkoutEvent type=\"HKWorkoutEventTypeResume\" date=\"")
-            out.append(timestamp: w.pauseAt + w.pauseSeconds)
-            out.append("\"/>\n")
-        }
+    }
+
+    /// The pause and resume events of a workout that paused.
+    private mutating func writeWorkoutEvents(_ w: WorkoutPlan) {
+        guard w.pauseSeconds > 0 else { return }
+        out.append("  <WorkoutEvent type=\"HKWorkoutEventTypePause\" date=\"")
+        out.append(timestamp: w.pauseAt)
+        out.append("\"/>\n  <WorkoutEvent type=\"HKWorkoutEventTypeResume\" date=\"")
+        out.append(timestamp: w.pauseAt + w.pauseSeconds)
+        out.append("\"/>\n")
+    }
+
+    /// The `<WorkoutStatistics>` of the Watch's sums (no distance for strength training) and
+    /// of its heart rate: the average to 4 decimals, rounded half up (Σ×10⁴/n), minimum, maximum.
+    private mutating func writeWorkoutStatistics(_ w: WorkoutPlan, _ sums: WorkoutSums) {
         func statistic(_ type: StaticString, _ sum: Int64, _ decimals: Int, _ unit: StaticString) {
             out.append("  <WorkoutStatistics type=\"")
             out.append(type)
@@ -264,50 +318,40 @@ extension Generator {
             out.append(unit)
             out.append("\"/>\n")
         }
-        if variant == .legacyTotals {
-            // An older export: the totals are attributes, there are no statistics.
-        } else {
-            statistic("HKQuantityTypeIdentifierActiveEnergyBurned", active, 3, "kcal")
-            statistic("HKQuantityTypeIdentifierBasalEnergyBurned", basal, 3, "kcal")
-            if w.kind != .strength {
-                statistic("HKQuantityTypeIdentifierDistanceWalkingRunning", distance, 5, "km")
-            }
-            statistic("HKQuantityTypeIdentifierStepCount", steps, 0, "count")
-            if !hr.isEmpty {
-                // Average with 4 decimals, rounded half up: Σ×10⁴/n.
-                let average = (hr.reduce(0, +) * 20_000 / Int64(hr.count) + 1) / 2
-                out.append("  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"")
-                out.append(timestamp: w.start)
-                out.append("\" endDate=\"")
-                out.append(timestamp: w.end)
-                out.append("\" average=\"")
-                out.append(units: average, decimals: 4)
-                out.append("\" minimum=\"")
-                out.append(int: hr.min()!)
-                out.append("\" maximum=\"")
-                out.append(int: hr.max()!)
-                out.append("\" unit=\"count/min\"/>\n")
-            }
+        statistic("HKQuantityTypeIdentifierActiveEnergyBurned", sums.active, 3, "kcal")
+        statistic("HKQuantityTypeIdentifierBasalEnergyBurned", sums.basal, 3, "kcal")
+        if w.kind != .strength {
+            statistic("HKQuantityTypeIdentifierDistanceWalkingRunning", sums.distance, 5, "km")
         }
-        if variant == .multisport { writeLegs(w, plan) }
-        if w.kind.hasRoute {
-            out.append("  <WorkoutRoute sourceName=\"")
-            out.append(watchName)
-            out.append("\" sourceVersion=\"11.1\"")
-            writeTimes(created: created + Int64(r.int(1...30)), start: w.start, end: w.end)
-            out.append(">\n")
-            writeMetadata("HKMetadataKeySyncVersion", "2", indent: 3)
-            writeMetadata("HKMetadataKeySyncIdentifier", Array(uuid(&r).utf8), indent: 3)
-            out.append("   <FileReference path=\"/workout-routes/")
-            out.append(Array(routeFileName(w.start).utf8))
-            out.append("\"/>\n  </WorkoutRoute>\n")
-        }
-        out.append(" </Workout>\n")
-        if config.extendedHealthData {
-            recordWorkoutTruth(
-                w, plan, variant: variant, active: active, distance: distance,
-                heartRates: variant == .legacyTotals ? [] : hr)
-        }
+        statistic("HKQuantityTypeIdentifierStepCount", sums.steps, 0, "count")
+        let hr = sums.heartRates
+        guard !hr.isEmpty else { return }
+        let average = (hr.reduce(0, +) * 20_000 / Int64(hr.count) + 1) / 2
+        out.append("  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"")
+        out.append(timestamp: w.start)
+        out.append("\" endDate=\"")
+        out.append(timestamp: w.end)
+        out.append("\" average=\"")
+        out.append(units: average, decimals: 4)
+        out.append("\" minimum=\"")
+        out.append(int: hr.min()!)
+        out.append("\" maximum=\"")
+        out.append(int: hr.max()!)
+        out.append("\" unit=\"count/min\"/>\n")
+    }
+
+    /// `<WorkoutRoute>` with its sync metadata and the reference to its GPX file.
+    private mutating func writeWorkoutRoute(_ w: WorkoutPlan, created: Int64, _ r: inout SplitMix64) {
+        out.append("  <WorkoutRoute sourceName=\"")
+        out.append(watchName)
+        out.append("\" sourceVersion=\"11.1\"")
+        writeTimes(created: created + Int64(r.int(1...30)), start: w.start, end: w.end)
+        out.append(">\n")
+        writeMetadata("HKMetadataKeySyncVersion", "2", indent: 3)
+        writeMetadata("HKMetadataKeySyncIdentifier", Array(uuid(&r).utf8), indent: 3)
+        out.append("   <FileReference path=\"/workout-routes/")
+        out.append(Array(routeFileName(w.start).utf8))
+        out.append("\"/>\n  </WorkoutRoute>\n")
     }
 
     /// `route_2026-03-05_6.15pm.gpx`: the TRUE local date and 12-hour time of the start.
