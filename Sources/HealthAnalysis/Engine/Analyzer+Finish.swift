@@ -148,10 +148,10 @@ extension Analyzer {
         var window: ClosedRange<Int>
         /// The days reported: `window`, or the one week of `--week last`.
         var report: ClosedRange<Int>
-        /// The complete days, the export's own day and later being partial: from `completeFirst`
-        /// to `completeLast`, which is before `completeFirst` when there are none.
-        var completeFirst: Int
-        var completeLast: Int
+        /// The complete days, for partial weeks and months (`CompleteDays`, docs/weeks.md §3):
+        /// from the window's first day to the reported period's last day, the export's own day
+        /// and later left out.
+        var complete: CompleteDays
 
         /// The days with rows: the window and the reported week (which can reach past the last
         /// data day when the export was made a few days after it). Weeks need the days before
@@ -224,7 +224,8 @@ extension Analyzer {
         let dataRange =
             "the export has data from \(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay))"
 
-        // The window the options ask for, and the range of complete days for partial weeks.
+        // The window the options ask for, and the last day before the export's own (the last
+        // complete week of --week last ends on it or before).
         let exportDay = exportDate.map { calendar.dayNumber($0.secondsSince1970) }
         let windowFirst = max(firstDay, options.from?.daysSince1970 ?? .min)
         let windowLast = min(lastDay, options.to?.daysSince1970 ?? .max)
@@ -252,9 +253,11 @@ extension Analyzer {
             }
             report = start...(start + 6)
         }
+        // The weeks before a reported week keep their days (the change against the previous
+        // week needs them); the days after the period's last day are not complete.
         return ReportWindow(
-            data: firstDay...lastDay, window: windowFirst...windowLast, report: report, completeFirst: windowFirst,
-            completeLast: completeLast)
+            data: firstDay...lastDay, window: windowFirst...windowLast, report: report,
+            complete: CompleteDays(first: windowFirst, last: min(completeLast, report.upperBound)))
     }
 
     /// The daily rows: one per day of `window.rows`, in the zone in force that day, except runs of
@@ -320,8 +323,7 @@ extension Analyzer {
     ) {
         let weeks = WeeklyBuilder(
             weekStart: options.weekStart, seriesFirst: window.rows.lowerBound, rows: rows.metrics, rings: rows.rings,
-            hasData: rows.hasData, complete: window.completeFirst...max(window.completeFirst, window.completeLast),
-            completeIsEmpty: window.completeLast < window.completeFirst
+            hasData: rows.hasData, complete: window.complete
         ).build()
         let report = window.report
         result.firstDay = CivilDate(daysSince1970: report.lowerBound)
@@ -339,7 +341,8 @@ extension Analyzer {
             }
         }
         result.months = MonthlyBuilder(
-            rows: reported.metrics, rings: reported.rings, hasData: reported.hasData, workouts: result.workouts
+            rows: reported.metrics, rings: reported.rings, hasData: reported.hasData, workouts: result.workouts,
+            complete: window.complete
         ).build()
         result.longestAllRingsStreak = Self.longestStreak(reported.metrics, rings: reported.rings)
     }

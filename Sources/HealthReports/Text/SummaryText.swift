@@ -16,11 +16,9 @@ extension ReportWriter {
     public func summaryText(_ result: AnalysisResult, context: ReportContext) -> String {
         var lines: [String] = []
         let days = result.days
-        let withData = ReportTables.daysWithData(days)
-        let periodDays = result.firstDay.flatMap { f in result.lastDay.map { $0.daysSince1970 - f.daysSince1970 + 1 } }
         if let first = result.firstDay, let last = result.lastDay {
             lines.append("Activity \(first) to \(last)")
-            lines.append("\(counted(periodDays ?? 0, "day")) in the period, \(grouped(withData)) with data")
+            lines.append(PeriodDays(result).text)
         } else {
             lines.append("Activity: no days with data")
         }
@@ -65,12 +63,27 @@ extension ReportWriter {
                 "Rings closed: Move \(rings.filter(\.move).count)/\(n), Exercise \(rings.filter(\.exercise).count)/\(n), "
                     + "Stand \(rings.filter(\.stand).count)/\(n), all \(rings.filter(\.all).count)/\(n)")
         }
-        let nights = days.compactMap(\.sleepMinutes)
-        if nights.isEmpty {
-            lines.append("Sleep: no night with asleep records")
+        // Two kinds of night, each averaged over its own nights (SleepSummary).
+        let sleep = SleepSummary(result.sleep)
+        func hours(_ minutes: Double?) -> String {
+            let m = Int((minutes ?? 0).rounded())
+            return "\(m / 60) h \(m % 60 < 10 ? "0" : "")\(m % 60) min"
+        }
+        if sleep.isEmpty {
+            lines.append("Sleep: no night with asleep or in-bed records")
         } else {
-            let m = Int((nights.reduce(0, +) / Double(nights.count)).rounded())
-            lines.append("Sleep: \(m / 60) h \(m % 60) min asleep a night over \(counted(nights.count, "night"))")
+            if sleep.asleepNights > 0 {
+                lines.append(
+                    "Sleep: asleep \(hours(sleep.asleepMeanMinutes)) a night over "
+                        + counted(sleep.asleepNights, "night"))
+            } else {
+                lines.append("Sleep: no night with asleep records")
+            }
+            if sleep.inBedNights > 0 {
+                lines.append(
+                    "  in bed \(hours(sleep.inBedMeanMinutes)) a night over \(counted(sleep.inBedNights, "night"))"
+                        + (sleep.inBedOnlyNights > 0 ? " (\(grouped(sleep.inBedOnlyNights)) in bed only)" : ""))
+            }
         }
         if let t = result.trends {
             let moved = t.trends.filter { $0.direction == .up || $0.direction == .down }
