@@ -787,6 +787,10 @@ closed rings of the day (0–3); it is empty on a day without goals, or without 
 the records or the summary.
 Weeks and months count the days each ring was closed ([weeks.md §2](weeks.md)); `report.md`
 gives the longest streak of days with all three closed (a left-out run of days ends a streak).
+report.md's "At a glance" lists the summary's own values of the summary-only days in rows of
+their own ("Exercise, ActivitySummary (min)", …), and "Activity rings" says on how many of its
+days the rings are the summary's values, so that the two sections agree on which days have ring
+data and name the source of each figure (`RingsClosed.usesSummaryValues`).
 
 ## 4. The cross-check
 

@@ -100,4 +100,47 @@ struct CountsAgreeTests {
         #expect(t.json.contains("\"days\": 666, \"days_with_data\": 4}"))
         #expect(t.summary.contains("\n666 days in the period, 4 with data\n"))
     }
+
+    /// Two summary-only days (an ActivitySummary, no ring records): 2025-01-06 Move 420 of 400
+    /// kcal, Exercise 35 of 30 min, Stand 10 of 12 h; 2025-01-07 Move 380 of 400, Exercise 41 of
+    /// 30, Stand 12 of 12. Closed: Move 1 (the 6th), Exercise 2, Stand 1 (the 7th), all three 0.
+    /// At a glance lists the summary's values: Exercise (35 + 41) / 2 = 38 min, Move (420 +
+    /// 380) / 2 = 400 kcal, Stand (10 + 12) / 2 = 11.0 h. Before: "Activity rings" said Exercise
+    /// closed on 2 of 2 days while "At a glance" said no day had Exercise data.
+    @Test func ringsAndAtAGlanceAgreeOnSummaryOnlyDays() throws {
+        var r = makeSampleResult()
+        r.days = [("2025-01-06", 420.0, 35.0, 10.0), ("2025-01-07", 380, 41, 12)].map { date, move, exercise, stand in
+            var d = DailyMetrics(date: CivilDate(date)!)
+            (d.summaryMoveKcal, d.summaryExerciseMinutes, d.summaryStandHours) = (move, exercise, stand)
+            (d.moveGoalKcal, d.exerciseGoalMinutes, d.standGoalHours) = (400, 30, 12)
+            d.ringsClosed = RingsClosed(d).countedRings
+            return d
+        }
+        #expect(r.days.map(\.ringsClosed) == [2, 2])
+        r.firstDay = CivilDate("2025-01-06")
+        r.lastDay = CivilDate("2025-01-07")
+        var week = WeeklyMetrics(week: "2025-W02", weekStart: CivilDate("2025-01-06")!)
+        (week.days, week.moveRingClosedDays, week.exerciseRingClosedDays, week.standRingClosedDays) = (2, 1, 2, 1)
+        r.weeks = [week]
+        r.months = []
+        r.sleep = []
+        let t = Self.texts(r)
+        let glance = try #require(t.md.range(of: "## At a glance\n"))
+        let rings = try #require(t.md.range(of: "## Activity rings\n"))
+        let glanceText = String(t.md[glance.upperBound...])
+        #expect(t.md.contains("| Exercise, ActivitySummary (min) | 2 | 38 | 35 | 41 |"))
+        #expect(t.md.contains("| Move, ActivitySummary (kcal) | 2 | 400 | 380 | 420 |"))
+        #expect(t.md.contains("| Stand hours, ActivitySummary | 2 | 11.0 | 10.0 | 12.0 |"))
+        #expect(!glanceText.prefix(2_000).contains("No day has data for: Active energy (kcal), Move"))
+        #expect(
+            t.md.contains(
+                "No day has data for: Steps, Distance (km), Flights climbed, Active energy (kcal), "
+                    + "Resting heart rate (bpm)."))
+        #expect(t.md.contains("the summary's own values on the 2 days without ring records"))
+        #expect(
+            t.md[rings.upperBound...].contains(
+                "Of 2 days with ring goals (no ring records on any of them: the rings are the ActivitySummary's own "
+                    + "values against its goals):"))
+        #expect(t.md.contains("| Exercise | 2 | 100% |"))
+    }
 }

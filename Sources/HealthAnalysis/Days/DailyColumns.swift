@@ -32,8 +32,7 @@ public struct RingsClosed: Hashable, Sendable {
         let timeMode = day.moveGoalMinutes != nil
         let moveGoal = timeMode ? day.moveGoalMinutes : day.moveGoalKcal
         hasGoals = moveGoal != nil || day.exerciseGoalMinutes != nil || day.standGoalHours != nil
-        let anyRecordValue =
-            day.moveKcal != nil || day.moveMinutes != nil || day.exerciseMinutes != nil || day.standHours != nil
+        let anyRecordValue = !Self.usesSummaryValues(day)
         if anyRecordValue {
             move = Self.closes(timeMode ? day.moveMinutes : day.moveKcal, goal: moveGoal)
             exercise = Self.closes(day.exerciseMinutes, goal: day.exerciseGoalMinutes)
@@ -49,6 +48,13 @@ public struct RingsClosed: Hashable, Sendable {
             day.summaryMoveKcal, day.summaryMoveMinutes, day.summaryExerciseMinutes, day.summaryStandHours,
         ].contains { ($0 ?? 0) > 0 }
         hasRingValue = anyRecordValue || anySummaryValue
+    }
+
+    /// True when `day` has no ring value from records (`move_kcal`, `move_min`, `exercise_min`,
+    /// `stand_hours`), so that its rings are its ActivitySummary's own values (`summary_*`)
+    /// against the goals; report.md's "At a glance" lists those values apart.
+    public static func usesSummaryValues(_ day: DailyMetrics) -> Bool {
+        day.moveKcal == nil && day.moveMinutes == nil && day.exerciseMinutes == nil && day.standHours == nil
     }
 
     /// `daily.csv`'s `rings_closed`: the count on a day with goals and a ring value, else nil.
