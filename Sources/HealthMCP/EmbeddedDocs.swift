@@ -932,8 +932,9 @@ For cron: `--quiet` prints nothing on a run that succeeds, warnings included (th
 report.md's Notes and in report.json's `warnings`); errors still print. `--summary` prints a
 plain-text digest on standard output, at most 30 lines of at most 72 columns: the period (days
 in it and days with data), the period's per-day means against the means of the last 90 days
-(docs/trends.md), the rings, sleep, and the trends that are up or down. With `MAILTO` set, cron
-mails it:
+(docs/trends.md), the rings, sleep (asleep and in-bed nights), the trends that changed
+direction since the previous week's end (docs/trends.md §4) and those up or down now. With
+`MAILTO` set, cron mails it:
 
 ```sh
 MAILTO=you@example.org

@@ -111,6 +111,38 @@ struct TrendsTests {
         #expect(earlier.trends?.historyDays == 275)
         #expect(e.yearDays == 275 && close(e.yearMean, 30) && e.direction == .steady)
     }
+
+    /// Changed direction (docs/trends.md §4): Watch exercise on every day of 2024 (366 days,
+    /// UTC), 30 min a day except the last 7 (Dec 25 to 31) at 100 min; resting heart rate 55 bpm
+    /// on Dec 29 to 31 only.
+    /// - At 2024-12-31: the 365 days are Jan 2 to Dec 31, (358 × 30 + 7 × 100) / 365 = 11,440 /
+    ///   365 = 31.342 min; the 90 days (Oct 3 to Dec 31), (83 × 30 + 7 × 100) / 90 = 3,190 / 90 =
+    ///   35.444 min > 31.342 × 1.03 = 32.282: up.
+    /// - At 2024-12-24 (a week before): every day 30 min: steady. So exercise changed direction.
+    /// - Resting heart rate: steady at Dec 31 (55 in both), no data up to Dec 24: no previous
+    ///   direction, so it gained a trend but did not change direction.
+    @Test func aTrendChangedDirectionWhenItsDirectionAWeekBeforeDiffers() throws {
+        let clock = Clock(zone: "UTC")
+        var records: [Record] = []
+        let first = CivilDate("2024-01-01")!.daysSince1970
+        for d in first...Self.end.daysSince1970 {
+            let minutes: Double = d >= CivilDate("2024-12-25")!.daysSince1970 ? 100 : 30
+            let t = clock.midnight(CivilDate(daysSince1970: d).description) + 8 * 3600
+            records.append(sample(.watch, t, t + Int64(minutes) * 60, minutes, type: T.exercise))
+            if d >= CivilDate("2024-12-29")!.daysSince1970 {
+                records.append(sample(.watch, t, t + 60, 55, type: T.restingHeartRate))
+            }
+        }
+        let r = try analyze(records, options: AnalysisOptions(timeZoneIdentifier: "UTC"))
+        let t = try #require(r.trends)
+        #expect(t.end == Self.end && t.previousEnd == day("2024-12-24"))
+        let exercise = try #require(t.trends.first { $0.metric == .exercise })
+        #expect(close(exercise.yearMean, 11_440.0 / 365) && close(exercise.recentMean, 3_190.0 / 90))
+        #expect(exercise.direction == .up && exercise.previousDirection == .steady && exercise.changedDirection)
+        let rhr = try #require(t.trends.first { $0.metric == .restingHeartRate })
+        #expect(rhr.direction == .steady && rhr.previousDirection == nil && !rhr.changedDirection)
+        #expect(t.trends.filter(\.changedDirection).map(\.metric) == [.exercise])
+    }
 }
 
 /// `--week last` whose week has no data is an empty window (docs/weeks.md §7).

@@ -295,13 +295,14 @@ extension Analyzer {
         return rows
     }
 
-    /// The trends at `end` (docs/trends.md): the rows of the 365 days up to `end` are computed
-    /// from the columns, which hold every day of the input, so that a window's trends use the
-    /// days before it too.
+    /// The trends at `end` (docs/trends.md), each with its direction a week before
+    /// (docs/trends.md §4): the rows of the 365 days up to `end` and of the week before them are
+    /// computed from the columns, which hold every day of the input, so that a window's trends
+    /// use the days before it too.
     static func trends(
         _ daily: DailyColumns, summaries: [CivilDate: ActivitySummary], end: Int, historyFirst: Int
     ) -> Trends {
-        let range = (end - Trends.yearWindowDays + 1)...end
+        let range = (end - Trends.yearWindowDays - Trends.previousWeekDays + 1)...end
         let summaryDays = summaries.keys.map(\.daysSince1970).filter { range.contains($0) }
         var rows: [DailyMetrics] = []
         var standMinutes: [CivilDate: Double] = [:]
@@ -310,9 +311,14 @@ extension Analyzer {
             rows.append(d.metrics)
             if let m = d.standMinutes { standMinutes[d.metrics.date] = m }
         }
-        return Trends.compute(
+        let now = Trends.compute(
             rows: rows, standMinutes: standMinutes, end: CivilDate(daysSince1970: end),
             historyFirst: CivilDate(daysSince1970: min(historyFirst, end)))
+        let before = end - Trends.previousWeekDays
+        let previous = Trends.compute(
+            rows: rows, standMinutes: standMinutes, end: CivilDate(daysSince1970: before),
+            historyFirst: CivilDate(daysSince1970: min(historyFirst, before)))
+        return now.withPreviousDirections(from: previous)
     }
 
     /// The rollups: the reported days, the weeks that overlap them (each with its workouts by

@@ -11,7 +11,8 @@ extension ReportWriter {
 
     /// A plain-text digest of `result` for standard output: the period (days in it and days with
     /// data), the period's per-day means against the 90-day means of the trends, the rings, sleep,
-    /// and the trends that are up or down (docs/trends.md). At most `summaryMaxLines` lines of at
+    /// the trends that changed direction since the previous week's end and those up or down now
+    /// (docs/trends.md §4). At most `summaryMaxLines` lines of at
     /// most `summaryColumns` characters; ASCII apart from names in the export.
     public func summaryText(_ result: AnalysisResult, context: ReportContext) -> String {
         var lines: [String] = []
@@ -86,20 +87,34 @@ extension ReportWriter {
             }
         }
         if let t = result.trends {
+            // The trends that changed direction since the previous week's end (docs/trends.md §4),
+            // then the ones that are up or down now.
+            let changed = t.trends.filter(\.changedDirection)
             let moved = t.trends.filter { $0.direction == .up || $0.direction == .down }
             lines.append("")
             if t.historyDays < Trends.minimumHistoryDays {
                 lines.append(
                     "Trends: \(counted(t.historyDays, "day")) of history; they need \(Trends.minimumHistoryDays)")
-            } else if moved.isEmpty {
-                lines.append("Trends (90 against 365 days): all steady")
             } else {
-                lines.append("Trends (90 against 365 days), up or down:")
-                for trend in moved.prefix(8) {
-                    let d = ReportSections.trendDecimals(trend.metric)
-                    lines.append(
-                        "  \(trend.metric.title) \(trend.direction!.rawValue): \(cell(trend.recentMean, d)) against "
-                            + "\(cell(trend.yearMean, d)) \(trend.unit)")
+                if changed.isEmpty {
+                    lines.append("Trends (90 vs 365 days): no change of direction since \(t.previousEnd)")
+                } else {
+                    lines.append("Trends (90 vs 365 days) that changed direction since \(t.previousEnd):")
+                    for trend in changed.prefix(6) {
+                        let d = ReportSections.trendDecimals(trend.metric)
+                        lines.append(
+                            "  \(trend.metric.title) \(trend.previousDirection!.rawValue) -> "
+                                + "\(trend.direction!.rawValue): \(cell(trend.recentMean, d)) against "
+                                + "\(cell(trend.yearMean, d)) \(trend.unit)")
+                    }
+                }
+                let up = moved.filter { $0.direction == .up }.map(\.metric.title)
+                let down = moved.filter { $0.direction == .down }.map(\.metric.title)
+                if moved.isEmpty {
+                    lines.append("Now all steady")
+                } else {
+                    if !up.isEmpty { lines.append("Now up: " + up.joined(separator: ", ")) }
+                    if !down.isEmpty { lines.append("Now down: " + down.joined(separator: ", ")) }
                 }
             }
         }
