@@ -82,6 +82,10 @@ struct DailyColumns {
         /// Apple stand time of the day, minutes (all sources, de-duplicated); not a column of
         /// the row, read by the trends only.
         var standMinutes: Double? = nil
+        /// Walking and running speed of the day, km/h (the mean over all sources); like
+        /// `standMinutes`, read by the trends only.
+        var walkingSpeedKmh: Double? = nil
+        var runningSpeedKmh: Double? = nil
     }
 
     /// De-duplicated over all sources, by fixed cumulative slot (nil: the type has no samples).
@@ -247,6 +251,7 @@ struct DailyColumns {
             || m.wristTemperatureC != nil || m.bloodPressureSystolicMmHg != nil || m.bloodPressureDiastolicMmHg != nil
             || m.sleepMinutes != nil || summary != nil
         return Day(
-            metrics: m, rings: rings, hasData: hasData, standMinutes: value(all[CumulativeSlot.standTime], day))
+            metrics: m, rings: rings, hasData: hasData, standMinutes: value(all[CumulativeSlot.standTime], day),
+            walkingSpeedKmh: vitals[day]?.walkingSpeedKmh, runningSpeedKmh: vitals[day]?.runningSpeedKmh)
     }
 }

@@ -306,17 +306,20 @@ extension Analyzer {
         let summaryDays = summaries.keys.map(\.daysSince1970).filter { range.contains($0) }
         var rows: [DailyMetrics] = []
         var standMinutes: [CivilDate: Double] = [:]
+        var speeds: [TrendMetric: [CivilDate: Double]] = [:]
         for day in Set(daily.dataDays(in: range) + summaryDays).sorted() {
             let d = daily.day(day, summary: summaries[CivilDate(daysSince1970: day)])
             rows.append(d.metrics)
             if let m = d.standMinutes { standMinutes[d.metrics.date] = m }
+            if let v = d.walkingSpeedKmh { speeds[.walkingSpeed, default: [:]][d.metrics.date] = v }
+            if let v = d.runningSpeedKmh { speeds[.runningSpeed, default: [:]][d.metrics.date] = v }
         }
         let now = Trends.compute(
-            rows: rows, standMinutes: standMinutes, end: CivilDate(daysSince1970: end),
+            rows: rows, standMinutes: standMinutes, speeds: speeds, end: CivilDate(daysSince1970: end),
             historyFirst: CivilDate(daysSince1970: min(historyFirst, end)))
         let before = end - Trends.previousWeekDays
         let previous = Trends.compute(
-            rows: rows, standMinutes: standMinutes, end: CivilDate(daysSince1970: before),
+            rows: rows, standMinutes: standMinutes, speeds: speeds, end: CivilDate(daysSince1970: before),
             historyFirst: CivilDate(daysSince1970: min(historyFirst, before)))
         return now.withPreviousDirections(from: previous)
     }
