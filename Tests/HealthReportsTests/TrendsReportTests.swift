@@ -88,7 +88,7 @@ struct TrendsReportTests {
         #expect(lines.allSatisfy { $0.count <= 72 && $0.last != " " })
         #expect(lines.first == "Activity 2024-12-30 to 2025-01-13")
         #expect(text.contains("\n15 days in the period, "))
-        #expect(text.contains("\nTrends (90 vs 365 days) that changed direction since 2025-01-06:\n"))
+        #expect(text.contains("\nTrends that changed direction since 2025-01-06:\n"))
         #expect(text.contains("\n  Exercise steady -> up: 46 against 38 min/day\nNow up: Exercise\n"))
         #expect(text.contains("\nNow down: Resting heart rate\n"))
         #expect(!text.contains("Resting heart rate down ->"))

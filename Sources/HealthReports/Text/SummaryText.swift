@@ -97,9 +97,9 @@ extension ReportWriter {
                     "Trends: \(counted(t.historyDays, "day")) of history; they need \(Trends.minimumHistoryDays)")
             } else {
                 if changed.isEmpty {
-                    lines.append("Trends (90 vs 365 days): no change of direction since \(t.previousEnd)")
+                    lines.append("Trends: no change of direction since \(t.previousEnd)")
                 } else {
-                    lines.append("Trends (90 vs 365 days) that changed direction since \(t.previousEnd):")
+                    lines.append("Trends that changed direction since \(t.previousEnd):")
                     for trend in changed.prefix(6) {
                         let d = ReportSections.trendDecimals(trend.metric)
                         lines.append(
