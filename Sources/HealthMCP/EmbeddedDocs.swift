@@ -28,7 +28,7 @@ one writer at a time) is in [commands.md](commands.md).
 | `report.html` | — | the same sections, tables and charts as `report.md` in one page that any browser opens, on a phone too, and that prints (§5); the file to open first |
 | `schema.sql` | CSV file | a typed `CREATE TABLE` per CSV file for DuckDB and SQLite, so a column without data still loads as a number |
 | `load-sqlite.sql`, `load-duckdb.sql` | — | load every CSV file into typed tables, run in the report folder: `sqlite3 health.db < load-sqlite.sql` or `duckdb health.duckdb < load-duckdb.sql`; every empty cell becomes NULL (sqlite3's `.import` alone stores `''`, which `avg` and `count` take for a value) |
-| `report.json` | — | how the report was made: tool and version, input, zone and why, source order, de-duplication mode, period, `trends` (one object per measure: `metric, unit, recent_days, recent_mean, year_days, year_mean, direction, why_none`, and `trends_end`), files |
+| `report.json` | — | how the report was made: tool and version, input, zone and why, source order, de-duplication mode, `period` (`first_day, last_day, days, days_with_data`: the period's days as [weeks.md §8](weeks.md) counts them), `sleep_nights` (asleep and in-bed nights, each with its own mean, [sleep-and-workouts.md §6](sleep-and-workouts.md)), `trends` (one object per measure: `metric, unit, recent_days, recent_mean, year_days, year_mean, direction, why_none`, and `trends_end`), files |
 | `chart_*.svg` | chart | steps per day with a 7-day average, ring closures per week, stand hours by hour, sleep per night by stage, resting heart rate and HRV, workouts per week: 880 px wide, axes with units, alt text; linked from `report.md` |
 
 ## 2. CSV conventions
@@ -787,6 +787,10 @@ closed rings of the day (0–3); it is empty on a day without goals, or without 
 the records or the summary.
 Weeks and months count the days each ring was closed ([weeks.md §2](weeks.md)); `report.md`
 gives the longest streak of days with all three closed (a left-out run of days ends a streak).
+report.md's "At a glance" lists the summary's own values of the summary-only days in rows of
+their own ("Exercise, ActivitySummary (min)", …), and "Activity rings" says on how many of its
+days the rings are the summary's values, so that the two sections agree on which days have ring
+data and name the source of each figure (`RingsClosed.usesSummaryValues`).
 
 ## 4. The cross-check
 
@@ -855,12 +859,23 @@ numbered for citation (`docs/weeks.md §3`).
   blood pressure included), a counted workout or an `ActivitySummary`; `weekly.csv` and
   `monthly.csv` count them alike.
 
-## 3. Partial weeks
+## 3. Partial weeks and months
 
-A week is **partial** when it is not wholly inside the complete range: from the first day with
-data (or `--from`) to the day before the export's local day (or `--to`). The export's own last
-day is incomplete, and the first week usually starts before the first sample. A partial week is
-marked (`partial` is `true`) and is never compared as if it were complete.
+One rule for weeks and months, in `weekly.csv`, `monthly.csv` and report.md
+(`Sources/HealthAnalysis/Days/CompleteDays.swift`): a week or a calendar month is **partial**
+(`partial` is `true`, report.md adds "(partial)") when one of its days lies outside the
+**complete days**:
+
+- they start on the period's first day: the first day with data, or `--from`;
+- they end on the period's last day: the last day with data, `--to`, or the last day of the
+  week of `--week last`;
+- but never on the export's own local day or later: that day was still running when the
+  export was made.
+
+So a week running past the period's end (2021-W52, Monday 27 December to Sunday 2 January, in a
+period ending Thursday 30 December) is partial, as December is when the period ends on the 30th.
+A partial week is never compared as if it were complete (§4). The weeks before the period's
+first day that `--week last` computes for its comparison keep the days of the window before it.
 
 The analysis treats a day without samples as "no data", not 0, with one exception: on a day the
 Watch was demonstrably worn (it wrote stand-hour records, or it gave the Move ring's energy), no
@@ -882,7 +897,7 @@ exercise sample means 0 exercise minutes.
 `monthly.csv` has one row per calendar month of the report window, with the same measures as a
 week and the day means of HRV, VO2 max, blood oxygen, respiratory rate, wrist temperature and
 blood pressure: totals sum the days, per-day values are means over the days with a value for
-that measure. A month not wholly inside the reported days is partial, as for weeks.
+that measure. A month is partial by the rule of weeks (§3).
 
 ## 6. Days without data
 
@@ -917,13 +932,27 @@ For cron: `--quiet` prints nothing on a run that succeeds, warnings included (th
 report.md's Notes and in report.json's `warnings`); errors still print. `--summary` prints a
 plain-text digest on standard output, at most 30 lines of at most 72 columns: the period (days
 in it and days with data), the period's per-day means against the means of the last 90 days
-(docs/trends.md), the rings, sleep, and the trends that are up or down. With `MAILTO` set, cron
-mails it:
+(docs/trends.md), the rings, sleep (asleep and in-bed nights), the trends that changed
+direction since the previous week's end (docs/trends.md §4) and those up or down now. With
+`MAILTO` set, cron mails it:
 
 ```sh
 MAILTO=you@example.org
 0 7 * * 1  $HOME/.local/bin/health-analyzer report ~/Health/export.zip --out ~/Health/week --week last --quiet --summary
 ```
+
+## 8. The period's days
+
+Every output counts a report's days the same way (`Sources/HealthTables/PeriodDays.swift`): the
+line the terminal prints after a report, `--summary`, report.md's and report.html's Period and
+report.json's `period` (`days`, `days_with_data`):
+
+- **days in the period**: the calendar days from the period's first day to its last, both
+  included, whether or not they have data;
+- **days with data**: the days among them with any measured value in `daily.csv`.
+
+Neither is the number of `daily.csv`'s rows, which leaves out long runs without data (§6): an
+export with four days of data two years apart has "666 days in the period, 4 with data".
 """# + "\n"),
         ("sleep-and-workouts.md", #"""
 # Sleep and workouts
@@ -1001,6 +1030,20 @@ names the first one (`route`), says whether the export holds it (`route_in_expor
 the file's number of points, its distance and its elevation gain. A named file the export does
 not hold is reported as missing, not as an error. `report --db` keeps only the file names, since
 the archive does not hold the GPX files ([archive.md §5](archive.md)).
+
+## 6. Two kinds of night in the report
+
+report.md, report.html, report.json (`sleep_nights`) and `--summary` count two kinds of night
+(`Sources/HealthAnalysis/Results/SleepSummary.swift`), each averaged over its own nights:
+
+- **asleep nights**: nights (not naps) with asleep minutes, from a source that records sleep
+  (the Watch, a tracker); the mean is over these nights;
+- **in-bed nights**: nights (not naps) with in-bed minutes (an iPhone's sleep schedule records
+  only time in bed); the mean is over these nights, so it is never pulled down by nights
+  without an in-bed record. **In-bed-only** nights have no asleep minutes: an iPhone without a
+  Watch gives only these, and the report then says that its nights are time in bed, not sleep.
+
+`daily.csv`'s `sleep_min`, the weeks, months and trends use the asleep minutes only.
 """# + "\n"),
         ("mcp.md", #"""
 # Asking an assistant: `health-analyzer mcp`

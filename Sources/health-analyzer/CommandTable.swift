@@ -195,7 +195,8 @@ enum CommandTable {
             OptionSpec(
                 name: "--summary",
                 help: "Print a plain-text digest (at most 30 lines of 72 columns): the period, its means against "
-                    + "the 90-day means, rings, sleep, the trends that are up or down. With cron's MAILTO, the mail."),
+                    + "the 90-day means, rings, sleep, the trends that changed direction since last week. With cron's "
+                    + "MAILTO, the mail."),
         ],
         footer: """
             Examples:

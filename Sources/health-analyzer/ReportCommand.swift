@@ -113,9 +113,10 @@ enum ReportCommand {
         for p in result.timeZonePeriods where p.identifier != zones.last { zones.append(p.identifier) }
         let zoneText =
             zones.count > 1 ? "zones " + zones.joined(separator: " → ") : "zone \(result.timeZone.identifier)"
-        printOutput(
-            "Read \(what): \(counted(result.days.count, "day")) (\(period.isEmpty ? "no data" : period)), \(zoneText)\n"
-        )
+        // The period's days as report.md and --summary count them (docs/weeks.md §8), not the
+        // rows of daily.csv, which leave out long runs without data.
+        let days = period.isEmpty ? "no data" : "\(period), \(PeriodDays(result).text)"
+        printOutput("Read \(what): \(days), \(zoneText)\n")
         for path in written { printOutput("wrote \(path)\n") }
         // The last line: the file a person opens first (docs/outputs.md, "report.html").
         if let html = written.first(where: { $0.hasSuffix("/" + ReportFile.html.fileName) }) {

@@ -163,7 +163,10 @@ struct ArchiveCLITests {
         #expect(try run(["report", a.path, "--out", direct.path]).status == 0)
         let r = try run(["report", "--db", db, "--out", fromDB.path])
         #expect(r.status == 0)
-        #expect(r.stdout.hasPrefix("Read archive \(db): 3 days (2025-06-02 to 2025-06-04), zone Europe/Berlin\n"))
+        #expect(
+            r.stdout.hasPrefix(
+                "Read archive \(db): 2025-06-02 to 2025-06-04, 3 days in the period, 3 with data, zone Europe/Berlin\n")
+        )
         for name in files(in: direct) {
             #expect(
                 try Data(contentsOf: direct.appendingPathComponent(name))

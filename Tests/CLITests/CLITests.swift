@@ -145,7 +145,9 @@ struct CommandLineTests {
         ).write(to: xml)
         let r = try run(["report", xml.path, "--out", dir.appendingPathComponent("out").path, "--tz", "Europe/Berlin"])
         #expect(r.status == 0)
-        #expect(r.stdout.hasPrefix("Read \(xml.path): 1 day (2025-01-10 to 2025-01-10), zone Europe/Berlin\n"))
+        #expect(
+            r.stdout.hasPrefix(
+                "Read \(xml.path): 2025-01-10 to 2025-01-10, 1 day in the period, 1 with data, zone Europe/Berlin\n"))
     }
 
     @Test func inspectDescribesTheSample() throws {

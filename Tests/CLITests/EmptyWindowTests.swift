@@ -20,7 +20,7 @@ struct EmptyWindowTests {
         let out = dir.appendingPathComponent("out")
         let good = try run(["report", export.path, "--out", out.path])
         #expect(good.status == 0)
-        #expect(good.stdout.contains(": 3 days (2025-06-04 to 2025-06-06)"))
+        #expect(good.stdout.contains(": 2025-06-04 to 2025-06-06, 3 days in the period, 3 with data"))
         let before = try Self.contents(out)
         #expect(before["daily.csv"] != nil)
         let data = "the export's data runs from 2025-06-04 to 2025-06-06"

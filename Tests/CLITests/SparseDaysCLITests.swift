@@ -12,7 +12,8 @@ struct SparseDaysCLITests {
     /// instants from 1901-12-13 on).
     /// Rows: 1902-01-01, then 2025-05-01 … 2025-05-28 (28 days): 29. 1902-01-01 is day −24 837
     /// and 2025-05-01 day 20 209: the run between them, 20 209 − (−24 837) − 1 = 45 045 days,
-    /// is left out.
+    /// is left out. The period: 2025-05-28 is day 20 236, so 20 236 − (−24 837) + 1 = 45 074 days in
+    /// it, 29 with data (docs/weeks.md §8).
     static func export() throws -> URL {
         var xml = xmlHead + exportDateLine
         let t0 = 20_209 * 86_400
@@ -67,7 +68,10 @@ struct SparseDaysCLITests {
         let fromDB = dir.appendingPathComponent("db")
         let r = try run(["report", "--db", db, "--out", fromDB.path, "--tz", "UTC"], limit: 120)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("Read archive \(db): 29 days (1902-01-01 to 2025-05-28), zone UTC\n"), "\(r.stdout)")
+        #expect(
+            r.stdout.hasPrefix(
+                "Read archive \(db): 1902-01-01 to 2025-05-28, 45,074 days in the period, 29 with data, zone UTC\n"),
+            "\(r.stdout)")
         for name in files(in: outputs[0]) {
             #expect(
                 try Data(contentsOf: outputs[0].appendingPathComponent(name))

@@ -166,7 +166,8 @@ struct TimeZoneScenarioTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
             r.stdout.hasPrefix(
-                "Read \(xml.path): 39 days (2024-03-01 to 2024-04-08), zones America/Los_Angeles → Europe/Berlin\n"))
+                "Read \(xml.path): 2024-03-01 to 2024-04-08, 39 days in the period, 39 with data, zones America/Los_Angeles → Europe/Berlin\n"
+            ))
         let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         let hrv = truth.days.map { $0.hrvRecords }
         #expect(
@@ -271,7 +272,8 @@ struct TimeZoneScenarioTests {
         #expect(report.contains("- `Europe/Berlin` 2024-03-21 to 2024-04-08, from "))
         #expect(
             r.stdout.hasPrefix(
-                "Read \(xml.path): 39 days (2024-03-01 to 2024-04-08), zones America/Los_Angeles → Europe/Berlin\n"))
+                "Read \(xml.path): 2024-03-01 to 2024-04-08, 39 days in the period, 39 with data, zones America/Los_Angeles → Europe/Berlin\n"
+            ))
         // --tz still forces one zone for everything.
         let forced = dir.appendingPathComponent("forced")
         let f = try run(["report", xml.path, "--out", forced.path, "--tz", "Europe/Berlin"])

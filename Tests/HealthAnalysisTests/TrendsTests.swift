@@ -57,7 +57,8 @@ struct TrendsTests {
         // No stand time and no speeds: no trend, and why.
         let stand = try #require(t.trends.first { $0.metric == .standMinutes })
         #expect(stand.direction == nil && stand.whyNone == "no data in the 365 days up to 2024-12-31")
-        #expect(t.trends.first { $0.metric == .walkingSpeed }?.whyNone?.contains("not collected") == true)
+        #expect(
+            t.trends.first { $0.metric == .walkingSpeed }?.whyNone == "no data in the 365 days up to 2024-12-31")
     }
 
     @Test func noTrendBefore180DaysOfHistory() throws {
@@ -110,6 +111,80 @@ struct TrendsTests {
         let e = try #require(earlier.trends?.trends.first { $0.metric == .exercise })
         #expect(earlier.trends?.historyDays == 275)
         #expect(e.yearDays == 275 && close(e.yearMean, 30) && e.direction == .steady)
+    }
+
+    /// Walking and running speed (docs/trends.md §1), read from `WalkingSpeed` and
+    /// `RunningSpeed` samples: 200 days ending 2024-12-31 (from 2024-06-15), walking speed two
+    /// samples a day from two sources, 4.0 and 5.0 km/h (day mean 4.5) on the first 110 days and
+    /// 5.0 and 6.0 (day mean 5.5) on the last 90; running speed on the last day only, 3.6 m/s
+    /// (written in m/s: 12.96 km/h); one walking sample of 30 km/h, implausible, is dropped.
+    /// Walking: year = (110 × 4.5 + 90 × 5.5) / 200 = (495 + 495) / 200 = 4.95 km/h, last 90 days
+    /// 5.5 > 4.95 × 1.03 = 5.0985: up. Running: 12.96 both: steady.
+    @Test func walkingAndRunningSpeedHaveTrendsInKilometresPerHour() throws {
+        let clock = Clock(zone: "UTC")
+        var records: [Record] = []
+        func speed(
+            _ source: TestSource, _ t: Int64, _ value: Double, _ type: String, unit: CanonicalUnit, _ written: String
+        ) -> Record {
+            Record(
+                type: type,
+                value: .quantity(Quantity(value: value, unit: unit, originalValue: value, originalUnit: written)),
+                sourceName: source.name, device: source.device, startDate: Timestamp(secondsSince1970: t),
+                endDate: Timestamp(secondsSince1970: t + 60))
+        }
+        let walking = "HKQuantityTypeIdentifierWalkingSpeed"
+        let running = "HKQuantityTypeIdentifierRunningSpeed"
+        let endDay = Self.end.daysSince1970
+        for i in 0..<200 {
+            let d = endDay - 199 + i
+            let t = clock.midnight(CivilDate(daysSince1970: d).description) + 9 * 3600
+            let base: Double = i >= 110 ? 5 : 4
+            records.append(speed(.watch, t, base, walking, unit: .kilometrePerHour, "km/hr"))
+            records.append(speed(.phone, t + 600, base + 1, walking, unit: .kilometrePerHour, "km/hr"))
+        }
+        let last = clock.midnight("2024-12-31") + 18 * 3600
+        records.append(speed(.watch, last, 3.6 * 3.6, running, unit: .kilometrePerHour, "m/s"))
+        records.append(speed(.watch, last + 60, 30, walking, unit: .kilometrePerHour, "km/hr"))
+        let r = try analyze(records, options: AnalysisOptions(timeZoneIdentifier: "UTC"))
+        let t = try #require(r.trends)
+        let walk = try #require(t.trends.first { $0.metric == .walkingSpeed })
+        #expect(walk.unit == "km/h" && walk.yearDays == 200 && walk.recentDays == 90)
+        #expect(close(walk.yearMean, 4.95) && close(walk.recentMean, 5.5))
+        #expect(walk.direction == .up)
+        let run = try #require(t.trends.first { $0.metric == .runningSpeed })
+        #expect(run.yearDays == 1 && close(run.yearMean, 12.96) && run.direction == .steady)
+    }
+
+    /// Changed direction (docs/trends.md §4): Watch exercise on every day of 2024 (366 days,
+    /// UTC), 30 min a day except the last 7 (Dec 25 to 31) at 100 min; resting heart rate 55 bpm
+    /// on Dec 29 to 31 only.
+    /// - At 2024-12-31: the 365 days are Jan 2 to Dec 31, (358 × 30 + 7 × 100) / 365 = 11,440 /
+    ///   365 = 31.342 min; the 90 days (Oct 3 to Dec 31), (83 × 30 + 7 × 100) / 90 = 3,190 / 90 =
+    ///   35.444 min > 31.342 × 1.03 = 32.282: up.
+    /// - At 2024-12-24 (a week before): every day 30 min: steady. So exercise changed direction.
+    /// - Resting heart rate: steady at Dec 31 (55 in both), no data up to Dec 24: no previous
+    ///   direction, so it gained a trend but did not change direction.
+    @Test func aTrendChangedDirectionWhenItsDirectionAWeekBeforeDiffers() throws {
+        let clock = Clock(zone: "UTC")
+        var records: [Record] = []
+        let first = CivilDate("2024-01-01")!.daysSince1970
+        for d in first...Self.end.daysSince1970 {
+            let minutes: Double = d >= CivilDate("2024-12-25")!.daysSince1970 ? 100 : 30
+            let t = clock.midnight(CivilDate(daysSince1970: d).description) + 8 * 3600
+            records.append(sample(.watch, t, t + Int64(minutes) * 60, minutes, type: T.exercise))
+            if d >= CivilDate("2024-12-29")!.daysSince1970 {
+                records.append(sample(.watch, t, t + 60, 55, type: T.restingHeartRate))
+            }
+        }
+        let r = try analyze(records, options: AnalysisOptions(timeZoneIdentifier: "UTC"))
+        let t = try #require(r.trends)
+        #expect(t.end == Self.end && t.previousEnd == day("2024-12-24"))
+        let exercise = try #require(t.trends.first { $0.metric == .exercise })
+        #expect(close(exercise.yearMean, 11_440.0 / 365) && close(exercise.recentMean, 3_190.0 / 90))
+        #expect(exercise.direction == .up && exercise.previousDirection == .steady && exercise.changedDirection)
+        let rhr = try #require(t.trends.first { $0.metric == .restingHeartRate })
+        #expect(rhr.direction == .steady && rhr.previousDirection == nil && !rhr.changedDirection)
+        #expect(t.trends.filter(\.changedDirection).map(\.metric) == [.exercise])
     }
 }
 

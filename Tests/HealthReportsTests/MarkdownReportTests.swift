@@ -32,7 +32,9 @@ struct MarkdownReportTests {
         let text = report(makeSampleResult())
         #expect(text.hasPrefix("# Activity report: 2024-12-30 to 2025-01-13\n"))
         #expect(text.contains("from `export.zip` (exported 2025-01-14 08:30:00 +0100, export version 14)"))
-        #expect(text.contains("- **Period:** 2024-12-30 to 2025-01-13 (15 days)"))
+        // 15 calendar days; 8 with data: 12-30, 01-04 to 01-08, 01-10 and 01-13 (01-09's row is
+        // empty, the Watch was not worn).
+        #expect(text.contains("- **Period:** 2024-12-30 to 2025-01-13 (15 days in the period, 8 with data)"))
         #expect(
             text.contains(
                 "- **Time zone:** `Europe/Berlin`, the most frequent `HKTimeZone` in the export (on 10,234 samples)"))

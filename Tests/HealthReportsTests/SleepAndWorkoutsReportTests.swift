@@ -95,10 +95,11 @@ struct SleepAndWorkoutsReportTests {
     @Test func sleepSectionAveragesOnlyNightsWithStagesForStages() {
         let md = writer.markdownReport(result, context: context)
         // Asleep over both nights: (418.5 + 444) / 2 = 431.25 → 7 h 11 min; deep only over the
-        // staged night: 80.5 → 1 h 21 min (rounded half up); the nap is not a night.
-        #expect(md.contains("| Nights | 2 |"))
-        #expect(md.contains("| Asleep | 7 h 11 min |"))
-        #expect(md.contains("| Deep | 1 h 21 min |"))
+        // staged night: 80.5 → 1 h 21 min (rounded half up); the nap is not a night. In bed over
+        // its own one night (the Watch night's 455 min = 7 h 35 min), not over the asleep nights.
+        #expect(md.contains("| Asleep | 2 | 7 h 11 min |"))
+        #expect(md.contains("| Deep | 1 | 1 h 21 min |"))
+        #expect(md.contains("| In bed | 1 | 7 h 35 min |"))
         #expect(md.contains("1 of 2 nights comes from a source without sleep stages"))
         #expect(md.contains("1 day with naps, 0 h 35 min asleep on average"))
         #expect(md.contains("![Stacked bar chart of the hours asleep per night"))

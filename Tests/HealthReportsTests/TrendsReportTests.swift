@@ -10,18 +10,28 @@ import Testing
 struct TrendsReportTests {
     /// Exercise 46 min a day over 90 days against 38 over 365 (46 > 38 × 1.03 = 39.14: up);
     /// resting heart rate 55.0 against 58.0 (55 < 58 × 0.97 = 56.26: down, a change of
-    /// −3/58 = −5.2 %, smaller than exercise's +8/38 = +21 %); stand minutes without data.
+    /// −3/58 = −5.2 %, smaller than exercise's +8/38 = +21 %); stand minutes without data. A week
+    /// before (2025-01-06), exercise was steady (so it changed direction) and resting heart rate
+    /// down already (so it did not).
     static func result() -> AnalysisResult {
         var r = makeSampleResult()
         r.trends = Trends(
             end: CivilDate("2025-01-13")!, historyDays: 400,
             trends: [
-                Trend(
-                    metric: .exercise, unit: "min/day", recentDays: 90, recentMean: 46, yearDays: 360, yearMean: 38,
-                    direction: .up),
-                Trend(
-                    metric: .restingHeartRate, unit: "bpm", recentDays: 80, recentMean: 55, yearDays: 300,
-                    yearMean: 58, direction: .down),
+                {
+                    var t = Trend(
+                        metric: .exercise, unit: "min/day", recentDays: 90, recentMean: 46, yearDays: 360,
+                        yearMean: 38, direction: .up)
+                    t.previousDirection = .steady
+                    return t
+                }(),
+                {
+                    var t = Trend(
+                        metric: .restingHeartRate, unit: "bpm", recentDays: 80, recentMean: 55, yearDays: 300,
+                        yearMean: 58, direction: .down)
+                    t.previousDirection = .down
+                    return t
+                }(),
                 Trend(metric: .standMinutes, unit: "min/day", whyNone: "no data in the 365 days up to 2025-01-13"),
             ])
         return r
@@ -71,15 +81,16 @@ struct TrendsReportTests {
 
     /// The digest of `--summary`: the sample result's 15 days (2024-12-30 to 2025-01-13) with
     /// the exercise and resting-heart-rate trends above; at most 30 lines of 72 columns.
-    @Test func summaryTextFitsSeventyTwoColumnsAndNamesTheTrendsThatMoved() {
+    @Test func summaryTextFitsSeventyTwoColumnsAndNamesTheTrendsThatChangedDirection() {
         let text = ReportWriter().summaryText(Self.result(), context: makeSampleContext())
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count <= 30)
         #expect(lines.allSatisfy { $0.count <= 72 && $0.last != " " })
         #expect(lines.first == "Activity 2024-12-30 to 2025-01-13")
         #expect(text.contains("\n15 days in the period, "))
-        #expect(text.contains("\nTrends (90 against 365 days), up or down:\n"))
-        #expect(text.contains("\n  Exercise up: 46 against 38 min/day\n"))
-        #expect(text.contains("\n  Resting heart rate down: 55.0 against 58.0 bpm\n"))
+        #expect(text.contains("\nTrends that changed direction since 2025-01-06:\n"))
+        #expect(text.contains("\n  Exercise steady -> up: 46 against 38 min/day\nNow up: Exercise\n"))
+        #expect(text.contains("\nNow down: Resting heart rate\n"))
+        #expect(!text.contains("Resting heart rate down ->"))
     }
 }

@@ -32,8 +32,7 @@ public struct RingsClosed: Hashable, Sendable {
         let timeMode = day.moveGoalMinutes != nil
         let moveGoal = timeMode ? day.moveGoalMinutes : day.moveGoalKcal
         hasGoals = moveGoal != nil || day.exerciseGoalMinutes != nil || day.standGoalHours != nil
-        let anyRecordValue =
-            day.moveKcal != nil || day.moveMinutes != nil || day.exerciseMinutes != nil || day.standHours != nil
+        let anyRecordValue = !Self.usesSummaryValues(day)
         if anyRecordValue {
             move = Self.closes(timeMode ? day.moveMinutes : day.moveKcal, goal: moveGoal)
             exercise = Self.closes(day.exerciseMinutes, goal: day.exerciseGoalMinutes)
@@ -49,6 +48,13 @@ public struct RingsClosed: Hashable, Sendable {
             day.summaryMoveKcal, day.summaryMoveMinutes, day.summaryExerciseMinutes, day.summaryStandHours,
         ].contains { ($0 ?? 0) > 0 }
         hasRingValue = anyRecordValue || anySummaryValue
+    }
+
+    /// True when `day` has no ring value from records (`move_kcal`, `move_min`, `exercise_min`,
+    /// `stand_hours`), so that its rings are its ActivitySummary's own values (`summary_*`)
+    /// against the goals; report.md's "At a glance" lists those values apart.
+    public static func usesSummaryValues(_ day: DailyMetrics) -> Bool {
+        day.moveKcal == nil && day.moveMinutes == nil && day.exerciseMinutes == nil && day.standHours == nil
     }
 
     /// `daily.csv`'s `rings_closed`: the count on a day with goals and a ring value, else nil.
@@ -76,6 +82,10 @@ struct DailyColumns {
         /// Apple stand time of the day, minutes (all sources, de-duplicated); not a column of
         /// the row, read by the trends only.
         var standMinutes: Double? = nil
+        /// Walking and running speed of the day, km/h (the mean over all sources); like
+        /// `standMinutes`, read by the trends only.
+        var walkingSpeedKmh: Double? = nil
+        var runningSpeedKmh: Double? = nil
     }
 
     /// De-duplicated over all sources, by fixed cumulative slot (nil: the type has no samples).
@@ -241,6 +251,7 @@ struct DailyColumns {
             || m.wristTemperatureC != nil || m.bloodPressureSystolicMmHg != nil || m.bloodPressureDiastolicMmHg != nil
             || m.sleepMinutes != nil || summary != nil
         return Day(
-            metrics: m, rings: rings, hasData: hasData, standMinutes: value(all[CumulativeSlot.standTime], day))
+            metrics: m, rings: rings, hasData: hasData, standMinutes: value(all[CumulativeSlot.standTime], day),
+            walkingSpeedKmh: vitals[day]?.walkingSpeedKmh, runningSpeedKmh: vitals[day]?.runningSpeedKmh)
     }
 }

@@ -1,8 +1,8 @@
 import HealthExport
 
 /// Calendar months from the reported local-day rows: totals sum the days, per-day values are
-/// means over the days with a value for that measure, and a month not fully inside the rows is
-/// partial (docs/weeks.md §3, as for weeks).
+/// means over the days with a value for that measure, and a month not fully inside the complete
+/// days is partial (`CompleteDays`, docs/weeks.md §3, the rule weeks use).
 struct MonthlyBuilder {
     var rows: [DailyMetrics]
     var rings: [RingsClosed]
@@ -10,6 +10,8 @@ struct MonthlyBuilder {
     /// measure, workout or ActivitySummary), so that a month's `days` and its weeks' agree.
     var hasData: [Bool]
     var workouts: [WorkoutRow]
+    /// Which months are partial; nil: the rows' first to last day (for tests of the sums).
+    var complete: CompleteDays? = nil
 
     func build() -> [MonthlyMetrics] {
         guard let first = rows.first?.date, let last = rows.last?.date else { return [] }
@@ -86,11 +88,17 @@ struct MonthlyBuilder {
             months[k].bloodPressureSystolicMmHg = s.mean("systolic")
             months[k].bloodPressureDiastolicMmHg = s.mean("diastolic")
         }
-        // Partial: the rows do not start on the 1st or do not reach the month's last day.
-        if first.day != 1 { months[0].partial = true }
-        if !months.isEmpty {
-            let next = CivilDate(daysSince1970: last.daysSince1970 + 1)
-            if next.day != 1 { months[months.count - 1].partial = true }
+        // Partial: the month's first or last day is outside the complete days.
+        let complete = self.complete ?? CompleteDays(first: first.daysSince1970, last: last.daysSince1970)
+        for k in months.indices {
+            let parts = months[k].month.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 2 else { continue }
+            let start = CivilDate(year: parts[0], month: parts[1], day: 1).daysSince1970
+            let next =
+                parts[1] == 12
+                ? CivilDate(year: parts[0] + 1, month: 1, day: 1)
+                : CivilDate(year: parts[0], month: parts[1] + 1, day: 1)
+            months[k].partial = complete.isPartial(first: start, last: next.daysSince1970 - 1)
         }
         return months
     }

@@ -15,13 +15,15 @@ extension Trends {
     ///
     /// A pure function of its arguments. `rows` are daily rows (any order, any span: those
     /// outside the 365 days are ignored, so rows before a report window count as history);
-    /// `standMinutes` is Apple stand time per day, minutes. `historyFirst` is the first day with
+    /// `standMinutes` is Apple stand time per day, minutes; `speeds` holds walking and running
+    /// speed per day, km/h (`.walkingSpeed`, `.runningSpeed`; neither is a column of the rows). `historyFirst` is the first day with
     /// any data in the input: with fewer than `minimumHistoryDays` days from it to `end`, no
     /// measure has a trend (each says why).
     ///
     /// - Complexity: O(rows × metrics).
     public static func compute(
-        rows: [DailyMetrics], standMinutes: [CivilDate: Double] = [:], end: CivilDate, historyFirst: CivilDate
+        rows: [DailyMetrics], standMinutes: [CivilDate: Double] = [:], speeds: [TrendMetric: [CivilDate: Double]] = [:],
+        end: CivilDate, historyFirst: CivilDate
     ) -> Trends {
         let endDay = end.daysSince1970
         let history = endDay - historyFirst.daysSince1970 + 1
@@ -34,7 +36,6 @@ extension Trends {
         for metric in TrendMetric.allCases {
             var unit: String
             var value: (DailyMetrics) -> Double?
-            var notCollected: String?
             switch metric {
             case .move:
                 unit = moveTime ? "min/day" : "kcal/day"
@@ -46,18 +47,13 @@ extension Trends {
             case .flightsClimbed: (unit, value) = ("floors/day", { $0.flightsClimbed })
             case .vo2Max: (unit, value) = ("mL/(kg·min)", { $0.vo2MaxMlPerMinKg })
             case .walkingSpeed, .runningSpeed:
-                (unit, value) = ("km/h", { _ in nil })
-                notCollected = "not read by the analysis (walking and running speed are not collected yet)"
+                let perDay = speeds[metric] ?? [:]
+                (unit, value) = ("km/h", { perDay[$0.date] })
             case .restingHeartRate: (unit, value) = ("bpm", { $0.restingHeartRateBpm })
             case .hrv: (unit, value) = ("ms", { $0.hrvSdnnMs })
             case .sleep: (unit, value) = ("min/night", { $0.sleepMinutes })
             }
             var trend = Trend(metric: metric, unit: unit)
-            if let notCollected {
-                trend.whyNone = notCollected
-                out.append(trend)
-                continue
-            }
             var recentSum = 0.0
             var yearSum = 0.0
             for row in year {

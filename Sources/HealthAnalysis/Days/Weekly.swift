@@ -6,8 +6,8 @@ import HealthExport
 ///   built from local days, so a week can be 167 or 169 hours long.
 /// * Totals sum the days' values; per-day averages divide by the days that have a value for
 ///   that metric ("days with data"; `days` is the week's coverage).
-/// * A week is partial when it is not fully inside the complete range: [first data day (or
-///   `--from`), the day before the export's local day (or `--to`)].
+/// * A week is partial when it is not fully inside the complete days (`CompleteDays`, the rule
+///   months share).
 /// * Week-over-week change compares the per-day averages of two consecutive weeks, in percent;
 ///   nil when either week is partial, either has fewer than 4 days with data for the metric,
 ///   or the previous average is 0 (docs/weeks.md §4).
@@ -26,8 +26,8 @@ struct WeeklyBuilder {
     var rows: [DailyMetrics]
     var rings: [RingsClosed]
     var hasData: [Bool]
-    var complete: ClosedRange<Int>
-    var completeIsEmpty: Bool
+    /// Which weeks are partial (docs/weeks.md §3).
+    var complete: CompleteDays
 
     static let minimumDaysForChange = 4
     static let minimumDaysForRolling = 14
@@ -87,7 +87,7 @@ struct WeeklyBuilder {
             w.moveKcalPerDay = w.moveKcal.map { $0 / Double(moveDays) }
             w.sleepMinutesPerNight = sleep.nights > 0 ? sleep.sum / Double(sleep.nights) : nil
             w.bodyMassKg = mass.days > 0 ? mass.sum / Double(mass.days) : nil
-            w.partial = completeIsEmpty || start < complete.lowerBound || start + 6 > complete.upperBound
+            w.partial = complete.isPartial(first: start, last: start + 6)
             weeks.append(w)
             coverage.append(c)
         }

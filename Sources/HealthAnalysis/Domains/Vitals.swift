@@ -5,6 +5,8 @@ import HealthExport
 /// - HRV (`HeartRateVariabilitySDNN`, ms), respiratory rate (count/min) and blood oxygen
 ///   (`OxygenSaturation`, written as a fraction, reported in percent): the discrete average over
 ///   all sources (priority does not apply);
+/// - walking and running speed (`WalkingSpeed`, `RunningSpeed`, km/h): the discrete average
+///   over all sources, read by the trends only (docs/trends.md §1), not a `daily.csv` column;
 /// - wrist temperature (`AppleSleepingWristTemperature`, °C): the highest-priority source's latest
 ///   value of the day, like the other once-a-day types;
 /// - blood pressure: from `HKCorrelationTypeIdentifierBloodPressure` correlations only, which
@@ -13,7 +15,7 @@ import HealthExport
 ///   reading.
 final class Vitals: DomainAccumulator {
     enum Kind: Int32, CaseIterable {
-        case hrv, respiratoryRate, oxygenSaturation, wristTemperature
+        case hrv, respiratoryRate, oxygenSaturation, wristTemperature, walkingSpeed, runningSpeed
 
         var identifier: String {
             switch self {
@@ -21,6 +23,8 @@ final class Vitals: DomainAccumulator {
             case .respiratoryRate: return "HKQuantityTypeIdentifierRespiratoryRate"
             case .oxygenSaturation: return "HKQuantityTypeIdentifierOxygenSaturation"
             case .wristTemperature: return "HKQuantityTypeIdentifierAppleSleepingWristTemperature"
+            case .walkingSpeed: return "HKQuantityTypeIdentifierWalkingSpeed"
+            case .runningSpeed: return "HKQuantityTypeIdentifierRunningSpeed"
             }
         }
 
@@ -30,6 +34,7 @@ final class Vitals: DomainAccumulator {
             case .respiratoryRate: return .countPerMinute
             case .oxygenSaturation: return .fraction
             case .wristTemperature: return .degreeCelsius
+            case .walkingSpeed, .runningSpeed: return .kilometrePerHour
             }
         }
 
@@ -40,6 +45,8 @@ final class Vitals: DomainAccumulator {
             case .respiratoryRate: return .respiratoryRate
             case .oxygenSaturation: return .oxygenSaturation
             case .wristTemperature: return .wristTemperature
+            case .walkingSpeed: return .walkingSpeed
+            case .runningSpeed: return .runningSpeed
             }
         }
 
@@ -48,7 +55,7 @@ final class Vitals: DomainAccumulator {
             switch self {
             case .hrv: return 60_000
             case .oxygenSaturation: return 100
-            case .respiratoryRate, .wristTemperature: return 1
+            case .respiratoryRate, .wristTemperature, .walkingSpeed, .runningSpeed: return 1
             }
         }
     }
@@ -142,6 +149,8 @@ final class Vitals: DomainAccumulator {
             v.hrvMs = mean(.hrv)
             v.respiratoryRate = mean(.respiratoryRate)
             v.oxygenSaturationPercent = mean(.oxygenSaturation)
+            v.walkingSpeedKmh = mean(.walkingSpeed)
+            v.runningSpeedKmh = mean(.runningSpeed)
             v.wristTemperatureC = latest[day]?[Kind.wristTemperature.rawValue]?.value
             if let bp = latest[day]?[-1] {
                 v.bloodPressureSystolic = bp.value
@@ -160,4 +169,7 @@ struct DayVitals {
     var wristTemperatureC: Double?
     var bloodPressureSystolic: Double?
     var bloodPressureDiastolic: Double?
+    /// Walking and running speed, km/h: for the trends only (not columns of `daily.csv`).
+    var walkingSpeedKmh: Double?
+    var runningSpeedKmh: Double?
 }

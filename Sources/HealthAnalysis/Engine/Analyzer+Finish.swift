@@ -148,10 +148,10 @@ extension Analyzer {
         var window: ClosedRange<Int>
         /// The days reported: `window`, or the one week of `--week last`.
         var report: ClosedRange<Int>
-        /// The complete days, the export's own day and later being partial: from `completeFirst`
-        /// to `completeLast`, which is before `completeFirst` when there are none.
-        var completeFirst: Int
-        var completeLast: Int
+        /// The complete days, for partial weeks and months (`CompleteDays`, docs/weeks.md §3):
+        /// from the window's first day to the reported period's last day, the export's own day
+        /// and later left out.
+        var complete: CompleteDays
 
         /// The days with rows: the window and the reported week (which can reach past the last
         /// data day when the export was made a few days after it). Weeks need the days before
@@ -224,7 +224,8 @@ extension Analyzer {
         let dataRange =
             "the export has data from \(CivilDate(daysSince1970: firstDay)) to \(CivilDate(daysSince1970: lastDay))"
 
-        // The window the options ask for, and the range of complete days for partial weeks.
+        // The window the options ask for, and the last day before the export's own (the last
+        // complete week of --week last ends on it or before).
         let exportDay = exportDate.map { calendar.dayNumber($0.secondsSince1970) }
         let windowFirst = max(firstDay, options.from?.daysSince1970 ?? .min)
         let windowLast = min(lastDay, options.to?.daysSince1970 ?? .max)
@@ -252,9 +253,11 @@ extension Analyzer {
             }
             report = start...(start + 6)
         }
+        // The weeks before a reported week keep their days (the change against the previous
+        // week needs them); the days after the period's last day are not complete.
         return ReportWindow(
-            data: firstDay...lastDay, window: windowFirst...windowLast, report: report, completeFirst: windowFirst,
-            completeLast: completeLast)
+            data: firstDay...lastDay, window: windowFirst...windowLast, report: report,
+            complete: CompleteDays(first: windowFirst, last: min(completeLast, report.upperBound)))
     }
 
     /// The daily rows: one per day of `window.rows`, in the zone in force that day, except runs of
@@ -292,24 +295,33 @@ extension Analyzer {
         return rows
     }
 
-    /// The trends at `end` (docs/trends.md): the rows of the 365 days up to `end` are computed
-    /// from the columns, which hold every day of the input, so that a window's trends use the
-    /// days before it too.
+    /// The trends at `end` (docs/trends.md), each with its direction a week before
+    /// (docs/trends.md §4): the rows of the 365 days up to `end` and of the week before them are
+    /// computed from the columns, which hold every day of the input, so that a window's trends
+    /// use the days before it too.
     static func trends(
         _ daily: DailyColumns, summaries: [CivilDate: ActivitySummary], end: Int, historyFirst: Int
     ) -> Trends {
-        let range = (end - Trends.yearWindowDays + 1)...end
+        let range = (end - Trends.yearWindowDays - Trends.previousWeekDays + 1)...end
         let summaryDays = summaries.keys.map(\.daysSince1970).filter { range.contains($0) }
         var rows: [DailyMetrics] = []
         var standMinutes: [CivilDate: Double] = [:]
+        var speeds: [TrendMetric: [CivilDate: Double]] = [:]
         for day in Set(daily.dataDays(in: range) + summaryDays).sorted() {
             let d = daily.day(day, summary: summaries[CivilDate(daysSince1970: day)])
             rows.append(d.metrics)
             if let m = d.standMinutes { standMinutes[d.metrics.date] = m }
+            if let v = d.walkingSpeedKmh { speeds[.walkingSpeed, default: [:]][d.metrics.date] = v }
+            if let v = d.runningSpeedKmh { speeds[.runningSpeed, default: [:]][d.metrics.date] = v }
         }
-        return Trends.compute(
-            rows: rows, standMinutes: standMinutes, end: CivilDate(daysSince1970: end),
+        let now = Trends.compute(
+            rows: rows, standMinutes: standMinutes, speeds: speeds, end: CivilDate(daysSince1970: end),
             historyFirst: CivilDate(daysSince1970: min(historyFirst, end)))
+        let before = end - Trends.previousWeekDays
+        let previous = Trends.compute(
+            rows: rows, standMinutes: standMinutes, speeds: speeds, end: CivilDate(daysSince1970: before),
+            historyFirst: CivilDate(daysSince1970: min(historyFirst, before)))
+        return now.withPreviousDirections(from: previous)
     }
 
     /// The rollups: the reported days, the weeks that overlap them (each with its workouts by
@@ -320,8 +332,7 @@ extension Analyzer {
     ) {
         let weeks = WeeklyBuilder(
             weekStart: options.weekStart, seriesFirst: window.rows.lowerBound, rows: rows.metrics, rings: rows.rings,
-            hasData: rows.hasData, complete: window.completeFirst...max(window.completeFirst, window.completeLast),
-            completeIsEmpty: window.completeLast < window.completeFirst
+            hasData: rows.hasData, complete: window.complete
         ).build()
         let report = window.report
         result.firstDay = CivilDate(daysSince1970: report.lowerBound)
@@ -339,7 +350,8 @@ extension Analyzer {
             }
         }
         result.months = MonthlyBuilder(
-            rows: reported.metrics, rings: reported.rings, hasData: reported.hasData, workouts: result.workouts
+            rows: reported.metrics, rings: reported.rings, hasData: reported.hasData, workouts: result.workouts,
+            complete: window.complete
         ).build()
         result.longestAllRingsStreak = Self.longestStreak(reported.metrics, rings: reported.rings)
     }

@@ -9,6 +9,8 @@ public enum PlausibleMetric: Int, CaseIterable, Sendable {
     /// One sample of any cumulative type (steps, distance, energy, minutes, …), in its type's
     /// canonical unit: a bound on the sample, not on a day (a day may hold many samples).
     case cumulative
+    /// Walking and running speed (`WalkingSpeed`, `RunningSpeed`), km/h.
+    case walkingSpeed, runningSpeed
 
     /// The closed range of plausible values, in `unit` (the unit the report shows, after any
     /// scaling: HRV in ms, oxygen saturation in %).
@@ -24,6 +26,8 @@ public enum PlausibleMetric: Int, CaseIterable, Sendable {
         case .bloodPressureSystolic: return 40...300
         case .bloodPressureDiastolic: return 10...200
         case .cumulative: return 0...1e9
+        case .walkingSpeed: return 0.1...20
+        case .runningSpeed: return 1...50
         }
     }
 
@@ -39,6 +43,7 @@ public enum PlausibleMetric: Int, CaseIterable, Sendable {
         case .bodyMass: return "kg"
         case .bloodPressureSystolic, .bloodPressureDiastolic: return "mmHg"
         case .cumulative: return "in its type's unit"
+        case .walkingSpeed, .runningSpeed: return "km/h"
         }
     }
 
@@ -57,6 +62,8 @@ public enum PlausibleMetric: Int, CaseIterable, Sendable {
         case .bloodPressureSystolic: return "blood-pressure reading with a systolic value"
         case .bloodPressureDiastolic: return "blood-pressure reading with a diastolic value"
         case .cumulative: return "cumulative sample"
+        case .walkingSpeed: return "walking-speed sample"
+        case .runningSpeed: return "running-speed sample"
         }
     }
 

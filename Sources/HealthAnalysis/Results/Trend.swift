@@ -60,6 +60,17 @@ public struct Trend: Hashable, Sendable {
     public var direction: TrendDirection?
     /// Why there is no trend (nil when there is one).
     public var whyNone: String?
+    /// The direction at the previous week's end (`Trends.previousEnd`), nil when there was no
+    /// trend then; `changedDirection` compares the two (docs/trends.md §4).
+    public var previousDirection: TrendDirection?
+
+    /// True when the measure had a direction at the previous week's end and has another one
+    /// now (steady to up, up to down, …); a trend that appears or disappears has not changed
+    /// direction (docs/trends.md §4).
+    public var changedDirection: Bool {
+        guard let direction, let previousDirection else { return false }
+        return direction != previousDirection
+    }
 
     public init(
         metric: TrendMetric, unit: String, recentDays: Int = 0, recentMean: Double? = nil, yearDays: Int = 0,
@@ -91,9 +102,26 @@ public struct Trends: Hashable, Sendable {
     /// One per `TrendMetric`, in its order.
     public var trends: [Trend]
 
+    /// The day the previous directions were computed at: a week before `end` (docs/trends.md §4).
+    public var previousEnd: CivilDate { CivilDate(daysSince1970: end.daysSince1970 - Trends.previousWeekDays) }
+
+    /// How far back the previous directions are computed: one week, what a weekly report
+    /// compares with the week before (docs/trends.md §4).
+    public static let previousWeekDays = 7
+
     public init(end: CivilDate, historyDays: Int, trends: [Trend]) {
         self.end = end
         self.historyDays = historyDays
         self.trends = trends
+    }
+
+    /// These trends with each measure's `previousDirection` taken from `previous`, the trends
+    /// at `previousEnd`.
+    public func withPreviousDirections(from previous: Trends) -> Trends {
+        var out = self
+        for k in out.trends.indices {
+            out.trends[k].previousDirection = previous.trends.first { $0.metric == out.trends[k].metric }?.direction
+        }
+        return out
     }
 }

@@ -24,7 +24,9 @@ extension ReportWriter {
         case .environment: reason = "environment TZ"
         case .exportOffset: reason = "export-time UTC offset"
         }
-        let days = result.firstDay.flatMap { f in result.lastDay.map { $0.daysSince1970 - f.daysSince1970 + 1 } }
+        // The period's days, as every output counts them (docs/weeks.md §8).
+        let periodDays = PeriodDays(result)
+        let days = result.firstDay == nil ? nil : periodDays.inPeriod
         let files = ReportFile.allCases.map(\.fileName) + charts(result).map(\.fileName)
         var lines: [String] = []
         lines.append("  \"tool\": \(string(parts.first))")
@@ -48,7 +50,8 @@ extension ReportWriter {
         )
         lines.append("  \"week_start\": \(string(result.weekStart == .iso8601 ? "ISO 8601 (Monday)" : "Sunday"))")
         lines.append(
-            "  \"period\": {\"first_day\": \(string(result.firstDay?.description)), \"last_day\": \(string(result.lastDay?.description)), \"days\": \(days.map(String.init) ?? "null")}"
+            "  \"period\": {\"first_day\": \(string(result.firstDay?.description)), \"last_day\": \(string(result.lastDay?.description)), \"days\": \(days.map(String.init) ?? "null"), "
+                + "\"days_with_data\": \(days == nil ? "null" : String(periodDays.withData))}"
         )
         lines.append(
             "  \"heart_rate_average\": \"time-weighted, each sample weighs the time to the next, at most 600 s (docs/deduplication.md §9)\""
@@ -60,6 +63,12 @@ extension ReportWriter {
             guard let v, v.isFinite else { return "null" }
             return DecimalFormat(decimals: 3).string(v) ?? "null"
         }
+        // Two kinds of night, each averaged over its own nights (docs/sleep-and-workouts.md §6).
+        let sleep = SleepSummary(result.sleep)
+        lines.append(
+            "  \"sleep_nights\": {\"asleep_nights\": \(sleep.asleepNights), \"asleep_mean_min\": \(num(sleep.asleepMeanMinutes)), "
+                + "\"in_bed_nights\": \(sleep.inBedNights), \"in_bed_mean_min\": \(num(sleep.inBedMeanMinutes)), "
+                + "\"in_bed_only_nights\": \(sleep.inBedOnlyNights)}")
         let trendLines = (result.trends?.trends ?? []).map { t in
             "    {\"metric\": \(string(t.metric.rawValue)), \"unit\": \(string(t.unit)), "
                 + "\"recent_days\": \(t.recentDays), \"recent_mean\": \(num(t.recentMean)), "

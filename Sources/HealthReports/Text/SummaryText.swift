@@ -11,16 +11,15 @@ extension ReportWriter {
 
     /// A plain-text digest of `result` for standard output: the period (days in it and days with
     /// data), the period's per-day means against the 90-day means of the trends, the rings, sleep,
-    /// and the trends that are up or down (docs/trends.md). At most `summaryMaxLines` lines of at
+    /// the trends that changed direction since the previous week's end and those up or down now
+    /// (docs/trends.md §4). At most `summaryMaxLines` lines of at
     /// most `summaryColumns` characters; ASCII apart from names in the export.
     public func summaryText(_ result: AnalysisResult, context: ReportContext) -> String {
         var lines: [String] = []
         let days = result.days
-        let withData = ReportTables.daysWithData(days)
-        let periodDays = result.firstDay.flatMap { f in result.lastDay.map { $0.daysSince1970 - f.daysSince1970 + 1 } }
         if let first = result.firstDay, let last = result.lastDay {
             lines.append("Activity \(first) to \(last)")
-            lines.append("\(counted(periodDays ?? 0, "day")) in the period, \(grouped(withData)) with data")
+            lines.append(PeriodDays(result).text)
         } else {
             lines.append("Activity: no days with data")
         }
@@ -65,28 +64,57 @@ extension ReportWriter {
                 "Rings closed: Move \(rings.filter(\.move).count)/\(n), Exercise \(rings.filter(\.exercise).count)/\(n), "
                     + "Stand \(rings.filter(\.stand).count)/\(n), all \(rings.filter(\.all).count)/\(n)")
         }
-        let nights = days.compactMap(\.sleepMinutes)
-        if nights.isEmpty {
-            lines.append("Sleep: no night with asleep records")
+        // Two kinds of night, each averaged over its own nights (SleepSummary).
+        let sleep = SleepSummary(result.sleep)
+        func hours(_ minutes: Double?) -> String {
+            let m = Int((minutes ?? 0).rounded())
+            return "\(m / 60) h \(m % 60 < 10 ? "0" : "")\(m % 60) min"
+        }
+        if sleep.isEmpty {
+            lines.append("Sleep: no night with asleep or in-bed records")
         } else {
-            let m = Int((nights.reduce(0, +) / Double(nights.count)).rounded())
-            lines.append("Sleep: \(m / 60) h \(m % 60) min asleep a night over \(counted(nights.count, "night"))")
+            if sleep.asleepNights > 0 {
+                lines.append(
+                    "Sleep: asleep \(hours(sleep.asleepMeanMinutes)) a night over "
+                        + counted(sleep.asleepNights, "night"))
+            } else {
+                lines.append("Sleep: no night with asleep records")
+            }
+            if sleep.inBedNights > 0 {
+                lines.append(
+                    "  in bed \(hours(sleep.inBedMeanMinutes)) a night over \(counted(sleep.inBedNights, "night"))"
+                        + (sleep.inBedOnlyNights > 0 ? " (\(grouped(sleep.inBedOnlyNights)) in bed only)" : ""))
+            }
         }
         if let t = result.trends {
+            // The trends that changed direction since the previous week's end (docs/trends.md §4),
+            // then the ones that are up or down now.
+            let changed = t.trends.filter(\.changedDirection)
             let moved = t.trends.filter { $0.direction == .up || $0.direction == .down }
             lines.append("")
             if t.historyDays < Trends.minimumHistoryDays {
                 lines.append(
                     "Trends: \(counted(t.historyDays, "day")) of history; they need \(Trends.minimumHistoryDays)")
-            } else if moved.isEmpty {
-                lines.append("Trends (90 against 365 days): all steady")
             } else {
-                lines.append("Trends (90 against 365 days), up or down:")
-                for trend in moved.prefix(8) {
-                    let d = ReportSections.trendDecimals(trend.metric)
-                    lines.append(
-                        "  \(trend.metric.title) \(trend.direction!.rawValue): \(cell(trend.recentMean, d)) against "
-                            + "\(cell(trend.yearMean, d)) \(trend.unit)")
+                if changed.isEmpty {
+                    lines.append("Trends: no change of direction since \(t.previousEnd)")
+                } else {
+                    lines.append("Trends that changed direction since \(t.previousEnd):")
+                    for trend in changed.prefix(6) {
+                        let d = ReportSections.trendDecimals(trend.metric)
+                        lines.append(
+                            "  \(trend.metric.title) \(trend.previousDirection!.rawValue) -> "
+                                + "\(trend.direction!.rawValue): \(cell(trend.recentMean, d)) against "
+                                + "\(cell(trend.yearMean, d)) \(trend.unit)")
+                    }
+                }
+                let up = moved.filter { $0.direction == .up }.map(\.metric.title)
+                let down = moved.filter { $0.direction == .down }.map(\.metric.title)
+                if moved.isEmpty {
+                    lines.append("Now all steady")
+                } else {
+                    if !up.isEmpty { lines.append("Now up: " + up.joined(separator: ", ")) }
+                    if !down.isEmpty { lines.append("Now down: " + down.joined(separator: ", ")) }
                 }
             }
         }

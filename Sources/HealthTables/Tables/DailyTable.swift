@@ -56,12 +56,20 @@ extension ReportTables {
     /// The columns of `daily` that say which day and zone a row is, not what was measured.
     static let dailyContextColumns: Set<String> = ["date", "time_zone"]
 
-    /// How many of `days` have any measured value: a cell of `daily.csv` other than the date and
-    /// the zone (what a batch's status record and `cohort/people.csv` call days with data).
+    /// The columns of `daily` that every row fills, 0 on a day without workouts: a day has data
+    /// through them only when it has a counted workout.
+    static let dailyCountColumns: Set<String> = ["workouts", "workout_min"]
+
+    /// How many of `days` have any measured value (docs/weeks.md §2 and §8): a cell of
+    /// `daily.csv` other than the date and the zone, or a counted workout (what a batch's
+    /// status record, `cohort/people.csv`, the terminal, report.md and `--summary` call days with
+    /// data). An empty row kept inside a short run without data (docs/weeks.md §6) has none.
     ///
     /// - Complexity: O(days × columns).
     public static func daysWithData(_ days: [DailyMetrics]) -> Int {
-        let measured = daily.columns.filter { !dailyContextColumns.contains($0.name) }
-        return days.filter { day in measured.contains { $0.cell(day) != .null } }.count
+        let measured = daily.columns.filter {
+            !dailyContextColumns.contains($0.name) && !dailyCountColumns.contains($0.name)
+        }
+        return days.filter { day in day.workouts > 0 || measured.contains { $0.cell(day) != .null } }.count
     }
 }

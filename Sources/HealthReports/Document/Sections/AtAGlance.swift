@@ -48,6 +48,28 @@ extension ReportSections {
                 ])
             }
         }
+        // The ActivitySummary's own ring values, on the days without ring records whose rings
+        // the "Activity rings" section counts from them (RingsClosed), so that the two sections
+        // agree on which days have ring data and say which source each row is.
+        let summaryDays = result.days.filter(RingsClosed.usesSummaryValues)
+        let summaryMetrics: [(name: String, ring: String, mean: Int, value: (DailyMetrics) -> Double?)] = [
+            ("Move, ActivitySummary (kcal)", "Move, Apple Watch (kcal)", 0, { $0.summaryMoveKcal }),
+            ("Move, ActivitySummary (min)", "Move, Apple Watch (kcal)", 0, { $0.summaryMoveMinutes }),
+            ("Exercise, ActivitySummary (min)", "Exercise (min)", 0, { $0.summaryExerciseMinutes }),
+            ("Stand hours, ActivitySummary", "Stand hours", 1, { $0.summaryStandHours }),
+        ]
+        var summaryRows = 0
+        for metric in summaryMetrics {
+            let values = summaryDays.compactMap(metric.value).filter(\.isFinite)
+            guard !values.isEmpty else { continue }
+            let mean = values.reduce(0, +) / Double(values.count)
+            rows.append([
+                metric.name, grouped(values.count), number(mean, metric.mean),
+                number(values.min()!, metric.mean), number(values.max()!, metric.mean),
+            ])
+            summaryRows += 1
+            missing.removeAll { $0 == metric.ring }
+        }
         if rows.isEmpty {
             paragraph("No measure has a day with data in this period.")
             return
@@ -60,6 +82,15 @@ extension ReportSections {
         var note: [Inline] = [
             .text("Means are over the days with data for each metric; days without data are not zeros.")
         ]
+        if summaryRows > 0 {
+            note += [
+                .lineBreak,
+                .text(
+                    "Rows marked ActivitySummary are the summary's own values on the "
+                        + "\(counted(summaryDays.count, "day")) without ring records (move energy, exercise minutes, "
+                        + "stand hours); the Activity rings section counts those days' rings from them."),
+            ]
+        }
         if !missing.isEmpty {
             note += [.lineBreak, .text("No day has data for: " + missing.joined(separator: ", ") + ".")]
         }

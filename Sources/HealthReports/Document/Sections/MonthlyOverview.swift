@@ -53,8 +53,9 @@ extension ReportSections {
                 .text(
                     "Per-day values are means over the days with data; sleep (hours:minutes) is the mean per night "
                         + "(by wake-up date); rings are the days the Move, Exercise and Stand rings were closed; "
-                        + "resting HR in bpm; body and vital measures are means of the days' values. "
-                        + "All columns are in "),
+                        + "resting HR in bpm; body and vital measures are means of the days' values. A month is "
+                        + "partial, as a week is, when one of its days is outside the period or on the export's own "
+                        + "day. All columns are in "),
                 .link("monthly.csv", href: "monthly.csv"), .text("."),
             ]))
         if !result.months.allSatisfy({ m in hasRingGoals({ $0.description.hasPrefix(m.month) }) }) {

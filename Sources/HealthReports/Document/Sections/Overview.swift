@@ -1,5 +1,6 @@
 import HealthAnalysis
 import HealthExport
+import HealthTables
 
 // The report: the zone and why, weeks, de-duplication and the source priority used.
 
@@ -12,9 +13,10 @@ extension ReportSections {
         }
         var items: [ListItem] = []
         if let first = firstDay, let last = lastDay {
-            let days = last.daysSince1970 - first.daysSince1970 + 1
-            items.append(
-                labelled("Period", [.text("\(first) to \(last) (\(grouped(days)) \(days == 1 ? "day" : "days"))")]))
+            // The period's days as the terminal line and --summary count them (docs/weeks.md §8).
+            var days = PeriodDays(result)
+            days.inPeriod = last.daysSince1970 - first.daysSince1970 + 1
+            items.append(labelled("Period", [.text("\(first) to \(last) (\(days.text))")]))
         } else {
             items.append(labelled("Period", [.text("no days with data")]))
         }

@@ -55,8 +55,8 @@ extension ReportSections {
             .paragraph([
                 .text(
                     "Per-day values are means over the days with data; in parentheses the change against the "
-                        + "previous week. The change is not shown for partial weeks, which are not fully inside the "
-                        + "data period, and is n/a when the previous week is partial or its value is 0. Rings: the days "
+                        + "previous week. The change is not shown for partial weeks (a day outside the "
+                        + "period, or on the export's own day; the rule of months too), and is n/a when the previous week is partial or its value is 0. Rings: the days "
                         + "the Move, Exercise and Stand rings, and all three, were closed. All weeks are in "),
                 .link("weekly.csv", href: "weekly.csv"), .text("."),
             ]))

@@ -31,7 +31,17 @@ extension ReportSections {
             ("Stand", result.weeks.reduce(0) { $0 + $1.standRingClosedDays }),
             ("All three", result.weeks.reduce(0) { $0 + $1.allRingsClosedDays }),
         ]
-        paragraph("Of \(grouped(daysWithGoals)) \(daysWithGoals == 1 ? "day" : "days") with ring goals:")
+        // Which source the counts use, as "At a glance" names it (RingsClosed).
+        let fromSummary = result.days.filter { $0.ringsClosed != nil && RingsClosed.usesSummaryValues($0) }.count
+        paragraph(
+            "Of \(grouped(daysWithGoals)) \(daysWithGoals == 1 ? "day" : "days") with ring goals"
+                + (fromSummary == 0
+                    ? ":"
+                    : fromSummary == daysWithGoals
+                        ? " (no ring records on any of them: the rings are the ActivitySummary's own values against "
+                            + "its goals):"
+                        : " (\(grouped(fromSummary)) without ring records, whose rings are the ActivitySummary's own "
+                            + "values against its goals):"))
         add(
             .table(
                 DocumentTable(

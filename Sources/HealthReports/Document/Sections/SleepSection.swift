@@ -6,40 +6,50 @@ import HealthExport
 extension ReportSections {
     mutating func sleepSection() {
         heading("Sleep")
-        let nights = result.sleep.filter { !$0.isNap && $0.asleepMinutes != nil }
-        guard !nights.isEmpty else {
+        // Two kinds of night, each counted and averaged over its own nights (SleepSummary).
+        let summary = SleepSummary(result.sleep)
+        guard !summary.isEmpty else {
             paragraph("No sleep records.")
             return
         }
-        let naps = result.sleep.filter(\.isNap)
+        let nights = result.sleep.filter { !$0.isNap && $0.asleepMinutes != nil }
         func mean(_ values: [Double?]) -> Double? {
             let v = values.compactMap { $0 }
             return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count)
         }
-        func hours(_ minutes: Double?) -> String {
-            guard let minutes else { return none }
-            let m = Int((minutes).rounded())
-            return "\(m / 60) h \(m % 60 < 10 ? "0" : "")\(m % 60) min"
-        }
+        let hours = Self.hoursAndMinutes
         let staged = nights.filter { $0.coreMinutes != nil }
         paragraph(
-            "Each night is filed under the date you woke up. Asleep time comes from one source per night, "
-                + "the highest-priority one that recorded sleep (sources are never added); time in bed and awake "
-                + "are not sleep. Naps (asleep after 10:00 and awake by 20:00) are counted apart.")
-        add(
-            .table(
-                DocumentTable(
-                    ["", "Per night"], [.left, .right],
-                    text: [
-                        ["Nights", grouped(nights.count)],
-                        ["Asleep", hours(mean(nights.map(\.asleepMinutes)))],
-                        ["Deep", hours(mean(staged.map(\.deepMinutes)))],
-                        ["Core", hours(mean(staged.map(\.coreMinutes)))],
-                        ["REM", hours(mean(staged.map(\.remMinutes)))],
-                        ["Awake", hours(mean(staged.map(\.awakeMinutes)))],
-                        ["In bed", hours(mean(nights.map(\.inBedMinutes)))],
-                    ])))
+            "Each night is filed under the date you woke up. Two kinds of night, each averaged over its own "
+                + "nights: asleep (from a source that records sleep, such as the Watch) and in bed (time in bed, "
+                + "such as an iPhone's sleep schedule records it; not sleep). Asleep time comes from one source per "
+                + "night, the highest-priority one that recorded sleep (sources are never added). Naps (asleep "
+                + "after 10:00 and awake by 20:00) are counted apart.")
+        var rows: [[String]] = []
+        if summary.asleepNights > 0 {
+            rows.append(["Asleep", grouped(summary.asleepNights), hours(summary.asleepMeanMinutes)])
+        }
+        if !staged.isEmpty {
+            rows.append(["Deep", grouped(staged.count), hours(mean(staged.map(\.deepMinutes)))])
+            rows.append(["Core", grouped(staged.count), hours(mean(staged.map(\.coreMinutes)))])
+            rows.append(["REM", grouped(staged.count), hours(mean(staged.map(\.remMinutes)))])
+            rows.append(["Awake", grouped(staged.count), hours(mean(staged.map(\.awakeMinutes)))])
+        }
+        if summary.inBedNights > 0 {
+            rows.append(["In bed", grouped(summary.inBedNights), hours(summary.inBedMeanMinutes)])
+        }
+        add(.table(DocumentTable(["", "Nights", "Per night"], [.left, .right, .right], text: rows)))
         var notes: [String] = []
+        if summary.asleepNights == 0 {
+            notes.append(
+                "No night has asleep records: the nights above are time in bed only (an iPhone's sleep schedule "
+                    + "without a Watch, or a source that records no sleep), not sleep.")
+        } else if summary.inBedOnlyNights > 0 {
+            notes.append(
+                "\(counted(summary.inBedOnlyNights, "night")) of the \(grouped(summary.inBedNights)) in bed "
+                    + "\(summary.inBedOnlyNights == 1 ? "has" : "have") no asleep records (in bed only); "
+                    + "\(summary.inBedOnlyNights == 1 ? "it is" : "they are") not in the asleep nights.")
+        }
         if staged.count < nights.count {
             let unstaged = nights.count - staged.count
             notes.append(
@@ -57,12 +67,19 @@ extension ReportSections {
                     + bySource.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
                     .joined(separator: ", ") + ".")
         }
-        if !naps.isEmpty {
+        if summary.napDays > 0 {
             notes.append(
-                "\(counted(naps.count, "day")) with naps, \(hours(mean(naps.map(\.asleepMinutes)))) "
+                "\(counted(summary.napDays, "day")) with naps, \(hours(summary.napMeanMinutes)) "
                     + "asleep on average (not added to the nights).")
         }
         add(bullets(notes))
         addChart("chart_sleep.svg")
+    }
+
+    /// `6 h 39 min`; `—` for no value.
+    static func hoursAndMinutes(_ minutes: Double?) -> String {
+        guard let minutes else { return "—" }
+        let m = Int(minutes.rounded())
+        return "\(m / 60) h \(m % 60 < 10 ? "0" : "")\(m % 60) min"
     }
 }
