@@ -47,4 +47,22 @@ struct ReadmeTests {
         }
         #expect(checked > 100)
     }
+
+    /// The README shows how to register the MCP server: a JSON block a client reads as it is
+    /// (`mcpServers.health` with the command and `mcp --db <archive>`), and the warning that what
+    /// the tools return goes to the client's model (docs/mcp.md §1).
+    @Test func theReadmeShowsHowToRegisterTheMCPServer() throws {
+        let readme = try Self.text("README.md")
+        let parts = readme.components(separatedBy: "```json\n")
+        try #require(parts.count == 2, "one JSON block in README.md")
+        let block = try #require(parts[1].components(separatedBy: "```").first)
+        let json = try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any]
+        let servers = try #require(json?["mcpServers"] as? [String: Any])
+        let health = try #require(servers["health"] as? [String: Any])
+        #expect((health["command"] as? String)?.hasSuffix("/health-analyzer") == true)
+        let args = try #require(health["args"] as? [String])
+        #expect(args.count == 3 && args[0] == "mcp" && args[1] == "--db" && args[2].hasPrefix("/"))
+        #expect(readme.contains("sent to the model the client uses"))
+        #expect(readme.contains("](docs/mcp.md)"))
+    }
 }
