@@ -110,7 +110,13 @@ package struct OutputFolder {
         let ours = { (name: String) in names.contains(name) || owns(name) }
         // A replacement by renames killed between its steps: finished or rolled back.
         let asidePrefix = "." + base + ".old-"
-        for entry in (try? fileSystem.entries(of: parent)) ?? []
+        // The parent listed once, and only our names looked at (the parent may be /tmp, with
+        // thousands of entries: two full listings with an lstat each cost a report --db 5 %).
+        let leftovers =
+            (try? fileSystem.entries(of: parent) { name in
+                Self.isStagingName(name, prefix: asidePrefix) || Self.isStagingName(name, prefix: prefix)
+            }) ?? []
+        for entry in leftovers
         where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: asidePrefix) {
             let aside = OutputFolder.join(parent, entry.name)
             if (try? fileSystem.status(of: target)) == .directory {
@@ -125,7 +131,7 @@ package struct OutputFolder {
         // A file there that is also in the output folder (the same inode) was carried over.
         // Only real folders (never a link: `entries` uses lstat) of our user, named as `write` names
         // them, are staging folders (a link named like one led to deletions through it).
-        for entry in (try? fileSystem.entries(of: parent)) ?? []
+        for entry in leftovers
         where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: prefix) {
             let folder = OutputFolder.join(parent, entry.name)
             let links = ((try? fileSystem.entries(of: folder)) ?? []).map(\.name).filter {

@@ -33,8 +33,9 @@ package protocol ReportFileSystem: Sendable {
     /// the descriptor. `EWOULDBLOCK` when another process holds it.
     func lock(_ path: String) throws(ReportError.Errno) -> Int32
     func unlock(_ descriptor: Int32)
-    /// The entries of a directory, without `.` and `..`.
-    func entries(of directory: String) throws(ReportError.Errno) -> [DirectoryEntry]
+    /// The entries of a directory, without `.` and `..`, whose names pass `include` (looked at,
+    /// `lstat`, only then: a folder such as /tmp may hold thousands of names), sorted by name.
+    func entries(of directory: String, named include: (String) -> Bool) throws(ReportError.Errno) -> [DirectoryEntry]
     /// Removes an empty directory; best effort.
     func removeDirectory(_ path: String)
     /// Gives `destination` the permission bits of `source`; best effort.
@@ -89,9 +90,11 @@ extension ReportFileSystem {
         _ = close(descriptor)
     }
 
-    package func entries(of directory: String) throws(ReportError.Errno) -> [DirectoryEntry] {
+    package func entries(of directory: String, named include: (String) -> Bool) throws(ReportError.Errno)
+        -> [DirectoryEntry]
+    {
         var result: [DirectoryEntry] = []
-        for name in try folderEntryNames(directory) {
+        for name in try folderEntryNames(directory) where include(name) {
             var info = stat()
             let found = lstat(directory + "/" + name, &info) == 0
             let isDirectory = found && (info.st_mode & S_IFMT) == S_IFDIR
@@ -99,6 +102,11 @@ extension ReportFileSystem {
                 DirectoryEntry(name: name, isDirectory: isDirectory, isOwnedByUs: found && info.st_uid == geteuid()))
         }
         return result.sorted { $0.name < $1.name }
+    }
+
+    /// Every entry of a directory, without `.` and `..`, sorted by name.
+    package func entries(of directory: String) throws(ReportError.Errno) -> [DirectoryEntry] {
+        try entries(of: directory, named: { _ in true })
     }
 
     package func removeDirectory(_ path: String) {
