@@ -123,17 +123,9 @@ enum BatchPlatform {
 
     /// The entries of a folder, without `.` and `..`, in no particular order.
     static func entries(of folder: String) throws(Failure) -> [Entry] {
-        guard let dir = opendir(folder) else { throw .current }
-        defer { closedir(dir) }
-        var result: [Entry] = []
-        while let e = readdir(dir) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name == "." || name == ".." { continue }
-            result.append(Entry(name: name, isDirectory: kind(of: join(folder, name)) == .directory))
-        }
-        return result
+        let names: [String]
+        do { names = try folderEntryNames(folder) } catch { throw Failure(code: error.rawValue) }
+        return names.map { Entry(name: $0, isDirectory: kind(of: join(folder, $0)) == .directory) }
     }
 
     /// Creates `path` as a folder unless one is there (its parent must exist). A symbolic link
