@@ -378,10 +378,11 @@ gives the same days on every machine.
 
 With `HKTimeZone` values, the timeline is a sequence of periods, one per run of a zone. A
 change into zone B whose first day is the local date X **takes effect at B's local midnight
-starting X**: from that instant on, instants are read in B. So:
+starting X**, or later within B's day X where the evidence places the move ("The instant of a
+move" below): from that instant on, instants are read in B. So:
 
-- every day of B is a whole local day of B, every instant is filed under its local date in the
-  zone in force at that instant, and no date is repeated or skipped;
+- every instant is filed under its local date in the zone in force at that instant, and no date
+  is repeated or skipped;
 - travelling east, the last day in the old zone is shorter by the offset difference; travelling
   west, the first day in B also holds the hours of date X still spent in the old zone (it is
   longer). Equivalently: day X starts at the earlier of the two zones' midnights starting X.
@@ -425,26 +426,35 @@ it), and `report.md` names the evidence ("no sample after 2025-05-23 names a zon
 made at UTC+10:00, and the days after fit …"). Otherwise the last named zone runs to the end, and
 `report.md` says that the export was made elsewhere.
 
-**Where the instant of a change lies.** A change takes effect at the new zone's midnight of its
-first day, never at the old zone's: the instant is the one at which the days on both sides are
-whole local days. The first day itself is chosen from the evidence: after the last sample in the
-old zone (named by `HKTimeZone`, or, without it, the last day whose `ActivitySummary` and beat
-times fit the old zone) and not after the first in the new one. Samples of the old zone taken
-after the new zone's midnight (an eastward flight late on the travel day) are therefore filed
-under the first day of the new zone; samples that no zone names between the two are read in the
-zone whose days fit the summaries best.
+**The instant of a move.** The first day X fixes where a change may lie: from B's midnight
+starting X to B's next midnight (and before the old zone's midnight after that, so that dates
+never run backwards; before the next change; and not after the first sample naming B). Within
+that span, the change is placed at the instant the evidence allows, between the last data of the
+old zone's pattern and the first of the new one's: what a person lives through is that, until
+they depart, their clock shows the old zone, so the hours of the travel day after the new zone's
+midnight belong to the travel day, and the new zone's first day begins on arrival. The instants
+tried are B's midnight and, after it, the end of each 15-minute bucket of Watch ring data and
+each HRV beat list; each is scored on the day before X, X and the day after, as the first day
+was (the `ActivitySummary` agreement, then HRV beat lists with their true offset, then the
+deviation from the summaries). A later instant wins only when it fits strictly better, so
+without ring data or beat lists in those hours (no Watch on the travel day after B's midnight,
+an iPhone-only export) the change stays at B's midnight. Moving the change within a gap in the
+ring data changes no day's rings; the change is put at the gap's start, right after the old
+zone's last ring data, so the iPhone's steps after it (a walk on arrival) are read in the new
+zone. The first day stays X: every instant tried shows date X in B. So an eastward move, Los
+Angeles to Tokyo departing at 14:00 (Tokyo's midnight is 07:00 in Los Angeles), keeps the travel
+day's hours from 07:00 to the Watch's last data before the flight on the travel day, and the
+first day in Tokyo holds only what happened after it. Westward, the instants tried end at the old
+zone's next midnight: after it the old zone would show a date that B shows only later, and a
+date is never filed twice.
 
-**Known gap: the instant of an eastward departure.** What a person lives through is different:
-until they depart, their clock shows the old zone, so the hours of the travel day between the new
-zone's midnight and the departure belong to the travel day, and the new zone's first day begins
-on arrival. Placing the change there needs the instant between the last sample in the old zone's
-pattern and the first in the new one's; the rule above does not look for it. The generator can
-make such a move (`generate-export --zone-change DATE=ZONE@HH:MM`, `SyntheticZoneChange.departure`:
-the travel day keeps its samples after the new zone's midnight, and the truth files every instant
-under its date in the zone in force then). `scripts/zone-truth --departures` counts two such moves
-(Los Angeles to Tokyo departing at 14:00, Paris to Dubai at 23:00): the travel day and the first
-day in the new zone are wrong, 18 of 20 days exact in each, with and without `HKTimeZone`;
-`MoveSizeTests.aMoveAtTheDepartureInstantIsAKnownGap` marks the same as a known issue.
+The generator makes such moves (`generate-export --zone-change DATE=ZONE@HH:MM`,
+`SyntheticZoneChange.departure`: the travel day keeps its samples after the new zone's midnight,
+and the truth files every instant under its date in the zone in force then).
+`scripts/zone-truth --departures` counts five (eastward, 1 to 17 hours), and
+`MoveSizeTests.theDaysAroundADepartureAreTheTrueDays` and
+`MoveSizeTests.aMoveIsPlacedAtTheDepartureInstant` check them with `HKTimeZone`, with it only
+from the move, and without it.
 
 ## 6. Without any `HKTimeZone`
 
@@ -547,7 +557,8 @@ with `HKTimeZone` only from the move on, and without it, and one zone for each o
 −11:00 to +14:00 with and without it. `--analyzer PATH` counts another binary's days with the
 same exports (a before and after). Two groups run only when asked, so that the default totals stay
 comparable across versions: `--sizes` (moves east and west of 1, 3, 9 and 15 hours, and moves
-onto the last one or two days of the data) and `--departures` (the known gap of §5).
+onto the last one or two days of the data) and `--departures` (eastward moves with a departure
+instant, §5 "The instant of a move").
 """# + "\n"),
         ("deduplication.md", #"""
 # Counting once: source de-duplication

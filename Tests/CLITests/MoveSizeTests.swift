@@ -8,8 +8,9 @@ import Testing
 /// (docs/days-and-time-zones.md §5, §6.1). `scripts/zone-truth --sizes` counts the same scenarios.
 ///
 /// The generator keeps samples out of the hours where the two zones' dates differ (its travel
-/// day ends an hour early), so these moves do not test where inside those hours a move is placed:
-/// docs/days-and-time-zones.md §5 lists that as a known gap.
+/// day ends an hour early); the moves with a departure instant (`scripts/zone-truth
+/// --departures`) put samples into those hours, so that where a move is placed inside them
+/// shows (docs/days-and-time-zones.md §5).
 @Suite("Moves of 1, 3, 9 and 15 hours against the generator's truth")
 struct MoveSizeTests {
     typealias Move = EveryZoneTests.Move
@@ -107,47 +108,86 @@ struct MoveSizeTests {
         #expect(!report.contains("the phone was elsewhere at export time"), "\(report)")
     }
 
-    @Test func aMoveAtTheDepartureInstantIsAKnownGap() throws {
+    @Test(arguments: Metadata.allCases)
+    func aMoveIsPlacedAtTheDepartureInstant(metadata: Metadata) throws {
         // Los Angeles (−08:00) to Tokyo (+09:00), departing at 14:00 Los Angeles time on
         // 2025-01-15 (22:00Z, 07:00 in Tokyo on 01-16). The truth files every instant under its
         // date in the zone in force then: 01-15 runs from 00:00 to 14:00 in Los Angeles (14 h),
         // 01-16 from 07:00 in Tokyo (17 h). Tokyo's midnight starting 01-16 is 07:00 on 01-15 in
-        // Los Angeles, so the rule of docs/days-and-time-zones.md §5 (a change takes effect at the
-        // new zone's midnight) files the travel day's hours from 07:00 to 14:00 under 01-16: both
-        // days are wrong (scripts/zone-truth --departures: 18 of 20 days, with and without
-        // HKTimeZone). Placing the change at the departure instant is the gap §5 names.
-        let configuration = SyntheticExportConfiguration(
-            firstDay: "2025-01-06", days: 20, timeZoneIdentifier: "America/Los_Angeles", seed: 320,
-            locale: "en_US",
-            zoneChanges: [
-                SyntheticZoneChange(firstDay: "2025-01-16", timeZoneIdentifier: "Asia/Tokyo", departure: "14:00")
-            ])
-        let (rows, _, truth) = try EveryZoneTests.report(configuration)
+        // Los Angeles; the Watch is worn on 01-15 until 13:00 at the latest. Main's binary placed
+        // the change at Tokyo's midnight and filed the travel day's hours from 07:00 to 13:00
+        // under 01-16: 2,052 steps on 01-15 where the truth has 6,147 and 15,680 on 01-16 where
+        // it has 11,585, the same with HKTimeZone, from the move and without (scripts/zone-truth
+        // --departures: 18 of 20 days in each). The change now sits after the travel day's last
+        // ring data, where the two days' ActivitySummary rows agree (docs/days-and-time-zones.md §5).
+        let move = Move(
+            from: "America/Los_Angeles", to: "Asia/Tokyo", firstDay: "2025-01-06", days: 20,
+            changeDay: "2025-01-16", locale: "en_US", seed: 320)
+        var configuration = Self.configuration(move, metadata)
+        configuration.zoneChanges[0].departure = "14:00"
+        let (rows, report, truth) = try EveryZoneTests.report(configuration)
         #expect(truth.days.map(\.date) == rows.map { $0["date"]! })
+        // The Watch comes off an hour before the departure: its last ring data ends at 13:00.
+        #expect(
+            report.contains(
+                "the move is placed at 2025-01-15 13:00 America/Los\\_Angeles time, after the last Watch ring data there"
+            ),
+            "\(report)")
         let travel = try #require(truth.days.first { $0.date == "2025-01-15" })
-        #expect(travel.steps > 0)
+        #expect(travel.steps == 6_147)
         #expect(travel.hours == 14)
         #expect(truth.days.first { $0.date == "2025-01-16" }?.hours == 17)
-        expectTrueDays(
-            rows.filter { $0["date"] != "2025-01-15" && $0["date"] != "2025-01-16" },
-            SyntheticTruth.days(truth, except: ["2025-01-15", "2025-01-16"]), name: "away from the move")
-        withKnownIssue(
-            "docs/days-and-time-zones.md §5: a move is placed at the new zone's midnight, not at the departure"
-        ) {
-            expectTrueDays(
-                rows.filter { $0["date"] == "2025-01-15" || $0["date"] == "2025-01-16" },
-                SyntheticTruth.days(
-                    truth, except: truth.days.map(\.date).filter { $0 != "2025-01-15" && $0 != "2025-01-16" }),
-                name: "the travel day and the first day in Tokyo")
-        }
+        #expect(rows.first { $0["date"] == "2025-01-15" }?["steps"] == "6147")
+        #expect(rows.first { $0["date"] == "2025-01-16" }?["steps"] == "11585")
+        expectTrueDays(rows, truth, name: "Los Angeles to Tokyo departing 14:00, \(metadata)")
+        expectTrueZones(rows, truth, move)
     }
-}
 
-extension SyntheticTruth {
-    /// `truth` without the days dated in `dates`.
-    static func days(_ truth: SyntheticTruth, except dates: [String]) -> SyntheticTruth {
-        var t = truth
-        t.days = truth.days.filter { !dates.contains($0.date) }
-        return t
+    /// Eastward moves of 1, 3, 9 and 15 hours with a departure instant on the travel day (the
+    /// old zone's time), each with samples after the new zone's midnight (where the two zones'
+    /// dates differ) but for London to Paris, whose Watch comes off before 23:00. The same moves and
+    /// seeds as `scripts/zone-truth --departures`.
+    static let departures: [(move: Move, departure: String)] = [
+        (
+            Move(
+                from: "Europe/London", to: "Europe/Paris", firstDay: "2025-01-06", days: 20,
+                changeDay: "2025-01-16", locale: "en_GB", seed: 322), "23:45"
+        ),
+        (
+            Move(
+                from: "Europe/Paris", to: "Asia/Dubai", firstDay: "2025-01-06", days: 20, changeDay: "2025-01-16",
+                locale: "fr_FR", seed: 321), "23:00"
+        ),
+        (
+            Move(
+                from: "America/Los_Angeles", to: "Europe/Paris", firstDay: "2025-01-06", days: 20,
+                changeDay: "2025-01-16", locale: "en_US", seed: 323), "20:00"
+        ),
+        (
+            Move(
+                from: "America/Los_Angeles", to: "Asia/Bangkok", firstDay: "2025-01-06", days: 20,
+                changeDay: "2025-01-16", locale: "en_US", seed: 324), "15:00"
+        ),
+    ]
+
+    @Test(arguments: 0..<4, Metadata.allCases)
+    func theDaysAroundADepartureAreTheTrueDays(index: Int, metadata: Metadata) throws {
+        let (move, departure) = Self.departures[index]
+        var configuration = Self.configuration(move, metadata)
+        configuration.zoneChanges[0].departure = departure
+        let (rows, _, truth) = try EveryZoneTests.report(configuration)
+        #expect(rows.map { $0["date"]! } == truth.days.map(\.date))
+        expectTrueDays(rows, truth, name: "\(move.testDescription) departing \(departure), \(metadata)")
+        expectTrueZones(rows, truth, move)
+    }
+
+    /// Each day named by its true zone or a stand-in with the same offsets on every day.
+    private func expectTrueZones(_ rows: [[String: String]], _ truth: SyntheticTruth, _ move: Move) {
+        for (row, zone) in zip(rows, truth.dayTimeZoneIdentifiers) {
+            let named = row["time_zone"]!
+            #expect(
+                EveryZoneTests.sameOffsets(named, zone, first: move.firstDay, days: move.days),
+                "\(row["date"]!): \(named) for \(zone)")
+        }
     }
 }

@@ -208,3 +208,22 @@ extension ZoneNote.ZoneFit {
 
 /// A local day number as its date (`2025-01-21`).
 private func day(_ number: Int) -> CivilDate { CivilDate(daysSince1970: number) }
+
+/// A change moved from the new zone's midnight to a later instant within its first day
+/// (docs/days-and-time-zones.md §5, "The instant of a move"): `local` is that instant's wall
+/// clock in the old zone `from` (seconds since 1970 of the local clock), `agreeing` of `compared`
+/// the days around it whose `ActivitySummary` agrees then.
+struct ZoneInstantNote: Equatable, Sendable {
+    var from: String
+    var local: Int64
+    var agreeing: Int
+    var compared: Int
+
+    var text: String {
+        let minutes = floorMod(local, 86_400) / 60
+        let clock = "\(minutes / 60 < 10 ? "0" : "")\(minutes / 60):\(minutes % 60 < 10 ? "0" : "")\(minutes % 60)"
+        let date = CivilDate(daysSince1970: Int(floorDiv(local, 86_400)))
+        return
+            "the move is placed at \(date) \(clock) \(from) time, after the last Watch ring data there, where the ActivitySummary agrees best (\(grouped(agreeing)) of \(counted(compared, "day")) around it)"
+    }
+}

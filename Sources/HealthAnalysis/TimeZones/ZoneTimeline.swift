@@ -5,33 +5,40 @@ import HealthExport
 /// decided from the export's own evidence (docs/days-and-time-zones.md §3, §5).
 ///
 /// **Where a change takes effect.** A change into zone B whose first day is the local date X
-/// takes effect at B's local midnight starting X: from that instant on, instants are read in B.
-/// So every day of B is a whole local day of B, every instant is filed under its own local date
-/// in the zone in force at that instant, and no date is repeated or skipped. Travelling east,
-/// the last day in the old zone ends early (it is shorter by the offset difference); travelling
-/// west, the first day in B also holds the hours of date X that were still spent in the old zone
-/// before B's midnight (it is longer). Equivalently: day X starts at the earlier of the two zones'
+/// takes effect at B's local midnight starting X, or later within B's day X where the evidence
+/// places the move (docs/days-and-time-zones.md §5, "The instant of a move"): from that instant
+/// on, instants are read in B. Every instant is filed under its own local date in the zone in
+/// force at that instant, and no date is repeated or skipped. Travelling east, the last day in
+/// the old zone ends at the change (at B's midnight it is shorter by the offset difference);
+/// travelling west, the first day in B also holds the hours of date X that were still spent in
+/// the old zone before the change (it is longer): day X starts at the earlier of the two zones'
 /// midnights starting X. The first day X is the latest day whose B-midnight lies after the last
 /// sample that names the old zone and not after the first sample that names B that fits the
-/// `ActivitySummary` and the HRV beat times best (`ChangeFit`), else the latest; a long gap
-/// without data (a flight) is where the change usually is, and there any of these days gives the
-/// same totals.
+/// `ActivitySummary` and the HRV beat times best (`ChangeFit`), else the latest; the instant
+/// within it is the one after the old zone's last ring data that fits them strictly better than
+/// B's midnight (`ZoneTimelineBuilder.placedAtInstants`).
 struct ZoneTimeline: Sendable {
     struct Period: Sendable {
         var identifier: String
         /// Nil for a fixed offset.
         var timeZone: TimeZone?
         var fixedOffset: Int64
-        /// The instant the zone takes effect (`Int64.min` for the first period).
+        /// The instant the zone takes effect (`Int64.min` for the first period): B's midnight
+        /// starting `firstDay`, or later within that day.
         var start: Int64
         /// The local day number (days since 1970) of the period's first day; nil for the first.
         var firstDay: Int?
         var reason: TimeZonePeriodReason
         /// How the change into this zone was placed, when evidence had to decide it.
         var change: ZoneChangeNote?
+        /// Where the change was moved after the new zone's midnight, when it was.
+        var instant: ZoneInstantNote?
 
-        /// `change` as the report shows it.
-        var changeNote: String? { change?.text }
+        /// `change` and `instant` as the report shows them.
+        var changeNote: String? {
+            let parts = [change?.text, instant?.text].compactMap { $0 }
+            return parts.isEmpty ? nil : parts.joined(separator: "; ")
+        }
     }
 
     var periods: [Period]

@@ -36,7 +36,8 @@ extension ZoneTimelineBuilder {
                         hrvRecords: p.hrvRecords),
                     change: change))
         }
-        var timeline = ZoneTimeline(periods: periods)
+        // Each change at the instant the evidence allows within its first day (§5).
+        var timeline = placedAtInstants(ZoneTimeline(periods: periods), latest: [])
         // Stand-ins are named; the locale's zone is suggested only when no period lies in the
         // locale's region (a trip away from home is not a stand-in for home).
         let anyInRegion = found.contains { inRegion(ordered[$0.candidate].ids) }
@@ -46,7 +47,7 @@ extension ZoneTimelineBuilder {
                 timeline.notes.append(note)
             }
         }
-        // The periods as the report reads them (each change at the new zone's midnight) must
+        // The periods as the report reads them (each change where it was placed) must
         // fit better than the best single zone; each period's evidence is counted that way too.
         let calendar = timeline.calendar(covering: range)
         let values = rings.dailyValues(calendar)

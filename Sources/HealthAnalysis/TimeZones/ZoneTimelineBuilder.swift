@@ -47,7 +47,8 @@ struct ZoneTimelineBuilder {
     /// §6 (`withoutHKTimeZone`); else the zone of the days before the first sample
     /// (`leadingZone`), then for each change its candidate first days
     /// (`ZoneChangeCandidates`), the change points among them (`changePoints(_:)`) and the
-    /// placement that fits the evidence best (`place`); the notes are typed (`ZoneNote`).
+    /// placement that fits the evidence best (`place`), each change moved to the instant the
+    /// evidence allows (`placedAtInstants`); the notes are typed (`ZoneNote`).
     func build() -> ZoneTimeline {
         if let option, let tz = TimeZone.iana(option) {
             return .single(option.trimmingCharacters(in: .whitespaces), tz, reason: .option)
@@ -82,10 +83,12 @@ struct ZoneTimelineBuilder {
         }
         // After the last sample naming a zone: the zone of the export's offset, when the days'
         // own evidence fits it better.
+        var latest: [Int64?] = runs.map(\.first)
         if let trailing = trailingZone(
             after: runs[runs.count - 1], periods: periods, evidence: &placement, notes: &notes)
         {
             periods.append(trailing)
+            latest.append(exportInstant)
         } else if let e = exportInstant, let printed = exportOffset, let lastPeriod = periods.last,
             let last = lastPeriod.timeZone, Self.offset(last, e) != printed
         {
@@ -93,7 +96,8 @@ struct ZoneTimelineBuilder {
                 .exportElsewhere(
                     printed: printed, lastZone: lastPeriod.identifier, lastZoneOffset: Self.offset(last, e)))
         }
-        return ZoneTimeline(periods: periods, notes: notes)
+        // Each change at the instant between the old zone's pattern and the new one's (§5).
+        return placedAtInstants(ZoneTimeline(periods: periods, notes: notes), latest: latest)
     }
 
     /// The UTC offset of `tz` at instant `t` (seconds east).
