@@ -410,7 +410,8 @@ days after the data begins (the metadata names only the new zone), the days befo
 simply given that zone. They are scored up to the day before its first day, as in §6: the
 `ActivitySummary` agreement of each candidate zone group, then the HRV beat lists with its
 offset. When they fit the named zone (95 % of the compared days agree and 95 % of the beat lists
-match), nothing changes; when another group fits them better, its zone (named as in §6) leads,
+match), nothing changes; when another group fits them better, its zone (named as in §6, with
+its stand-in note; see "Zones chosen around the named ones" below) leads,
 and the change into the named zone is placed as between any two zones above. `report.md` says so,
 naming the evidence for both zones ("the days before fit America/Sao\_Paulo (ActivitySummary: 14
 of 14 days agree; HRV beat times: 57 of 59 match) better than Africa/Johannesburg …").
@@ -420,11 +421,21 @@ last named zone does not have at that instant (the phone moved after the last wo
 that named a zone, for example onto the last day of the data), the days after that sample's day
 are scored the same way against the zone groups with the export's offset. When one fits them
 better than the last named zone (more days agreeing with the `ActivitySummary`, or as many and
-more HRV beat lists with its offset), its zone (named as in §6) follows, the change into it is
+more HRV beat lists with its offset), its zone (named as in §6, with its stand-in note) follows,
+the change into it is
 placed as between any two zones above (the export instant standing for the first sample naming
 it), and `report.md` names the evidence ("no sample after 2025-05-23 names a zone, the export was
 made at UTC+10:00, and the days after fit …"). Otherwise the last named zone runs to the end, and
 `report.md` says that the export was made elsewhere.
+
+**Zones chosen around the named ones.** The zone before the first named sample and the zone
+after the last one are named within their group as in §6 item 3, and `report.md` says when the
+name stands in for others: when no zone of the locale's region is in the group, the locale's
+zone is suggested (only when no named zone lies in that region: a trip away from home is no
+stand-in for home); and when the name was taken among several zones, also among several of the
+region's own, by population and order, the others are listed, the region's first (Perth to
+Brisbane on the last day in May, `en_AU`: "Australia/Sydney stands in for 10 zones with the same
+offsets as your data on every day (also Antarctica/Macquarie, Australia/Brisbane, …)").
 
 **The instant of a move.** The first day X fixes where a change may lie: from B's midnight
 starting X to B's next midnight (and before the old zone's midnight after that, so that dates

@@ -200,14 +200,23 @@ extension ZoneTimelineBuilder {
     /// zone the locale suggests (its offsets differ from the data's; not with `suggestingHome`
     /// false, for a period away from a home that another period is in); otherwise, when `id` was
     /// taken among several zones by population or the tz database's order, it lists them. Nil
-    /// when `id` is the only zone, or the locale's region chose it.
-    func standInNote(_ ids: [String], named id: String, suggestingHome: Bool = true) -> ZoneNote? {
+    /// when `id` is the only zone, or the locale's region chose it (with `regionTies`, only when
+    /// it is the region's only zone in `ids`: the zones before the first and after the last
+    /// `HKTimeZone` sample, §5; the region's zones are listed first).
+    func standInNote(_ ids: [String], named id: String, suggestingHome: Bool = true, regionTies: Bool = false)
+        -> ZoneNote?
+    {
         let regionZones = ZoneRegions.zones(ofLocale: locale)
         if suggestingHome, let locale, let region = ZoneRegions.region(ofLocale: locale), !regionZones.isEmpty,
             !inRegion(ids)
         {
             let suggested = Self.preferredRepresentatives.first { regionZones.contains($0) } ?? regionZones[0]
             return .standInForLocale(zone: id, locale: locale, region: region, suggested: suggested)
+        }
+        let local = ids.filter { regionZones.contains($0) }
+        if regionTies, local.count > 1 {
+            let others = local.filter { $0 != id } + ids.filter { $0 != id && !regionZones.contains($0) }
+            return .standIn(zone: id, zones: ids.count, others: others)
         }
         guard ids.count > 1, !inRegion(ids) else { return nil }
         return .standIn(zone: id, zones: ids.count, others: ids.filter { $0 != id })

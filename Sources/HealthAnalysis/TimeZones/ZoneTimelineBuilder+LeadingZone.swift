@@ -9,8 +9,10 @@ extension ZoneTimelineBuilder {
     /// better. Otherwise the zone group that fits them best
     /// (ActivitySummary agreement, then HRV beat offsets, then the order of §6), its reason, and a
     /// note naming the evidence.
-    func leadingZone(before cutoff: Int64, named: String, _ zone: TimeZone) -> (
-        id: String, tz: TimeZone, reason: TimeZonePeriodReason, note: ZoneNote
+    /// The zone is named among its group as in §6, and `standIn` says so when it stands in for
+    /// others (`standInNote`; the locale's zone is suggested only when `suggestingHome`).
+    func leadingZone(before cutoff: Int64, named: String, _ zone: TimeZone, suggestingHome: Bool = true) -> (
+        id: String, tz: TimeZone, reason: TimeZonePeriodReason, note: ZoneNote, standIn: ZoneNote?
     )? {
         guard range.lowerBound < cutoff - 3 * 86_400 else { return nil }
         // Every candidate is scored on the same dates and instants: those before the day before
@@ -37,7 +39,8 @@ extension ZoneTimelineBuilder {
             .changePoints(
                 agreeingDays: best.fit.rings.agreeing, comparedDays: best.fit.rings.compared,
                 hrvMatching: best.fit.hrvMatching, hrvRecords: records),
-            .leadingZone(firstNamedDay: firstNamedDay, zone: id, fit: best.fit, named: named, namedFit: own)
+            .leadingZone(firstNamedDay: firstNamedDay, zone: id, fit: best.fit, named: named, namedFit: own),
+            standInNote(best.ids, named: id, suggestingHome: suggestingHome, regionTies: true)
         )
     }
 

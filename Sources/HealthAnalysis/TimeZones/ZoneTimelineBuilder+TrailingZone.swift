@@ -9,9 +9,11 @@ extension ZoneTimelineBuilder {
     /// that zone is placed as any other (`place`, the export instant standing for its first
     /// sample), and `notes` gets a note naming the evidence. Nil when the export's offset is the
     /// last zone's, or nothing after the last sample tells (then the last zone runs to the end).
+    /// The zone is named among its group as in §6, with a stand-in note when it stands in for
+    /// others (`standInNote`; the locale's zone is suggested only when `suggestingHome`).
     func trailingZone(
         after last: ZoneRun, periods: [ZoneTimeline.Period], evidence: inout ZoneChangeEvidence,
-        notes: inout [ZoneNote]
+        notes: inout [ZoneNote], suggestingHome: Bool = true
     ) -> ZoneTimeline.Period? {
         guard let e = exportInstant, let printed = exportOffset, e > last.last, Self.offset(last.tz, e) != printed
         else { return nil }
@@ -42,6 +44,9 @@ extension ZoneTimelineBuilder {
             .trailingZone(
                 printed: printed, lastNamedDay: days.lowerBound - 1, zone: id, fit: best.fit, named: last.id,
                 namedFit: own))
+        if let note = standInNote(best.ids, named: id, suggestingHome: suggestingHome, regionTies: true) {
+            notes.append(note)
+        }
         return period
     }
 }

@@ -64,11 +64,15 @@ struct ZoneTimelineBuilder {
         }
         // HKTimeZone that begins after the data (metadata that begins after a move): the days
         // before the first sample naming a zone are read in the zone their own evidence fits.
-        let lead = leadingZone(before: runs[0].first, named: runs[0].id, runs[0].tz)
+        // Zones chosen from evidence are named as in §6; the locale's zone is suggested for a
+        // stand-in only when no named zone lies in the locale's region.
+        let homeNamed = runs.contains { inRegion([$0.id]) }
+        let lead = leadingZone(before: runs[0].first, named: runs[0].id, runs[0].tz, suggestingHome: !homeNamed)
         if let lead {
             runs.insert(
                 ZoneRun(id: lead.id, tz: lead.tz, first: range.lowerBound, last: range.lowerBound, count: 0), at: 0)
             notes.append(lead.note)
+            if let standIn = lead.standIn { notes.append(standIn) }
         }
         var periods: [ZoneTimeline.Period] = [
             .init(
@@ -85,7 +89,8 @@ struct ZoneTimelineBuilder {
         // own evidence fits it better.
         var latest: [Int64?] = runs.map(\.first)
         if let trailing = trailingZone(
-            after: runs[runs.count - 1], periods: periods, evidence: &placement, notes: &notes)
+            after: runs[runs.count - 1], periods: periods, evidence: &placement, notes: &notes,
+            suggestingHome: !homeNamed)
         {
             periods.append(trailing)
             latest.append(exportInstant)
