@@ -108,36 +108,41 @@ struct MoveSizeTests {
         #expect(!report.contains("the phone was elsewhere at export time"), "\(report)")
     }
 
-    @Test func zonesBeforeTheFirstAndAfterTheLastNamedZoneAreNamedAsStandIns() throws {
-        // Zones chosen from evidence around the HKTimeZone runs are named among their group as
-        // in docs/days-and-time-zones.md §6, and report.md says when one stands in for others;
-        // main's binary named them without the note. Perth (+08:00) to Brisbane (+10:00) on the
-        // last of 20 days in May (en_AU): the day after the last named sample is read at +10:00,
-        // in a group of 10 zones (Sydney has left summer time by May) of which 6 are
-        // Australian; Sydney is the first by population.
-        let trailing = Move(
-            from: "Australia/Perth", to: "Australia/Brisbane", firstDay: "2025-05-05", days: 20,
-            changeDay: "2025-05-24", locale: "en_AU", seed: 309)
-        let (rows, report, truth) = try EveryZoneTests.report(Self.configuration(trailing, .everywhere))
-        expectTrueDays(rows, truth, name: "Perth to Brisbane on the last day")
-        #expect(rows.last?["time_zone"] == "Australia/Sydney")
-        #expect(
-            report.contains(
-                "- Time zone: Australia/Sydney stands in for 10 zones with the same offsets as your data on every day (also Antarctica/Macquarie, Australia/Brisbane,"
-            ), "\(report)")
+    /// Zones chosen from evidence around the HKTimeZone runs: the move, its metadata, the zone
+    /// named on the day before the first or after the last named sample, and the start of the
+    /// stand-in note.
+    static let standIns: [(move: Move, metadata: Metadata, day: String, zone: String, note: String)] = [
+        // Perth (+08:00) to Brisbane (+10:00) on the last of 20 days in May (en_AU): the day
+        // after the last named sample is read at +10:00, in a group of 10 zones (Sydney has left
+        // summer time by May), 6 of them Australian; Sydney is the first by population.
+        (
+            Move(
+                from: "Australia/Perth", to: "Australia/Brisbane", firstDay: "2025-05-05", days: 20,
+                changeDay: "2025-05-24", locale: "en_AU", seed: 309), .everywhere, "2025-05-24",
+            "Australia/Sydney",
+            "- Time zone: Australia/Sydney stands in for 10 zones with the same offsets as your data on every day (also Antarctica/Macquarie, Australia/Brisbane,"
+        ),
         // São Paulo (−03:00) to Johannesburg (+02:00) on 2025-03-17, HKTimeZone only from the
         // move (pt_BR): the days before are read in São Paulo's group of 30 zones at −03:00 all
         // month, 8 of them Brazilian; São Paulo is the first by population.
-        let leading = Move(
-            from: "America/Sao_Paulo", to: "Africa/Johannesburg", firstDay: "2025-03-03", days: 29,
-            changeDay: "2025-03-17", locale: "pt_BR", seed: 104)
-        let (leadRows, leadReport, leadTruth) = try EveryZoneTests.report(Self.configuration(leading, .fromTheMove))
-        expectTrueDays(leadRows, leadTruth, name: "Sao Paulo to Johannesburg, HKTimeZone from the move")
-        #expect(leadRows.first?["time_zone"] == "America/Sao_Paulo")
-        #expect(
-            leadReport.contains(
-                "- Time zone: America/Sao\\_Paulo stands in for 30 zones with the same offsets as your data on every day (also America/Araguaina, America/Bahia,"
-            ), "\(leadReport)")
+        (
+            Move(
+                from: "America/Sao_Paulo", to: "Africa/Johannesburg", firstDay: "2025-03-03", days: 29,
+                changeDay: "2025-03-17", locale: "pt_BR", seed: 104), .fromTheMove, "2025-03-03",
+            "America/Sao_Paulo",
+            "- Time zone: America/Sao\\_Paulo stands in for 30 zones with the same offsets as your data on every day (also America/Araguaina, America/Bahia,"
+        ),
+    ]
+
+    @Test(arguments: 0..<2)
+    func zonesBeforeTheFirstAndAfterTheLastNamedZoneAreNamedAsStandIns(index: Int) throws {
+        // Named among their group as in docs/days-and-time-zones.md §6, and report.md says when
+        // one stands in for others; main's binary named them without the note.
+        let c = Self.standIns[index]
+        let (rows, report, truth) = try EveryZoneTests.report(Self.configuration(c.move, c.metadata))
+        expectTrueDays(rows, truth, name: "\(c.move.testDescription), \(c.metadata)")
+        #expect(rows.first { $0["date"] == c.day }?["time_zone"] == c.zone)
+        #expect(report.contains(c.note), "\(report)")
     }
 
     @Test(arguments: Metadata.allCases)
