@@ -84,7 +84,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "HealthAnalysisTests",
-            dependencies: ["HealthAnalysis", "HealthExport", "SyntheticExport", "TestSupport"]),
+            dependencies: ["HealthAnalysis", "HealthExport", "HealthReports", "SyntheticExport", "TestSupport"]),
         .testTarget(
             name: "HealthReportsTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import HealthReports
 import Testing
 
 @testable import HealthAnalysis
@@ -242,7 +243,7 @@ struct SparseDaysTests {
         #expect(timeline.periods.map(\.identifier) == ["America/Los_Angeles", "Europe/Berlin"])
         #expect(timeline.periods[1].firstDay == CivilDate("2024-03-19")!.daysSince1970)
         #expect(
-            timeline.periods[1].changeNote
+            timeline.periods[1].changeText
                 == "the change lies between 1930-03-16 and 2024-03-24; 2024-03-19 agrees best with the "
                 + "ActivitySummary (5 of 5 days around it)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthExport
+import HealthReports
 import Testing
 
 @testable import HealthAnalysis

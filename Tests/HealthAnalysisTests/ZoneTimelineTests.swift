@@ -1,4 +1,5 @@
 import Foundation
+import HealthReports
 import Testing
 
 @testable import HealthAnalysis
@@ -120,7 +121,7 @@ struct ZoneTimelineTests {
         let timeline = Self.losAngelesToBerlin(range: Self.range, lastLosAngelesNoon: "2024-03-15 12:00").build()
         #expect(timeline.periods.map(\.identifier) == ["America/Los_Angeles", "Europe/Berlin"])
         #expect(timeline.periods[1].firstDay == CivilDate("2024-03-19")!.daysSince1970)
-        #expect(timeline.periods[1].changeNote?.contains("agrees best with the ActivitySummary") == true)
+        #expect(timeline.periods[1].changeText?.contains("agrees best with the ActivitySummary") == true)
     }
 
     @Test func withoutEvidenceInAGapTheChangeIsAtTheFirstSampleOfTheNewZone() {
@@ -173,7 +174,7 @@ struct ZoneTimelineTests {
         #expect(timeline.periods.map(\.identifier) == ["Europe/Berlin", "Asia/Tokyo"])
         #expect(timeline.periods[1].firstDay == CivilDate("2023-04-10")!.daysSince1970)
         #expect(
-            timeline.periods[1].changeNote
+            timeline.periods[1].changeText
                 == "the change lies between 2023-04-10 and 2023-04-13; 2023-04-10 agrees best with the ActivitySummary (6 of 6 days around it)"
         )
         #expect(!timeline.notes.contains { $0.severity == .warning })

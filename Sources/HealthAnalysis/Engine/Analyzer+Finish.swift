@@ -83,7 +83,7 @@ extension Analyzer {
             exportDate: exportDate)
         // Without reported days (no data, an empty window), the periods carry no dates.
         result.timeZonePeriods = timeline.periods.map {
-            TimeZonePeriod(identifier: $0.identifier, reason: $0.reason, changeNote: $0.changeNote)
+            TimeZonePeriod(identifier: $0.identifier, reason: $0.reason, change: $0.change, instant: $0.instant)
         }
         guard let window = reportWindow(calendar: calendar, exportDate: exportDate, result: &result, notes: &notes)
         else {

@@ -1,7 +1,8 @@
 /// One note of the analysis for the report: what it says and how much it matters.
 ///
-/// The text is a sentence or more without any prefix: whoever shows a note marks a warning from
-/// its `severity` (report.md in its Notes section, the command line on standard error).
+/// The message is a sentence or more without any prefix, or a typed value the report writes as
+/// one (`AnalysisNote.text` in HealthReports): whoever shows a note marks a warning from its
+/// `severity` (report.md in its Notes section, the command line on standard error).
 public struct AnalysisNote: Hashable, Sendable {
     /// How much a note matters to the reader of the report.
     public enum Severity: Hashable, Sendable {
@@ -12,17 +13,28 @@ public struct AnalysisNote: Hashable, Sendable {
         case info
     }
 
-    public var severity: Severity
-    public var text: String
-
-    public init(severity: Severity, text: String) {
-        self.severity = severity
-        self.text = text
+    /// What a note says: a sentence, or a typed value the report writes as one.
+    public enum Message: Hashable, Sendable {
+        /// A sentence, as the report shows it.
+        case text(String)
+        /// A note of the zone timeline (docs/days-and-time-zones.md §5, §6); HealthReports writes
+        /// its sentence.
+        case zone(ZoneNote)
     }
 
-    /// A note of severity `.warning`.
-    public static func warning(_ text: String) -> AnalysisNote { AnalysisNote(severity: .warning, text: text) }
+    public var severity: Severity
+    public var message: Message
 
-    /// A note of severity `.info`.
-    public static func info(_ text: String) -> AnalysisNote { AnalysisNote(severity: .info, text: text) }
+    public init(severity: Severity, message: Message) {
+        self.severity = severity
+        self.message = message
+    }
+
+    /// A note of severity `.warning` that says `text`.
+    public static func warning(_ text: String) -> AnalysisNote {
+        AnalysisNote(severity: .warning, message: .text(text))
+    }
+
+    /// A note of severity `.info` that says `text`.
+    public static func info(_ text: String) -> AnalysisNote { AnalysisNote(severity: .info, message: .text(text)) }
 }

@@ -9,17 +9,21 @@ public struct TimeZonePeriod: Hashable, Sendable {
     public var firstDay: CivilDate?
     public var lastDay: CivilDate?
     public var reason: TimeZonePeriodReason
-    /// How the change into this zone was placed, when evidence had to decide it (for the report).
-    public var changeNote: String?
+    /// How the change into this zone was placed, when evidence had to decide it (docs/days-and-time-zones.md §5).
+    public var change: ZoneChangeNote?
+    /// Where within its first day the change was placed, when later than the zone's midnight
+    /// (docs/days-and-time-zones.md §5, "The instant of a move").
+    public var instant: ZoneInstantNote?
 
     public init(
         identifier: String, firstDay: CivilDate? = nil, lastDay: CivilDate? = nil, reason: TimeZonePeriodReason,
-        changeNote: String? = nil
+        change: ZoneChangeNote? = nil, instant: ZoneInstantNote? = nil
     ) {
         self.identifier = identifier
         self.firstDay = firstDay
         self.lastDay = lastDay
         self.reason = reason
-        self.changeNote = changeNote
+        self.change = change
+        self.instant = instant
     }
 }

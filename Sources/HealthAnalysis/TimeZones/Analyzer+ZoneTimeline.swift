@@ -40,16 +40,18 @@ extension Analyzer {
             out.append(
                 TimeZonePeriod(
                     identifier: p.identifier, firstDay: CivilDate(daysSince1970: first),
-                    lastDay: CivilDate(daysSince1970: last), reason: p.reason, changeNote: p.changeNote))
+                    lastDay: CivilDate(daysSince1970: last), reason: p.reason, change: p.change, instant: p.instant))
         }
         if out.isEmpty, let last = timeline.periods.last {
-            out.append(TimeZonePeriod(identifier: last.identifier, reason: last.reason, changeNote: last.changeNote))
+            out.append(
+                TimeZonePeriod(
+                    identifier: last.identifier, reason: last.reason, change: last.change, instant: last.instant))
         }
         return out
     }
 
-    /// `UTC+01:00`, `UTC-04:30`.
-    static func offsetLabel(_ seconds: Int64) -> String {
+    /// A fixed offset in seconds east of UTC as the report writes it: `UTC+01:00`, `UTC-04:30`.
+    public static func offsetLabel(_ seconds: Int64) -> String {
         let a = abs(seconds)
         let h = a / 3600
         let m = a / 60 % 60

@@ -229,16 +229,16 @@ struct QuarterPages<Value: AdditiveArithmetic & Sendable>: Sendable {
 }
 
 /// How well one way of cutting days matches the export's `ActivitySummary` rows.
-struct RingAgreement: Sendable, Equatable {
+public struct RingAgreement: Hashable, Sendable {
     /// Days with a summary and ring records, and how many of them agree on every ring.
-    var compared = 0
-    var agreeing = 0
+    public internal(set) var compared = 0
+    public internal(set) var agreeing = 0
     /// Days with a summary but no ring records (not counted as disagreements).
-    var summaryOnly = 0
+    public internal(set) var summaryOnly = 0
     /// How far the compared days are from their summaries, in tolerances: per day and ring,
     /// |value − summary| ÷ that ring's tolerance, summed. Tells apart two ways of cutting days
     /// that agree on as many days (a few kcal moved between days stay within the Move tolerance).
-    var deviation = 0.0
+    public internal(set) var deviation = 0.0
 
     /// True when `self` fits the summaries better than `other`: more agreeing days, or as many
     /// and a deviation smaller by more than rounding.

@@ -33,17 +33,11 @@ struct ZoneTimeline: Sendable {
         var change: ZoneChangeNote?
         /// Where the change was moved after the new zone's midnight, when it was.
         var instant: ZoneInstantNote?
-
-        /// `change` and `instant` as the report shows them.
-        var changeNote: String? {
-            let parts = [change?.text, instant?.text].compactMap { $0 }
-            return parts.isEmpty ? nil : parts.joined(separator: "; ")
-        }
     }
 
     var periods: [Period]
-    /// Notes for the report (ignored values, ambiguous candidates, …), typed; `ZoneNote.note`
-    /// renders them.
+    /// Notes for the report (ignored values, ambiguous candidates, …), typed; the report writes
+    /// their sentences.
     var notes: [ZoneNote] = []
 
     /// The local days and hours of the timeline: each period's offsets from its start on.

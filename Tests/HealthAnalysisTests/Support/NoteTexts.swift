@@ -1,4 +1,6 @@
-import HealthAnalysis
+import HealthReports
+
+@testable import HealthAnalysis
 
 extension AnalysisResult {
     /// The texts of the notes, in order, for tests that look for a sentence.
@@ -6,4 +8,11 @@ extension AnalysisResult {
 
     /// The texts of the notes of severity `.warning`, in order.
     var warningTexts: [String] { notes.filter { $0.severity == .warning }.map(\.text) }
+}
+
+extension ZoneTimeline.Period {
+    /// The clause report.md's zone list shows after this period (HealthReports' `TimeZonePeriod.changeText`).
+    var changeText: String? {
+        TimeZonePeriod(identifier: identifier, reason: reason, change: change, instant: instant).changeText
+    }
 }

@@ -38,7 +38,7 @@ extension ReportSections {
         case .activitySummaryAgreement, .hrvBeatOffsets, .exportOffsetCandidates, .environment, .exportOffset: break
         }
         line += Inline.words(words)
-        if let note = p.changeNote { line += [.text("; "), .input(note)] }
+        if let note = p.changeText { line += [.text("; "), .input(note)] }
         return line
     }
 
