@@ -49,55 +49,111 @@ public enum CSV {
         return text.withUTF8 { parse(bytes: $0) }
     }
 
-    /// `parse` over the UTF-8 bytes: the separators (`,` `"` CR LF) are ASCII, which never occurs
-    /// inside a multi-byte sequence, so a field's bytes are gathered and decoded once.
+    /// `parse` over the UTF-8 bytes (`fields` splits them).
     static func parse(bytes: UnsafeBufferPointer<UInt8>) -> [[String]] {
-        let quote = UInt8(ascii: "\"")
-        let comma = UInt8(ascii: ",")
         var rows: [[String]] = []
         var row: [String] = []
-        var field: [UInt8] = []
-        field.reserveCapacity(256)
-        var quoted = false
-        var i = 0
-        let n = bytes.count
-        func take() -> String {
-            let text = String(decoding: field, as: UTF8.self)
-            field.removeAll(keepingCapacity: true)
-            return text
+        fields(bytes) { field in
+            row.append(String(decoding: field, as: UTF8.self))
+        } endOfRecord: {
+            rows.append(row)
+            row = []
+            row.reserveCapacity(rows[rows.count - 1].count)
         }
+        return rows
+    }
+
+    /// Splits CSV bytes written by these conventions into fields, as `parse` reads them: `field`
+    /// gets each field's bytes (outer quotes removed, doubled quotes halved, a CR outside quotes
+    /// dropped; valid during the call only), `endOfRecord` follows each record's last field. A
+    /// last line without its LF is a record unless nothing is on it.
+    ///
+    /// The separators (`,` `"` CR LF) are ASCII, which never occurs inside a multi-byte
+    /// sequence. A field without a quote or CR (nearly every field a report writes) is passed as
+    /// a slice of `bytes`, never copied; the others are gathered in one scratch buffer.
+    /// - Complexity: O(bytes.count).
+    @inline(__always)
+    static func fields<E: Error>(
+        _ bytes: UnsafeBufferPointer<UInt8>, field: (UnsafeBufferPointer<UInt8>) throws(E) -> Void,
+        endOfRecord: () throws(E) -> Void
+    ) throws(E) {
+        let quote = UInt8(ascii: "\"")
+        let comma = UInt8(ascii: ",")
+        let n = bytes.count
+        var fieldsInRecord = 0
+        var scratch: [UInt8] = []
+        var i = 0
         while i < n {
-            let c = bytes[i]
-            i += 1
-            if quoted {
-                if c == quote {
-                    if i < n && bytes[i] == quote {
-                        field.append(quote)
-                        i += 1
-                    } else {
-                        quoted = false
-                    }
+            // A field without a quote or CR: a slice of the input.
+            let start = i
+            var c: UInt8 = 0
+            while i < n {
+                c = bytes[i]
+                if c == comma || c == 0x0A || c == quote || c == 0x0D { break }
+                i += 1
+            }
+            if i == n {
+                if i > start || fieldsInRecord > 0 {
+                    try field(UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                    try endOfRecord()
+                }
+                return
+            }
+            if c == comma || c == 0x0A {
+                try field(UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                i += 1
+                if c == comma {
+                    fieldsInRecord += 1
                 } else {
-                    field.append(c)
+                    try endOfRecord()
+                    fieldsInRecord = 0
                 }
                 continue
             }
-            switch c {
-            case quote: quoted = true
-            case comma: row.append(take())
-            case 0x0D: break
-            case 0x0A:
-                row.append(take())
-                rows.append(row)
-                row = []
-                row.reserveCapacity(rows[rows.count - 1].count)
-            default: field.append(c)
+            // A quote or CR: the field is gathered byte by byte until its end (RFC 4180 quoting).
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            var quoted = false
+            var end: UInt8? = nil
+            while i < n {
+                let c = bytes[i]
+                i += 1
+                if quoted {
+                    if c == quote {
+                        if i < n && bytes[i] == quote {
+                            scratch.append(quote)
+                            i += 1
+                        } else {
+                            quoted = false
+                        }
+                    } else {
+                        scratch.append(c)
+                    }
+                    continue
+                }
+                if c == comma || c == 0x0A {
+                    end = c
+                    break
+                }
+                if c == quote {
+                    quoted = true
+                } else if c != 0x0D {
+                    scratch.append(c)
+                }
+            }
+            if end == nil, scratch.isEmpty, fieldsInRecord == 0 { return }
+            try scratch.withUnsafeBufferPointer { (b) throws(E) in try field(b) }
+            if end == comma {
+                fieldsInRecord += 1
+            } else {
+                try endOfRecord()
+                fieldsInRecord = 0
             }
         }
-        if !field.isEmpty || !row.isEmpty {
-            row.append(take())
-            rows.append(row)
+        // The input ends just after a comma: that record's last field is empty.
+        if fieldsInRecord > 0 {
+            try field(UnsafeBufferPointer(start: nil, count: 0))
+            try endOfRecord()
         }
-        return rows
     }
 }

@@ -89,20 +89,7 @@ extension TableSchema {
         if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
         let records = CSV.parse(String(text))
         guard let header = records.first else { throw failure(1, nil, "the file is empty (expected a header)") }
-        var position: [String: Int] = [:]
-        for (i, column) in columns.enumerated() { position[column.name] = i }
-        var slots: [Int] = []
-        var seen = Set<String>()
-        for name in header {
-            guard let slot = position[name] else {
-                throw failure(1, nil, "'\(printable(name))' is not a column of \(self.name)")
-            }
-            guard seen.insert(name).inserted else { throw failure(1, nil, "column '\(name)' appears twice") }
-            slots.append(slot)
-        }
-        guard header.first == columns.first?.name else {
-            throw failure(1, nil, "the first column must be '\(columns.first?.name ?? "")'")
-        }
+        let slots = try slots(forHeader: header)
         var rows: [[TableCell]] = []
         rows.reserveCapacity(records.count - 1)
         for (index, record) in records.enumerated().dropFirst() {
@@ -121,6 +108,299 @@ extension TableSchema {
         }
         return rows
     }
+
+    /// The column (index into `columns`) of each field of `header`, checked as
+    /// `rows(fromCSV:)` says: columns of this table only, each once, the key first.
+    fileprivate func slots(forHeader header: [String]) throws(TableReadError) -> [Int] {
+        func failure(_ problem: String) -> TableReadError {
+            TableReadError(file: fileName, line: 1, column: nil, problem: problem)
+        }
+        var position: [String: Int] = [:]
+        for (i, column) in columns.enumerated() { position[column.name] = i }
+        var slots: [Int] = []
+        var seen = Set<String>()
+        for name in header {
+            guard let slot = position[name] else {
+                throw failure("'\(printable(name))' is not a column of \(self.name)")
+            }
+            guard seen.insert(name).inserted else { throw failure("column '\(name)' appears twice") }
+            slots.append(slot)
+        }
+        guard header.first == columns.first?.name else {
+            throw failure("the first column must be '\(columns.first?.name ?? "")'")
+        }
+        return slots
+    }
+
+    /// CSV `text` of this table read back as `rows(fromCSV:)` reads it (the same checks, the
+    /// same first error), and written again as CSV lines: for each row, `prefix` (as given: an
+    /// escaped field), then for each of `kept` (indices into `columns`, ascending) a comma and
+    /// the row's cell exactly as `CSV.escape(cell.csvText(kind))` writes it, empty for a column
+    /// the header lacks; each line ends with `CSV.lineEnding`. The cohort's long tables are
+    /// these lines (docs/batch.md §7).
+    ///
+    /// A field that already is that text (canonical: what the report's CSV writer gives for its
+    /// value, such as `12.5` in a column of 2 decimals; `ColumnKind.cell(fromCSVBytes:typed:)`)
+    /// is copied as it is; only the others are parsed into a value and formatted again. The
+    /// bytes are the same either way; the tests compare the two.
+    ///
+    /// - Parameter typed: also return the typed rows, as `rows(fromCSV:)` returns them.
+    /// - Returns: the lines as UTF-8 bytes, and the typed rows when `typed` (else none).
+    /// - Throws: `TableReadError` as `rows(fromCSV:)` does.
+    /// - Complexity: O(text length).
+    public func csvLines(fromCSV text: String, prefix: String, kept: [Int], typed: Bool) throws(TableReadError)
+        -> (lines: [UInt8], rows: [[TableCell]])
+    {
+        var reader = LineWriter(schema: self, prefix: Array(prefix.utf8), kept: kept, typed: typed)
+        var text = text
+        let outcome: Result<Void, LineWriter.Stop> = text.withUTF8 { all in
+            var bytes = all
+            // A UTF-8 byte-order mark before the header is skipped, as rows(fromCSV:) does.
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                bytes = UnsafeBufferPointer(rebasing: bytes[3...])
+            }
+            reader.lines.reserveCapacity(bytes.count + bytes.count / 8)
+            do throws(LineWriter.Stop) {
+                try CSV.fields(bytes) { (field) throws(LineWriter.Stop) in
+                    try reader.field(field)
+                } endOfRecord: {
+                    () throws(LineWriter.Stop) in
+                    try reader.endOfRecord()
+                }
+                return .success(())
+            } catch { return .failure(error) }
+        }
+        switch outcome {
+        case .success:
+            guard reader.slots != nil else {
+                throw TableReadError(
+                    file: fileName, line: 1, column: nil, problem: "the file is empty (expected a header)")
+            }
+            return (reader.lines, reader.rows)
+        case .failure(.failed(let error)): throw error
+        case .failure(.columnsOutOfOrder):
+            // A header in another order than the declaration's: rows, then each cell formatted.
+            let rows = try self.rows(fromCSV: text)
+            var lines: [UInt8] = []
+            for row in rows {
+                lines += prefix.utf8
+                for i in kept {
+                    lines.append(UInt8(ascii: ","))
+                    lines += CSV.escape(row[i].csvText(columns[i].kind)).utf8
+                }
+                lines += CSV.lineEnding.utf8
+            }
+            return (lines, typed ? rows : [])
+        }
+    }
+}
+
+/// The state of `TableSchema.csvLines` while the fields go by: the header's columns, then for
+/// each row its line, written field by field as the columns of the header follow those of the
+/// declaration.
+private struct LineWriter {
+    enum Stop: Error {
+        case failed(TableReadError)
+        /// The header's columns are not in the declaration's order: lines cannot be written field
+        /// by field.
+        case columnsOutOfOrder
+    }
+
+    let schema: TableSchema
+    let kinds: [ColumnKind]
+    let prefix: [UInt8]
+    let kept: [Int]
+    let typed: Bool
+    var lines: [UInt8] = []
+    var rows: [[TableCell]] = []
+    /// The header's names until it ends, then its columns (nil before).
+    var header: [String] = []
+    var slots: [Int]? = nil
+    /// The record's line (1 is the header), its fields so far, the next of `kept` to write.
+    var line = 1
+    var fieldCount = 0
+    var nextKept = 0
+    /// The row being read (typed only), and the first field of the record that is not of its
+    /// column's kind (reported after the field count, as rows(fromCSV:) does).
+    var row: [TableCell] = []
+    var bad: (column: Int, field: String)? = nil
+
+    init(schema: TableSchema, prefix: [UInt8], kept: [Int], typed: Bool) {
+        self.schema = schema
+        kinds = schema.columns.map(\.kind)
+        self.prefix = prefix
+        self.kept = kept
+        self.typed = typed
+        if typed { row = [TableCell](repeating: .null, count: kinds.count) }
+    }
+
+    func failure(_ column: String?, _ problem: String) -> Stop {
+        .failed(TableReadError(file: schema.fileName, line: line, column: column, problem: problem))
+    }
+
+    @inline(__always)
+    mutating func field(_ field: UnsafeBufferPointer<UInt8>) throws(Stop) {
+        guard let slots else {
+            header.append(String(decoding: field, as: UTF8.self))
+            return
+        }
+        if fieldCount == 0 { lines.append(contentsOf: prefix) }
+        defer { fieldCount += 1 }
+        guard fieldCount < slots.count, bad == nil else { return }
+        let slot = slots[fieldCount]
+        while nextKept < kept.count, kept[nextKept] < slot {
+            lines.append(UInt8(ascii: ","))
+            nextKept += 1
+        }
+        let isKept = nextKept < kept.count && kept[nextKept] == slot
+        let kind = kinds[slot]
+        guard let read = kind.cell(fromCSVBytes: field, typed: typed) else {
+            bad = (slot, String(decoding: field, as: UTF8.self))
+            return
+        }
+        if isKept {
+            lines.append(UInt8(ascii: ","))
+            if read.canonical {
+                lines.append(contentsOf: field)
+            } else {
+                lines.append(contentsOf: CSV.escape(read.cell.csvText(kind)).utf8)
+            }
+            nextKept += 1
+        }
+        if typed { row[slot] = read.cell }
+    }
+
+    mutating func endOfRecord() throws(Stop) {
+        defer { line += 1 }
+        guard let slots else {
+            let slots: [Int]
+            do throws(TableReadError) { slots = try schema.slots(forHeader: header) } catch { throw .failed(error) }
+            guard zip(slots, slots.dropFirst()).allSatisfy({ $0 < $1 }) else { throw .columnsOutOfOrder }
+            self.slots = slots
+            return
+        }
+        guard fieldCount == slots.count else {
+            throw failure(nil, "\(fieldCount) fields where the header has \(slots.count)")
+        }
+        if let bad {
+            let column = schema.columns[bad.column]
+            throw failure(column.name, "'\(printable(bad.field))' is not a \(column.kind.noun)")
+        }
+        while nextKept < kept.count {
+            lines.append(UInt8(ascii: ","))
+            nextKept += 1
+        }
+        lines.append(0x0A)
+        fieldCount = 0
+        nextKept = 0
+        if typed {
+            rows.append(row)
+            row = [TableCell](repeating: .null, count: kinds.count)
+        }
+    }
+}
+
+extension ColumnKind {
+    /// `cell(fromCSV:)` over a field's UTF-8 bytes, and whether the field already is the text
+    /// `TableCell.csvText` and `CSV.escape` write for that cell (canonical), so that it can be
+    /// copied rather than formatted again. Canonical fields: an empty field; text without `,`
+    /// `"` CR or LF; an integer without a leading zero or `-0`; a number of at most 15 digits,
+    /// without a leading zero, with at most the column's decimals and no trailing zero after the
+    /// point, not `-0` (its value is then `m / 10^k` for integers below 2^53, which one
+    /// division gives correctly rounded, as the text's own reading; and its shortest digits are
+    /// the field's, which the number format writes unchanged); `true`, `false`; every date
+    /// (`yyyy-MM-dd`); a local time unless its offset is `-00:00`. Nil when the field is not of
+    /// this kind.
+    /// - Parameter typed: when false, the cell of a canonical field may be left `.null`.
+    @inline(__always)
+    func cell(fromCSVBytes f: UnsafeBufferPointer<UInt8>, typed: Bool) -> (cell: TableCell, canonical: Bool)? {
+        if f.isEmpty { return (.null, true) }
+        switch self {
+        case .text:
+            for b in f where b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == 0x0D || b == 0x0A {
+                return (.text(String(decoding: f, as: UTF8.self)), false)
+            }
+            return (typed ? .text(String(decoding: f, as: UTF8.self)) : .null, true)
+        case .integer: return Self.integer(f)
+        case .number(let decimals): return Self.number(f, decimals: decimals)
+        case .boolean:
+            if f.elementsEqual("true".utf8) { return (.boolean(true), true) }
+            if f.elementsEqual("false".utf8) { return (.boolean(false), true) }
+            return nil
+        case .date:
+            guard f.count == 10, let date = CivilDate(String(decoding: f, as: UTF8.self)) else { return nil }
+            return (.date(date), true)
+        case .timestamp:
+            guard f.count == 25, let time = LocalTime(String(decoding: f, as: UTF8.self)) else { return nil }
+            // `-00:00` reads as offset 0, which is written `+00:00`.
+            return (.timestamp(time), !(f[19] == UInt8(ascii: "-") && time.utcOffsetSeconds == 0))
+        }
+    }
+
+    /// An integer field's cell and whether it is canonical (see `cell(fromCSVBytes:typed:)`).
+    private static func integer(_ f: UnsafeBufferPointer<UInt8>) -> (cell: TableCell, canonical: Bool)? {
+        let negative = f[0] == UInt8(ascii: "-")
+        let first = negative ? 1 : 0
+        let digits = f.count - first
+        guard digits > 0 else { return nil }
+        guard digits <= 18 else {
+            // Beyond 18 digits an Int may overflow: the text's own reading.
+            return ColumnKind.integer.cell(fromCSV: String(decoding: f, as: UTF8.self)).map { ($0, false) }
+        }
+        var value = 0
+        for k in first..<f.count {
+            let d = f[k] &- UInt8(ascii: "0")
+            guard d <= 9 else { return nil }
+            value = value * 10 + Int(d)
+        }
+        let canonical = f[first] != UInt8(ascii: "0") || (digits == 1 && !negative)
+        return (.integer(negative ? -value : value), canonical)
+    }
+
+    /// A number field's cell and whether it is canonical with `decimals` decimals (see
+    /// `cell(fromCSVBytes:typed:)`).
+    private static func number(_ f: UnsafeBufferPointer<UInt8>, decimals: Int) -> (cell: TableCell, canonical: Bool)? {
+        let negative = f[0] == UInt8(ascii: "-")
+        let first = negative ? 1 : 0
+        var mantissa = 0
+        var digits = 0
+        var fraction = 0
+        var point = false
+        var last: UInt8 = 0
+        for k in first..<f.count {
+            let b = f[k]
+            if b == UInt8(ascii: ".") {
+                guard !point else { return nil }
+                point = true
+                continue
+            }
+            let d = b &- UInt8(ascii: "0")
+            guard d <= 9 else { return nil }
+            if digits < 18 { mantissa = mantissa * 10 + Int(d) }
+            digits += 1
+            if point { fraction += 1 }
+            last = b
+        }
+        guard digits > fraction, !point || fraction > 0 else { return nil }
+        guard digits <= 15 else {
+            // More digits than a double keeps: the text's own reading.
+            return ColumnKind.number(decimals: decimals).cell(fromCSV: String(decoding: f, as: UTF8.self)).map {
+                ($0, false)
+            }
+        }
+        // m and 10^k are exact doubles (m < 10^15 < 2^53, k ≤ 15): one correctly rounded division.
+        var value = Double(mantissa)
+        if fraction > 0 { value /= powersOfTen[fraction] }
+        if negative { value = -value }
+        let canonical =
+            fraction <= decimals && (fraction == 0 || last != UInt8(ascii: "0"))
+            && (digits - fraction == 1 || f[first] != UInt8(ascii: "0")) && !(negative && mantissa == 0)
+        return (.number(value), canonical)
+    }
+
+    private static let powersOfTen: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ]
 }
 
 extension ReportTable {
@@ -147,7 +427,11 @@ extension ReportTable {
         rows.reserveCapacity(cells.count)
         for line in cells {
             var row = blank()
-            for i in 0..<min(columns.count, line.count) where line[i] != .null { columns[i].assign?(&row, line[i]) }
+            for i in 0..<min(columns.count, line.count) {
+                // A pattern, not `!= .null`: the derived `==` costs a call per cell.
+                if case .null = line[i] { continue }
+                columns[i].assign?(&row, line[i])
+            }
             rows.append(row)
         }
         return rows

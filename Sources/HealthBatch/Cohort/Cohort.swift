@@ -148,8 +148,10 @@ public enum Cohort {
             }
             // Links at the tool's own names are refused, never followed (docs/batch.md §6).
             try Batch.refuseOwnedLinks(in: output)
+            // One descriptor of the output folder for every person's look (fstatat, no open each).
+            let top = try? BatchPlatform.OwnedFolder([], in: output)
             let folderIDs = names.filter {
-                $0.hasPrefix("person=") && BatchPlatform.ownedKind([$0], in: output) == .directory
+                $0.hasPrefix("person=") && top?.kind($0) == .directory
             }.map { String($0.dropFirst("person=".count)) }.filter(PersonID.isValid)
             withFolder = Set(folderIDs)
             withStatus = Set(
@@ -167,6 +169,12 @@ public enum Cohort {
         /// listed, their folder, its table files and their status record, each by inode, size
         /// and time (`OwnedFolder.stamp`). A person's folder replaced, a file rewritten, a
         /// record written, a listing changed: another stamp.
+        ///
+        /// Every look is one `fstatat` relative to the output folder's descriptor, the files as
+        /// `person=<id>/<file>` (docs/batch.md §7): 7 per person, and no folder opened. The
+        /// person folder was found a folder, not a link (`init`); were it swapped for a link
+        /// since, its own stamp (not followed) changes, and the cohort that follows reads
+        /// nothing through it (`PersonFiles`).
         func stamp(toolVersion: String) -> String {
             var hash = Stamp()
             hash.add("cohort inputs 1\n\(toolVersion)\n")
@@ -179,11 +187,10 @@ public enum Cohort {
             }
             for id in Set(ids).union(excluded).sorted(by: utf8Order) {
                 hash.add("person \(id) \(status?.stamp(id + ".json") ?? "-")")
-                if withFolder.contains(id), let top,
-                    let person = try? BatchPlatform.OwnedFolder("person=" + id, in: top)
-                {
-                    hash.add(" \(person.stamp())")
-                    for table in CohortTables.personTables { hash.add(" \(person.stamp(table.schema.fileName))") }
+                if withFolder.contains(id), let top {
+                    let folder = "person=" + id
+                    hash.add(" \(top.stamp(folder))")
+                    for name in Cohort.tableFiles { hash.add(" \(top.stamp(folder + "/" + name))") }
                 }
                 hash.add("\n")
             }
@@ -191,6 +198,9 @@ public enum Cohort {
                 + "inputs \(String(hash.value, radix: 16))\n"
         }
     }
+
+    /// The person tables' file names.
+    static let tableFiles = CohortTables.personTables.map(\.schema.fileName)
 
     /// FNV-1a 64 over text, as `Shard.hash`, fed in pieces.
     struct Stamp {

@@ -26,27 +26,50 @@ public enum CohortTables {
         }
     }
 
-    /// One person's tables as read back from their folder: typed cells by table (a missing file
-    /// is no rows, as a report of an older version may lack one).
+    /// One person's tables as read back from their folder: each table's cohort lines, and the
+    /// typed cells of the tables report.md's means read (`typedTables`). A missing file is no
+    /// rows, as a report of an older version may lack one.
     struct PersonFiles {
         var id: String
+        /// The cohort lines of each table (`lines`), UTF-8.
+        var lines: [ReportTableID: [UInt8]] = [:]
+        /// The typed cells of `typedTables`, as `TableSchema.rows(fromCSV:)` reads them.
         var tables: [ReportTableID: [[TableCell]]] = [:]
 
+        /// The tables read back into rows for report.md's means (`days`, `nights`).
+        static let typedTables: Set<ReportTableID> = [.daily, .sleep]
+
         /// Reads the person tables in `<output>/person=<id>/`, each file opened without following
-        /// a link (docs/batch.md §6).
+        /// a link (docs/batch.md §6), and writes their cohort lines (`TableSchema.csvLines`).
         /// - Throws: `Unreadable` naming the first file that cannot be read (a link, a FIFO) or
         ///   does not read back as its table (`TableReadError`).
         init(id: String, output: String) throws(Unreadable) {
             self.id = id
-            for table in CohortTables.personTables {
-                let text: String
-                do {
-                    text = try BatchPlatform.readOwnedText(["person=" + id, table.schema.fileName], in: output)
-                } catch {
-                    if error.code == BatchPlatform.Failure.missingCode && !error.link && !error.notRegular { continue }
-                    throw Unreadable(description: "\(table.schema.fileName): \(error.text)")
+            let prefix = CSV.escape(id)
+            let folder: BatchPlatform.OwnedFolder?
+            do { folder = try BatchPlatform.OwnedFolder(["person=" + id], in: output) } catch {
+                guard error.code == BatchPlatform.Failure.missingCode && !error.link else {
+                    throw Unreadable(description: "\(CohortTables.personTables[0].schema.fileName): \(error.text)")
                 }
-                do { tables[table] = try table.schema.rows(fromCSV: text) } catch {
+                folder = nil  // gone since the plan was made: no rows
+            }
+            guard let folder else { return }
+            for table in CohortTables.personTables {
+                let schema = table.schema
+                let text: String
+                do { text = try folder.readText(schema.fileName) } catch {
+                    if error.code == BatchPlatform.Failure.missingCode && !error.link && !error.notRegular { continue }
+                    throw Unreadable(description: "\(schema.fileName): \(error.text)")
+                }
+                let typed = Self.typedTables.contains(table)
+                do {
+                    let read = try schema.csvLines(
+                        fromCSV: text, prefix: prefix,
+                        kept: schema.columns.indices.filter { !schema.columns[$0].identifying },
+                        typed: typed)
+                    lines[table] = read.lines
+                    if typed { tables[table] = read.rows }
+                } catch {
                     throw Unreadable(description: error.description)
                 }
             }
@@ -71,20 +94,6 @@ public enum CohortTables {
     /// One person's lines of `table`'s cohort table: their rows in their file's order (by date),
     /// `person` first, the identifying columns left out; "" without rows.
     static func lines(_ table: ReportTableID, of person: PersonFiles) -> String {
-        let columns = table.schema.columns
-        let kept = columns.indices.filter { !columns[$0].identifying }
-        let kinds = kept.map { columns[$0].kind }
-        let id = CSV.escape(person.id)
-        var text = ""
-        for row in person.tables[table] ?? [] {
-            // CSV.line's output, built in place (this runs for every cell of the cohort).
-            text += id
-            for (k, i) in kept.enumerated() {
-                text += ","
-                text += CSV.escape(row[i].csvText(kinds[k]))
-            }
-            text += CSV.lineEnding
-        }
-        return text
+        person.lines[table].map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 }
