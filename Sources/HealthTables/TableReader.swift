@@ -224,6 +224,10 @@ private struct LineWriter {
     /// column's kind (reported after the field count, as rows(fromCSV:) does).
     var row: [TableCell] = []
     var bad: (column: Int, field: String)? = nil
+    /// Consecutive kept fields copied as they are, with the commas between them: one run of the
+    /// input, `runStart ..< runEnd`, appended at once (a daily.csv row is one run).
+    var runStart: UnsafePointer<UInt8>? = nil
+    var runEnd: UnsafePointer<UInt8>? = nil
 
     init(schema: TableSchema, prefix: [UInt8], kept: [Int], typed: Bool) {
         self.schema = schema
@@ -248,9 +252,12 @@ private struct LineWriter {
         defer { fieldCount += 1 }
         guard fieldCount < slots.count, bad == nil else { return }
         let slot = slots[fieldCount]
-        while nextKept < kept.count, kept[nextKept] < slot {
-            lines.append(UInt8(ascii: ","))
-            nextKept += 1
+        if nextKept < kept.count, kept[nextKept] < slot {
+            flushRun()  // columns the header lacks: empty fields
+            repeat {
+                lines.append(UInt8(ascii: ","))
+                nextKept += 1
+            } while nextKept < kept.count && kept[nextKept] < slot
         }
         let isKept = nextKept < kept.count && kept[nextKept] == slot
         let kind = kinds[slot]
@@ -258,16 +265,40 @@ private struct LineWriter {
             bad = (slot, String(decoding: field, as: UTF8.self))
             return
         }
-        if isKept {
-            lines.append(UInt8(ascii: ","))
-            if read.canonical {
-                lines.append(contentsOf: field)
-            } else {
-                lines.append(contentsOf: CSV.escape(read.cell.csvText(kind)).utf8)
-            }
-            nextKept += 1
-        }
         if typed { row[slot] = read.cell }
+        guard isKept else {
+            flushRun()
+            return
+        }
+        nextKept += 1
+        if read.canonical, let start = field.baseAddress {
+            // The field follows the run's last one and the comma after it: the run grows.
+            if let end = runEnd, runStart != nil, start == end + 1 {
+                runEnd = start + field.count
+                return
+            }
+            flushRun()
+            lines.append(UInt8(ascii: ","))
+            runStart = start
+            runEnd = start + field.count
+            return
+        }
+        flushRun()
+        lines.append(UInt8(ascii: ","))
+        if read.canonical {
+            lines.append(contentsOf: field)
+        } else {
+            lines.append(contentsOf: CSV.escape(read.cell.csvText(kind)).utf8)
+        }
+    }
+
+    /// Appends the run being copied, if any.
+    @inline(__always)
+    mutating func flushRun() {
+        guard let start = runStart, let end = runEnd else { return }
+        lines.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
+        runStart = nil
+        runEnd = nil
     }
 
     mutating func endOfRecord() throws(Stop) {
@@ -286,6 +317,7 @@ private struct LineWriter {
             let column = schema.columns[bad.column]
             throw failure(column.name, "'\(printable(bad.field))' is not a \(column.kind.noun)")
         }
+        flushRun()
         while nextKept < kept.count {
             lines.append(UInt8(ascii: ","))
             nextKept += 1

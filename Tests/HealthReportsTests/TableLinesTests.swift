@@ -139,6 +139,27 @@ struct TableLinesTests {
         #expect(!lines.hasPrefix("error"))
     }
 
+    /// A header without some columns (an earlier version's file) leaves them empty between the
+    /// copied ones; a quoted field and one to format sit between copied ones. The kept columns
+    /// are date, note, n, a0, a1, a2, a3, b, t; this header has date, note, a1, a2, t, so each
+    /// line is date, note, two empty (n, a0), a1, a2, two empty (a3, b), t:
+    @Test func missingColumnsQuotedAndFormattedFieldsBetweenCopiedOnes() throws {
+        let text = """
+            date,note,a1,a2,t
+            2025-01-01,"x",1.5,2.25,2025-10-02T06:31:00+02:00
+            2025-01-02,plain,1.50,3,
+            2025-01-03,"a,b",,0.125,2025-10-02T06:31:00-00:00
+
+            """
+        #expect(
+            try Self.check(text) == """
+                p1,2025-01-01,x,,,1.5,2.25,,,2025-10-02T06:31:00+02:00
+                p1,2025-01-02,plain,,,1.5,3,,,
+                p1,2025-01-03,"a,b",,,,0.13,,,2025-10-02T06:31:00+00:00
+
+                """)
+    }
+
     /// What the report writer writes (DecimalFormat, trailing zeros trimmed) is canonical: every
     /// such field is copied, never formatted again, and the line is the row without its
     /// identifying column.
