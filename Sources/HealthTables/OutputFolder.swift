@@ -263,10 +263,13 @@ package struct OutputFolder {
         if let target {
             // The earlier set, relative to the earlier folder's descriptor, once its (staging
             // or aside) name is seen to hold that folder; a link there is removed itself.
-            if fileSystem.identity(of: earlierName, in: parent).isSame(as: earlier) {
+            let found = fileSystem.identity(of: earlierName, in: parent)
+            if found.isSame(as: earlier) {
                 for name in earlierFiles + carried { fileSystem.removeFile(name, in: target) }
+                fileSystem.removeFolder(earlierName, in: parent)
+            } else if found?.isSymbolicLink == true {
+                fileSystem.removeFile(earlierName, in: parent)
             }
-            removeName(earlierName, in: parent, ifItIs: earlier)
         }
         stepHook?(.cleaned)
     }
