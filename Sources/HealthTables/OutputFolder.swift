@@ -43,6 +43,16 @@ public enum OutputStep: Hashable, Sendable {
 /// removed by the next run (under the lock). Every file of the set is covered, whatever its
 /// name, so files added to a report later need nothing more.
 ///
+/// Every step works relative to folder descriptors (docs/outputs.md §6): the parent is opened
+/// once, the output, staging and aside folders are opened `O_DIRECTORY | O_NOFOLLOW` relative
+/// to it, files are created `O_CREAT | O_EXCL | O_NOFOLLOW` in the staging folder's descriptor
+/// and linked (`linkat`) between the two folders' descriptors, the swap is made on the
+/// parent's descriptor and the earlier set removed relative to the earlier folder's. So a
+/// symbolic link put at one of those names while the write runs is never followed: one that
+/// took the output folder's place is moved by the swap and removed itself; one that took the
+/// staging folder's place is found right after the swap, which is undone
+/// (`ReportError.symbolicLink`, the earlier set in place).
+///
 /// Limits: the folder is replaced as a whole (its inode changes; a shell sitting in it keeps
 /// the earlier one), its parent must be writable, and other *folders* inside it cannot be
 /// carried over, so a folder in it that is not part of the set stops the write
@@ -99,7 +109,7 @@ package struct OutputFolder {
 
         /// A path for code that opens files by path: `/proc/self/fd/<n>`, which names this
         /// folder itself whatever is at its name; its path beside the output folder where /proc
-        /// is not mounted (then the name is followed: docs/outputs.md §6).
+        /// is not mounted (then that name is looked up by path: docs/batch.md §6).
         package var path: String { fileSystem.pathOfDescriptor(descriptor) ?? fallbackPath }
     }
 
