@@ -365,24 +365,9 @@ extension BatchPlatform {
         return try entryNames(fd)
     }
 
-    /// The names in the folder `fd` (which stays open: a duplicate is listed).
+    /// The names in the folder `fd` (which stays open: it is opened again as `.` and listed).
     private static func entryNames(_ fd: Int32) throws(Failure) -> [String] {
-        let copy = dup(fd)
-        guard copy >= 0 else { throw .current }
-        guard let dir = fdopendir(copy) else {
-            let failure = Failure.current
-            close(copy)
-            throw failure
-        }
-        defer { closedir(dir) }
-        var result: [String] = []
-        while let e = readdir(dir) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { result.append(name) }
-        }
-        return result
+        do { return try folderEntries(in: fd).map(\.name) } catch { throw Failure(code: error.rawValue) }
     }
 
     /// The text of the owned file `components` under `output`: every component opened without

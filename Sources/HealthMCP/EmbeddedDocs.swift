@@ -119,6 +119,21 @@ set: the files go into a hidden staging folder beside the output folder
 | local Linux file systems (ext4, XFS, Btrfs, tmpfs) | one `renameat2(RENAME_EXCHANGE)` | the earlier set or the new one | the earlier set or the new one; the next run removes the staging folder |
 | file systems that refuse the exchange (`EINVAL`, `ENOSYS` or `EOPNOTSUPP`): NFS, SMB, CephFS and Lustre clients, FUSE mounts, so most cluster storage and Kubernetes `ReadWriteMany` volumes | the earlier folder renamed aside (`.<name>.old-<pid>-<hex>`), the new one renamed in, the aside folder removed | the earlier set, the new one, or for an instant no folder; never a mixture | the next write of that folder first finishes (the new folder is in: the aside one is removed) or rolls back (no folder: the aside one is renamed back), under the folder's lock |
 
+The write works relative to folder descriptors, never through a path inside the parent:
+the parent is opened once; the output folder, the staging folder and the aside folder are
+opened with `openat(O_DIRECTORY | O_NOFOLLOW)` relative to it; each file is created with
+`openat(O_CREAT | O_EXCL | O_NOFOLLOW)` in the staging folder's descriptor; the files carried
+over are linked (`linkat`) between the two folders' descriptors; the exchange or renames are
+made on the parent's descriptor; the earlier set is removed relative to the earlier folder's
+descriptor. So a symbolic link someone puts at one of those names while the write runs is
+never followed: it is moved by the exchange and then removed itself, or, at the staging name,
+found right after the swap, which is then undone (the earlier set stays, the write fails with
+one line). `report --out` may itself be a link (the user named it): it is resolved once, before
+the write; the names batch owns (`person=<id>/`, `cohort/`) never are (docs/batch.md §6).
+The write makes fewer system calls than a write by path: the listings take each entry's kind
+from the directory itself (`d_type`), and the earlier set is removed by the names listed
+before the swap, without listing it again.
+
 Either way the two renames are atomic (`rename(2)` is atomic on every POSIX file system and on
 NFS at the server), so no file is ever half-written in the output folder. Batch status records
 (`.status/<id>.json`) and listings (`.listings/*.txt`) are single files: written to a

@@ -83,6 +83,8 @@ extension ReportWriter: ReportRendering {
         var writer = self
         writer.threads = threads
         writer.stepHook = stepHook
+        // A batch person folder: a name the tool owns (docs/batch.md §6).
+        writer.followsLinkAtName = false
         return try writer.write(run.result, context: run.context, to: folder)
     }
 }

@@ -52,6 +52,10 @@ public struct ReportWriter: Sendable {
     public var stepHook: (@Sendable (OutputStep) -> Void)?
     /// Threads that render the files at once (1: one after the other). The files are the same.
     public var threads = 1
+    /// False when the output folder's own name is the caller's, not the user's (a batch
+    /// person folder): a symbolic link there is then refused, never followed (`OutputFolder`,
+    /// docs/batch.md §6). True for `report --out`.
+    var followsLinkAtName = true
 
     public init(options: ReportOptions = .init()) {
         self.init(options: options, fileSystem: POSIXFileSystem())
@@ -126,7 +130,7 @@ public struct ReportWriter: Sendable {
             zip(files, rendered).map { (name: $0.fileName, text: $1) }
             + charts.map { (name: $0.fileName, text: $0.svg) }
         let directory = directory.isEmpty ? "." : directory
-        try OutputFolder(fileSystem: fileSystem, stepHook: stepHook).write(
+        try OutputFolder(fileSystem: fileSystem, stepHook: stepHook, followsLinkAtName: followsLinkAtName).write(
             texts, to: directory, owns: Self.isReportFile)
         return texts.map { OutputFolder.join(directory, $0.name) }
     }

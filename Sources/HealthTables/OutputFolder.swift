@@ -43,6 +43,16 @@ public enum OutputStep: Hashable, Sendable {
 /// removed by the next run (under the lock). Every file of the set is covered, whatever its
 /// name, so files added to a report later need nothing more.
 ///
+/// Every step works relative to folder descriptors (docs/outputs.md §6): the parent is opened
+/// once, the output, staging and aside folders are opened `O_DIRECTORY | O_NOFOLLOW` relative
+/// to it, files are created `O_CREAT | O_EXCL | O_NOFOLLOW` in the staging folder's descriptor
+/// and linked (`linkat`) between the two folders' descriptors, the swap is made on the
+/// parent's descriptor and the earlier set removed relative to the earlier folder's. So a
+/// symbolic link put at one of those names while the write runs is never followed: one that
+/// took the output folder's place is moved by the swap and removed itself; one that took the
+/// staging folder's place is found right after the swap, which is undone
+/// (`ReportError.symbolicLink`, the earlier set in place).
+///
 /// Limits: the folder is replaced as a whole (its inode changes; a shell sitting in it keeps
 /// the earlier one), its parent must be writable, and other *folders* inside it cannot be
 /// carried over, so a folder in it that is not part of the set stops the write
@@ -50,10 +60,21 @@ public enum OutputStep: Hashable, Sendable {
 package struct OutputFolder {
     package let fileSystem: any ReportFileSystem
     package var stepHook: (@Sendable (OutputStep) -> Void)?
+    /// Whether a symbolic link at the output folder's own name is followed. Yes for
+    /// `report --out`, which the user named (resolved once, before the write, like every
+    /// folder above it). No for a name the tool owns inside its own output folder (a batch
+    /// person folder, `cohort/`): a link there is refused (`ReportError.symbolicLink`), never
+    /// followed (docs/batch.md §6). Either way, once the write has begun no link at the
+    /// output, staging or aside name is ever followed: those names are used relative to the
+    /// parent folder's descriptor, with `O_NOFOLLOW`.
+    package var followsLinkAtName: Bool
 
-    package init(fileSystem: any ReportFileSystem, stepHook: (@Sendable (OutputStep) -> Void)?) {
+    package init(
+        fileSystem: any ReportFileSystem, stepHook: (@Sendable (OutputStep) -> Void)?, followsLinkAtName: Bool = true
+    ) {
         self.fileSystem = fileSystem
         self.stepHook = stepHook
+        self.followsLinkAtName = followsLinkAtName
     }
 
     /// Writes `files` (name, contents; names without `/`) into `directory`, creating it and
@@ -65,12 +86,12 @@ package struct OutputFolder {
         _ files: [(name: String, text: String)], to directory: String,
         owns: @escaping (String) -> Bool = { _ in false }
     ) throws(ReportError) {
-        try write(names: files.map(\.name), to: directory, owns: owns) { (staging: String) throws(ReportError) in
+        try write(names: files.map(\.name), to: directory, owns: owns) { (staging: StagingFolder) throws(ReportError) in
             for file in files {
                 do throws(ReportError.Errno) {
-                    try fileSystem.createFile(OutputFolder.join(staging, file.name), contents: file.text)
+                    try fileSystem.createFile(file.name, in: staging.descriptor, contents: file.text)
                 } catch {
-                    fileSystem.removeFile(OutputFolder.join(staging, file.name))
+                    fileSystem.removeFile(file.name, in: staging.descriptor)
                     throw .cannotWriteFile(path: OutputFolder.join(directory, file.name), error)
                 }
                 stepHook?(.staged(file.name))
@@ -78,148 +99,305 @@ package struct OutputFolder {
         }
     }
 
+    /// The staging folder a write's `stage` fills: open, so that files are made relative to
+    /// its descriptor (`openat`) and never through a link someone puts at its name.
+    package struct StagingFolder {
+        /// The folder's descriptor (open until `stage` returns).
+        package let descriptor: Int32
+        let fallbackPath: String
+        let fileSystem: any ReportFileSystem
+
+        /// A path for code that opens files by path: `/proc/self/fd/<n>`, which names this
+        /// folder itself whatever is at its name; its path beside the output folder where /proc
+        /// is not mounted (then that name is looked up by path: docs/batch.md §6).
+        package var path: String { fileSystem.pathOfDescriptor(descriptor) ?? fallbackPath }
+    }
+
     /// Writes the set of files named `names` into `directory` as `write(_:to:owns:)` does, the
-    /// files made by `stage`, which is given the staging folder's path and creates each of them
+    /// files made by `stage`, which is given the open staging folder and creates each of them
     /// there (streamed, for a set too large to hold as text: the cohort).
     /// - Throws: `ReportError`, or what `stage` throws; the output folder is then as it was.
     package func write(
         names: [String], to directory: String, owns: @escaping (String) -> Bool = { _ in false },
-        stage: (String) throws(ReportError) -> Void
+        stage: (StagingFolder) throws(ReportError) -> Void
     ) throws(ReportError) {
+        let (parentPath, base) = try place(directory)
+        let prefix = "." + base + ".tmp-"
+        // A replacement by renames killed between its steps: finished or rolled back.
+        let asidePrefix = "." + base + ".old-"
+
+        // The parent, opened once: every name below is used relative to it, never followed.
+        let parent: Int32
+        do { parent = try fileSystem.openFolder(parentPath) } catch {
+            throw .cannotCreateDirectory(path: parentPath, error)
+        }
+        defer { fileSystem.close(parent) }
+
+        let lockName = "." + base + ".lock"
+        let lockFD: Int32
+        do {
+            lockFD = try fileSystem.lock(lockName, in: parent)
+        } catch {
+            let lock = OutputFolder.join(parentPath, lockName)
+            if error == .wouldBlock { throw .busy(path: directory, lock: lock) }
+            throw .cannotWriteFile(path: lock, error)
+        }
+        defer { fileSystem.close(lockFD) }
+
+        let firstName = names.first ?? ""
+        let names = Set(names)
+        let ours = { (name: String) in names.contains(name) || owns(name) }
+        // Staging folders of killed runs (only this tool's names are removed from them). The
+        // parent listed once, and only our names looked at (the parent may be /tmp, with
+        // thousands of entries: two full listings with an lstat each cost a report --db 5 %).
+        // Only real folders (never a link: `fstatat` without following) of our user, named as
+        // `write` names them, are staging folders (a link named like one led to deletions
+        // through it).
+        let leftovers =
+            (try? fileSystem.entries(
+                of: parent,
+                named: { Self.isStagingName($0, prefix: asidePrefix) || Self.isStagingName($0, prefix: prefix) },
+                owners: true)) ?? []
+        for entry in leftovers
+        where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: asidePrefix) {
+            if fileSystem.identity(of: base, in: parent)?.isDirectory == true {
+                removeLeftover(entry.name, in: parent, base: base, ours: ours)
+            } else {
+                try? fileSystem.rename(entry.name, to: base, in: parent)
+            }
+        }
+        for entry in leftovers
+        where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: prefix) {
+            removeLeftover(entry.name, in: parent, base: base, ours: ours)
+        }
+
+        // The output folder, opened without following a link at its name.
+        var target: Int32?
+        do { target = try fileSystem.openFolder(base, in: parent) } catch {
+            if error != .noSuchFile {
+                throw refusal(error, at: base, in: parent, path: OutputFolder.join(parentPath, base), for: directory)
+            }
+        }
+        defer { if let target { fileSystem.close(target) } }
+
+        // What the output folder holds: the earlier set (removed after the swap) and other
+        // files, carried over by hard links.
+        var earlier: FileIdentity?
+        var earlierFiles: [String] = []
+        var carried: [String] = []
+        if let target {
+            earlier = fileSystem.identity(of: target)
+            let entries: [DirectoryEntry]
+            do { entries = try fileSystem.entries(of: target) } catch {
+                throw .cannotCreateDirectory(path: OutputFolder.join(parentPath, base), error)
+            }
+            for entry in entries {
+                if ours(entry.name) && !entry.isDirectory {
+                    earlierFiles.append(entry.name)
+                    continue
+                }
+                if entry.isDirectory { throw .folderInTheWay(path: OutputFolder.join(directory, entry.name)) }
+                // Temporary files of earlier versions (`.daily.csv.tmp-…`) are not carried over.
+                if isOldTemporary(entry.name, ours) {
+                    earlierFiles.append(entry.name)
+                    continue
+                }
+                carried.append(entry.name)
+            }
+        }
+
+        let stagingName =
+            prefix + "\(ReportProcess.id)-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let stagingPath = OutputFolder.join(parentPath, stagingName)
+        let staging: Int32
+        do throws(ReportError.Errno) {
+            try fileSystem.makeFolder(stagingName, in: parent)
+            do { staging = try fileSystem.openFolder(stagingName, in: parent) } catch {
+                removeName(stagingName, in: parent, ifItIs: nil)
+                throw error
+            }
+        } catch {
+            throw .cannotWriteFile(path: OutputFolder.join(directory, firstName), error)
+        }
+        defer { fileSystem.close(staging) }
+        let stagingIdentity = fileSystem.identity(of: staging)
+        if let earlier { fileSystem.setMode(earlier.mode, of: staging) }
+        func abandon() {
+            removeSet(in: staging, ours: ours, carried: carried)
+            removeName(stagingName, in: parent, ifItIs: stagingIdentity)
+        }
+        do {
+            try stage(StagingFolder(descriptor: staging, fallbackPath: stagingPath, fileSystem: fileSystem))
+        } catch {
+            abandon()
+            throw error
+        }
+        if let target {
+            for name in carried {
+                do {
+                    try fileSystem.link(name, from: target, to: staging)
+                } catch {
+                    abandon()
+                    throw .cannotCarryOver(path: OutputFolder.join(directory, name), error)
+                }
+            }
+        }
+        fileSystem.syncFolder(staging)
+        stepHook?(.allStaged)
+
+        // Where the earlier set is once the new one is in place.
+        var earlierName = stagingName
+        do {
+            if target != nil {
+                do {
+                    try fileSystem.exchange(stagingName, base, in: parent)
+                } catch  where error.refusesExchange {
+                    earlierName = try replaceByRenames(stagingName, base, in: parent, prefix: asidePrefix)
+                }
+            } else {
+                try renameInto(stagingName, base, in: parent)
+            }
+        } catch {
+            abandon()
+            throw .cannotReplaceFile(path: directory, error)
+        }
+        // The name now holds the folder just filled, unless something was swapped in at the
+        // staging name meanwhile: then every step is undone and the write refused.
+        if !fileSystem.identity(of: base, in: parent).isSame(as: stagingIdentity) {
+            throw undo(
+                stagingName, base, aside: earlierName == stagingName ? nil : earlierName, exchanged: target != nil,
+                in: parent, path: stagingPath, abandon: { removeSet(in: staging, ours: ours, carried: carried) })
+        }
+        fileSystem.syncFolder(parent)
+        stepHook?(.swapped)
+        if let target {
+            // The earlier set, relative to the earlier folder's descriptor, once its (staging
+            // or aside) name is seen to hold that folder; a link there is removed itself.
+            let found = fileSystem.identity(of: earlierName, in: parent)
+            if found.isSame(as: earlier) {
+                for name in earlierFiles + carried { fileSystem.removeFile(name, in: target) }
+                fileSystem.removeFolder(earlierName, in: parent)
+            } else if found?.isSymbolicLink == true {
+                fileSystem.removeFile(earlierName, in: parent)
+            }
+        }
+        stepHook?(.cleaned)
+    }
+
+    /// Where `directory` is written: its parent's path and its own name. `report --out` is
+    /// resolved (links and `.`/`..`), creating missing parents; a name the tool owns
+    /// (`followsLinkAtName` false) is not: only its parent is made if missing.
+    private func place(_ directory: String) throws(ReportError) -> (parent: String, base: String) {
+        let name = String(directory.split(separator: "/").last ?? "")
+        if !followsLinkAtName, !name.isEmpty, name != ".", name != ".." {
+            let parent = OutputFolder.parent(of: directory)
+            let folder = parent.isEmpty ? "." : parent
+            try createDirectory(folder)
+            return (folder, name)
+        }
         let target = try resolve(directory)
         let parent = OutputFolder.parent(of: target)
         let base = String(target.split(separator: "/").last ?? "")
         guard !base.isEmpty, !parent.isEmpty else {
             throw target == "/" ? .rootFolder(path: directory) : .notADirectory(path: directory)
         }
-        let prefix = "." + base + ".tmp-"
-
-        let lock = OutputFolder.lockFile(of: target)
-        let lockFD: Int32
-        do {
-            lockFD = try fileSystem.lock(lock)
-        } catch {
-            if error == .wouldBlock { throw .busy(path: directory, lock: lock) }
-            throw .cannotWriteFile(path: lock, error)
-        }
-        defer { fileSystem.unlock(lockFD) }
-
-        // Staging folders of killed runs (only this tool's names are removed from them).
-        let firstName = names.first ?? ""
-        let names = Set(names)
-        let ours = { (name: String) in names.contains(name) || owns(name) }
-        // A replacement by renames killed between its steps: finished or rolled back.
-        let asidePrefix = "." + base + ".old-"
-        // The parent listed once, and only our names looked at (the parent may be /tmp, with
-        // thousands of entries: two full listings with an lstat each cost a report --db 5 %).
-        let leftovers =
-            (try? fileSystem.entries(of: parent) { name in
-                Self.isStagingName(name, prefix: asidePrefix) || Self.isStagingName(name, prefix: prefix)
-            }) ?? []
-        for entry in leftovers
-        where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: asidePrefix) {
-            let aside = OutputFolder.join(parent, entry.name)
-            if (try? fileSystem.status(of: target)) == .directory {
-                let links = ((try? fileSystem.entries(of: aside)) ?? []).map(\.name).filter {
-                    fileSystem.isSameFile(OutputFolder.join(aside, $0), OutputFolder.join(target, $0))
-                }
-                removeSet(in: aside, ours: ours, carried: links)
-            } else {
-                try? fileSystem.rename(aside, to: target)
-            }
-        }
-        // A file there that is also in the output folder (the same inode) was carried over.
-        // Only real folders (never a link: `entries` uses lstat) of our user, named as `write` names
-        // them, are staging folders (a link named like one led to deletions through it).
-        for entry in leftovers
-        where entry.isDirectory && entry.isOwnedByUs && Self.isStagingName(entry.name, prefix: prefix) {
-            let folder = OutputFolder.join(parent, entry.name)
-            let links = ((try? fileSystem.entries(of: folder)) ?? []).map(\.name).filter {
-                fileSystem.isSameFile(OutputFolder.join(folder, $0), OutputFolder.join(target, $0))
-            }
-            removeSet(in: folder, ours: ours, carried: links)
-        }
-
-        // What the output folder holds besides the set: carried over by hard links.
-        let exists = (try? fileSystem.status(of: target)) == .directory
-        var carried: [String] = []
-        if exists {
-            let entries: [DirectoryEntry]
-            do { entries = try fileSystem.entries(of: target) } catch {
-                throw .cannotCreateDirectory(path: target, error)
-            }
-            for entry in entries where !(ours(entry.name) && !entry.isDirectory) {
-                if entry.isDirectory { throw .folderInTheWay(path: OutputFolder.join(directory, entry.name)) }
-                // Temporary files of earlier versions (`.daily.csv.tmp-…`) are not carried over.
-                if isOldTemporary(entry.name, ours) { continue }
-                carried.append(entry.name)
-            }
-        }
-
-        let staging = OutputFolder.join(
-            parent, prefix + "\(ReportProcess.id)-" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
-        do {
-            try fileSystem.makeDirectory(staging)
-        } catch {
-            throw .cannotWriteFile(path: OutputFolder.join(directory, firstName), error)
-        }
-        if exists { fileSystem.copyMode(from: target, to: staging) }
-        func abandon() { removeSet(in: staging, ours: ours, carried: carried) }
-        do { try stage(staging) } catch {
-            abandon()
-            throw error
-        }
-        for name in carried {
-            do {
-                try fileSystem.link(OutputFolder.join(target, name), to: OutputFolder.join(staging, name))
-            } catch {
-                abandon()
-                throw .cannotCarryOver(path: OutputFolder.join(directory, name), error)
-            }
-        }
-        fileSystem.syncDirectory(staging)
-        stepHook?(.allStaged)
-
-        // Where the earlier set is once the new one is in place.
-        var earlier = staging
-        do {
-            if exists {
-                do {
-                    try fileSystem.exchange(staging, target)
-                } catch  where error.refusesExchange {
-                    earlier = try replaceByRenames(staging, target, parent: parent, prefix: asidePrefix)
-                }
-            } else {
-                try fileSystem.rename(staging, to: target)
-            }
-        } catch {
-            abandon()
-            throw .cannotReplaceFile(path: directory, error)
-        }
-        fileSystem.syncDirectory(parent)
-        stepHook?(.swapped)
-        if exists { removeSet(in: earlier, ours: ours, carried: carried) }
-        stepHook?(.cleaned)
+        return (parent, base)
     }
 
-    /// The replacement without `RENAME_EXCHANGE`: `target` renamed aside, `staging` renamed in.
-    /// Returns the aside folder (the earlier set). When the second rename fails, the first is
+    /// Why the output folder `name` could not be opened: a link (never followed), not a folder,
+    /// or the OS error.
+    private func refusal(
+        _ error: ReportError.Errno, at name: String, in parent: Int32, path: String, for directory: String
+    )
+        -> ReportError
+    {
+        guard let found = fileSystem.identity(of: name, in: parent) else {
+            return .cannotCreateDirectory(path: path, error)
+        }
+        if found.isSymbolicLink { return .symbolicLink(path: directory) }
+        if !found.isDirectory { return .notADirectory(path: directory) }
+        return .cannotCreateDirectory(path: path, error)
+    }
+
+    /// The new folder renamed to the free name `base`. A link someone put at that name
+    /// meanwhile is removed itself (never followed) and the rename tried once more.
+    private func renameInto(_ staging: String, _ base: String, in parent: Int32) throws(ReportError.Errno) {
+        do { try fileSystem.rename(staging, to: base, in: parent) } catch {
+            guard fileSystem.identity(of: base, in: parent)?.isSymbolicLink == true else { throw error }
+            fileSystem.removeFile(base, in: parent)
+            try fileSystem.rename(staging, to: base, in: parent)
+        }
+    }
+
+    /// The replacement without `RENAME_EXCHANGE`: `base` renamed aside, `staging` renamed in.
+    /// Returns the aside name (the earlier set). When the second rename fails, the first is
     /// undone before throwing.
-    private func replaceByRenames(_ staging: String, _ target: String, parent: String, prefix: String)
+    private func replaceByRenames(_ staging: String, _ base: String, in parent: Int32, prefix: String)
         throws(ReportError.Errno) -> String
     {
-        let aside = OutputFolder.join(
-            parent, prefix + "\(ReportProcess.id)-" + String(UInt64.random(in: 0...UInt64.max), radix: 16))
-        try fileSystem.rename(target, to: aside)
-        fileSystem.syncDirectory(parent)
+        let aside = prefix + "\(ReportProcess.id)-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        try fileSystem.rename(base, to: aside, in: parent)
+        fileSystem.syncFolder(parent)
         stepHook?(.movedAside)
         do {
-            try fileSystem.rename(staging, to: target)
+            try renameInto(staging, base, in: parent)
         } catch {
-            try? fileSystem.rename(aside, to: target)
+            try? fileSystem.rename(aside, to: base, in: parent)
             throw error
         }
         return aside
+    }
+
+    /// Undoes a swap that put something other than the new folder at `base` (it was swapped in
+    /// at the staging name): the exchange made again, or the renames reversed, so that `base`
+    /// holds what it held before; what came from the staging name goes back there and is
+    /// removed when it is a link (the link itself); the staged files are removed.
+    /// - Returns: the refusal, naming the staging name.
+    private func undo(
+        _ staging: String, _ base: String, aside: String?, exchanged: Bool, in parent: Int32, path: String,
+        abandon: () -> Void
+    ) -> ReportError {
+        if exchanged && aside == nil {
+            try? fileSystem.exchange(staging, base, in: parent)
+        } else {
+            try? fileSystem.rename(base, to: staging, in: parent)
+            if let aside { try? fileSystem.rename(aside, to: base, in: parent) }
+        }
+        fileSystem.syncFolder(parent)
+        abandon()
+        let found = fileSystem.identity(of: staging, in: parent)
+        if found?.isSymbolicLink == true {
+            fileSystem.removeFile(staging, in: parent)
+            return .symbolicLink(path: path)
+        }
+        return .replacedWhileWriting(path: path)
+    }
+
+    /// Removes the entry `name` of `parent` when it is a symbolic link (the link itself, never
+    /// its target) or the folder `identity` (when empty); anything else there is left alone.
+    private func removeName(_ name: String, in parent: Int32, ifItIs identity: FileIdentity?) {
+        guard let found = fileSystem.identity(of: name, in: parent) else { return }
+        if found.isSymbolicLink {
+            fileSystem.removeFile(name, in: parent)
+        } else if found.isSame(as: identity) {
+            fileSystem.removeFolder(name, in: parent)
+        }
+    }
+
+    /// Removes the staging folder `name` a killed run left in `parent`: the set's files, and
+    /// the files that are also in the output folder `base` (the same inode: carried over),
+    /// then the folder. Anything else in it is never deleted: the folder then stays.
+    private func removeLeftover(_ name: String, in parent: Int32, base: String, ours: (String) -> Bool) {
+        guard let folder = try? fileSystem.openFolder(name, in: parent) else { return }
+        defer { fileSystem.close(folder) }
+        let target = try? fileSystem.openFolder(base, in: parent)
+        defer { if let target { fileSystem.close(target) } }
+        let carried = ((try? fileSystem.entries(of: folder)) ?? []).map(\.name).filter { name in
+            guard let target else { return false }
+            return fileSystem.identity(of: name, in: folder).isSame(as: fileSystem.identity(of: name, in: target))
+        }
+        removeSet(in: folder, ours: ours, carried: carried)
+        fileSystem.removeFolder(name, in: parent)
     }
 
     /// True for `<prefix><pid>-<hex>`, the name `write` gives its staging folders.
@@ -230,16 +408,16 @@ package struct OutputFolder {
             && parts[1].allSatisfy(\.isHexDigit)
     }
 
-    /// Removes the set's files and the carried-over links from a staging folder, then the
-    /// folder. Anything else in it is never deleted: the folder then stays.
-    private func removeSet(in folder: String, ours: (String) -> Bool, carried: [String]) {
+    /// Removes the set's files and the carried-over links from the open staging folder
+    /// `folder` (relative to its descriptor; a link is removed itself). Anything else in it is
+    /// never deleted.
+    private func removeSet(in folder: Int32, ours: (String) -> Bool, carried: [String]) {
         let carried = Set(carried)
         for entry in (try? fileSystem.entries(of: folder)) ?? [] where !entry.isDirectory {
             if ours(entry.name) || carried.contains(entry.name) || isOldTemporary(entry.name, ours) {
-                fileSystem.removeFile(OutputFolder.join(folder, entry.name))
+                fileSystem.removeFile(entry.name, in: folder)
             }
         }
-        fileSystem.removeDirectory(folder)
     }
 
     /// `.daily.csv.tmp-…`: a temporary file that versions before the atomic set left behind.

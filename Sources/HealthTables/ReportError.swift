@@ -30,6 +30,12 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The report cannot go into `path`: the folder `folder` (its parent, or its nearest existing
     /// ancestor when it does not exist yet) does not let this process create entries in it.
     case cannotWriteInto(path: String, folder: String, Errno)
+    /// A symbolic link is at a name the write owns (a batch person folder, `cohort/`, a
+    /// staging folder): it is never followed (docs/batch.md §6).
+    case symbolicLink(path: String)
+    /// Something other than the folder being written was put at its staging name while the
+    /// write ran; every step was undone (docs/batch.md §6).
+    case replacedWhileWriting(path: String)
 
     public var description: String {
         switch self {
@@ -46,6 +52,11 @@ public enum ReportError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot keep '\(path)' in the new output folder: \(error)"
         case .cannotWriteInto(let path, let folder, let error):
             return "cannot write the report into '\(path)': nothing can be created in '\(folder)': \(error)"
+        case .symbolicLink(let path):
+            return "\(path): a symbolic link; the tool never follows links at the names it writes (remove it)"
+        case .replacedWhileWriting(let path):
+            return "\(path): replaced by another program while the files were written into it; nothing was"
+                + " changed, run again"
         case .cannotCreateDirectory(let path, let error):
             return "cannot create the output directory '\(path)': \(error)"
         case .notADirectory(let path):

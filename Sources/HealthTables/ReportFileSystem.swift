@@ -17,40 +17,72 @@ package enum PathStatus: Equatable {
 
 /// The file-system calls a `ReportWriter` makes, so tests can make any one of them fail.
 /// Every call reports failure as an `errno` code.
+///
+/// The output folder's path is looked at by path only before the write (`check`, and
+/// resolving `--out`); the write itself works relative to descriptors: the parent folder
+/// opened once, the output and staging folders opened `O_DIRECTORY | O_NOFOLLOW` relative to
+/// it, and every name inside them created, linked, renamed or removed with the `*at` calls, so
+/// a symbolic link someone swaps in at one of those names is never followed (docs/batch.md §6).
 package protocol ReportFileSystem: Sendable {
     func status(of path: String) throws(ReportError.Errno) -> PathStatus
     func makeDirectory(_ path: String) throws(ReportError.Errno)
-    /// Creates `path`, which must not exist, and writes all of `text` to it, flushed to disk.
-    /// On failure the caller removes the file.
-    func createFile(_ path: String, contents text: String) throws(ReportError.Errno)
-    func rename(_ source: String, to destination: String) throws(ReportError.Errno)
-    func removeFile(_ path: String)
-    /// Flushes a directory's entries (the renames in it) to disk; best effort.
-    func syncDirectory(_ path: String)
-    /// Swaps two directories in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`).
-    func exchange(_ first: String, _ second: String) throws(ReportError.Errno)
-    /// Opens (creating) `path` and takes an exclusive `flock` on it without waiting; returns
-    /// the descriptor. `EWOULDBLOCK` when another process holds it.
-    func lock(_ path: String) throws(ReportError.Errno) -> Int32
-    func unlock(_ descriptor: Int32)
-    /// The entries of a directory, without `.` and `..`, whose names pass `include` (looked at,
-    /// `lstat`, only then: a folder such as /tmp may hold thousands of names), sorted by name.
-    func entries(of directory: String, named include: (String) -> Bool) throws(ReportError.Errno) -> [DirectoryEntry]
-    /// Removes an empty directory; best effort.
-    func removeDirectory(_ path: String)
-    /// Gives `destination` the permission bits of `source`; best effort.
-    func copyMode(from source: String, to destination: String)
-    /// A new hard link `destination` to `source` (a symbolic link is linked, not followed).
-    func link(_ source: String, to destination: String) throws(ReportError.Errno)
     /// Where `path` points when it is a symbolic link, else nil.
     func symbolicLinkDestination(_ path: String) -> String?
     /// The absolute path of an existing `path`, links resolved.
     func realPath(_ path: String) throws(ReportError.Errno) -> String
-    /// True when both paths exist and are the same inode (hard links of one file).
-    func isSameFile(_ first: String, _ second: String) -> Bool
     /// Throws when this process may not create entries in the existing directory `path`
     /// (`access(2)` with `W_OK | X_OK`: a read-only file system, missing permissions).
     func checkCanCreateEntries(in path: String) throws(ReportError.Errno)
+
+    /// The folder at `path` (links followed: the caller names it), open for the `*at` calls:
+    /// `O_RDONLY | O_DIRECTORY`, or `O_PATH` where it may not be read (then it cannot be
+    /// listed or flushed, which are best effort).
+    func openFolder(_ path: String) throws(ReportError.Errno) -> Int32
+    /// The folder `name` in `folder`, `O_RDONLY | O_DIRECTORY | O_NOFOLLOW`: a symbolic link
+    /// there fails (ELOOP or ENOTDIR), never followed.
+    func openFolder(_ name: String, in folder: Int32) throws(ReportError.Errno) -> Int32
+    /// `mkdirat` (0o777 and the umask, as mkdir(1) does).
+    func makeFolder(_ name: String, in folder: Int32) throws(ReportError.Errno)
+    /// Creates `name` in `folder` (`O_CREAT | O_EXCL | O_NOFOLLOW`: it must not exist, not even
+    /// as a link) and writes all of `text` to it, flushed to disk. On failure the caller
+    /// removes the file.
+    func createFile(_ name: String, in folder: Int32, contents text: String) throws(ReportError.Errno)
+    /// `renameat` within `folder` (a link at either name is renamed or replaced, never followed).
+    func rename(_ name: String, to newName: String, in folder: Int32) throws(ReportError.Errno)
+    /// Swaps two entries of `folder` in one atomic step (Linux `renameat2(RENAME_EXCHANGE)`).
+    func exchange(_ first: String, _ second: String, in folder: Int32) throws(ReportError.Errno)
+    /// A new hard link `name` in `destination` to `name` in `source` (`linkat` without
+    /// `AT_SYMLINK_FOLLOW`: a symbolic link is linked, not followed).
+    func link(_ name: String, from source: Int32, to destination: Int32) throws(ReportError.Errno)
+    /// Removes the entry `name` of `folder` that is not a folder (`unlinkat`: a link itself,
+    /// never its target); best effort.
+    func removeFile(_ name: String, in folder: Int32)
+    /// Removes the empty folder `name` of `folder` (`unlinkat(AT_REMOVEDIR)`, which refuses a
+    /// link); best effort.
+    func removeFolder(_ name: String, in folder: Int32)
+    /// Flushes a folder's entries (the renames in it) to disk; best effort.
+    func syncFolder(_ folder: Int32)
+    /// Opens (creating; `O_NOFOLLOW`) `name` in `folder` and takes an exclusive `flock` on it
+    /// without waiting; returns the descriptor. `EWOULDBLOCK` when another process holds it.
+    func lock(_ name: String, in folder: Int32) throws(ReportError.Errno) -> Int32
+    /// Closes a descriptor this protocol returned.
+    func close(_ descriptor: Int32)
+    /// The entries of `folder`, without `.` and `..`, whose names pass `include` (looked at
+    /// only then: a folder such as /tmp may hold thousands of names), sorted by name. With
+    /// `owners`, each is looked at (`fstatat`, not followed) for its owner; without, only where
+    /// the listing does not tell a folder from a file.
+    func entries(of folder: Int32, named include: (String) -> Bool, owners: Bool) throws(ReportError.Errno)
+        -> [DirectoryEntry]
+    /// What the open `folder` is (`fstat`).
+    func identity(of folder: Int32) -> FileIdentity?
+    /// What `name` in `folder` is, a link not followed (`fstatat(AT_SYMLINK_NOFOLLOW)`); nil
+    /// when nothing is there.
+    func identity(of name: String, in folder: Int32) -> FileIdentity?
+    /// Gives the open `folder` the permission bits `mode` (`fchmod`); best effort.
+    func setMode(_ mode: UInt32, of folder: Int32)
+    /// A path that names the open `folder` itself whatever is at its name later
+    /// (`/proc/self/fd/<n>` where /proc is mounted), for code that takes a path; nil without.
+    func pathOfDescriptor(_ folder: Int32) -> String?
 }
 
 /// One entry of a directory.
@@ -59,67 +91,43 @@ package struct DirectoryEntry: Hashable, Sendable {
     /// True for a directory (a symbolic link to one is not a directory here).
     package var isDirectory: Bool
     /// True when this process's effective user owns the entry itself (`lstat`: a link's own
-    /// owner, never its target's).
+    /// owner, never its target's); only looked up when asked for.
     package var isOwnedByUs: Bool = true
+}
+
+/// Which file an entry or descriptor is (device and inode), its type and permission bits.
+package struct FileIdentity: Equatable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
+    /// `st_mode`: the type and the permission bits.
+    package var mode: UInt32
+    package var owner: UInt32
+
+    package var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+    package var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+    /// True when both are the same file (hard links of one inode, or one folder).
+    package func isSame(as other: FileIdentity?) -> Bool {
+        guard let other else { return false }
+        return device == other.device && inode == other.inode
+    }
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        mode = UInt32(info.st_mode)
+        owner = UInt32(info.st_uid)
+    }
+}
+
+extension FileIdentity? {
+    /// True when both are there and are the same file.
+    package func isSame(as other: FileIdentity?) -> Bool { self?.isSame(as: other) ?? false }
 }
 
 // The real calls, shared by every file system (tests override only what they make fail).
 extension ReportFileSystem {
     package func checkCanCreateEntries(in path: String) throws(ReportError.Errno) {
         if access(path, W_OK | X_OK) != 0 { throw .current }
-    }
-
-    package func exchange(_ first: String, _ second: String) throws(ReportError.Errno) {
-        if renameExchange(first, second) != 0 { throw .current }
-    }
-
-    package func lock(_ path: String) throws(ReportError.Errno) -> Int32 {
-        // O_NOFOLLOW: a link planted at the lock's name is refused (ELOOP), never followed to
-        // create its target.
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        if fd < 0 { throw .current }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let error = ReportError.Errno.current
-            close(fd)
-            throw error
-        }
-        return fd
-    }
-
-    package func unlock(_ descriptor: Int32) {
-        _ = close(descriptor)
-    }
-
-    package func entries(of directory: String, named include: (String) -> Bool) throws(ReportError.Errno)
-        -> [DirectoryEntry]
-    {
-        var result: [DirectoryEntry] = []
-        for name in try folderEntryNames(directory) where include(name) {
-            var info = stat()
-            let found = lstat(directory + "/" + name, &info) == 0
-            let isDirectory = found && (info.st_mode & S_IFMT) == S_IFDIR
-            result.append(
-                DirectoryEntry(name: name, isDirectory: isDirectory, isOwnedByUs: found && info.st_uid == geteuid()))
-        }
-        return result.sorted { $0.name < $1.name }
-    }
-
-    /// Every entry of a directory, without `.` and `..`, sorted by name.
-    package func entries(of directory: String) throws(ReportError.Errno) -> [DirectoryEntry] {
-        try entries(of: directory, named: { _ in true })
-    }
-
-    package func removeDirectory(_ path: String) {
-        _ = rmdir(path)
-    }
-
-    package func copyMode(from source: String, to destination: String) {
-        var info = stat()
-        if stat(source, &info) == 0 { _ = chmod(destination, info.st_mode & 0o7777) }
-    }
-
-    package func link(_ source: String, to destination: String) throws(ReportError.Errno) {
-        if linkat(AT_FDCWD, source, AT_FDCWD, destination, 0) != 0 { throw .current }
     }
 
     package func symbolicLinkDestination(_ path: String) -> String? {
@@ -129,23 +137,106 @@ extension ReportFileSystem {
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    package func isSameFile(_ first: String, _ second: String) -> Bool {
-        var a = stat()
-        var b = stat()
-        return lstat(first, &a) == 0 && lstat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
-    }
-
     package func realPath(_ path: String) throws(ReportError.Errno) -> String {
         guard let resolved = realpath(path, nil) else { throw .current }
         defer { free(resolved) }
         return String(cString: resolved)
     }
+
+    package func openFolder(_ path: String) throws(ReportError.Errno) -> Int32 {
+        let fd = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if fd >= 0 { return fd }
+        guard errno == EACCES else { throw .current }
+        // O_PATH (Linux 2.6.39; 0o10000000 on x86-64 and arm64, not exported by Swift's Glibc
+        // module): a folder this process may create entries in but not read.
+        return try systemCall { open(path, 0o10_000_000 | O_DIRECTORY | O_CLOEXEC) }
+    }
+
+    package func openFolder(_ name: String, in folder: Int32) throws(ReportError.Errno) -> Int32 {
+        try systemCall { openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+    }
+
+    package func makeFolder(_ name: String, in folder: Int32) throws(ReportError.Errno) {
+        if mkdirat(folder, name, 0o777) != 0 { throw .current }
+    }
+
+    package func exchange(_ first: String, _ second: String, in folder: Int32) throws(ReportError.Errno) {
+        if renameExchange(folder, first, second) != 0 { throw .current }
+    }
+
+    package func link(_ name: String, from source: Int32, to destination: Int32) throws(ReportError.Errno) {
+        if linkat(source, name, destination, name, 0) != 0 { throw .current }
+    }
+
+    package func removeFolder(_ name: String, in folder: Int32) {
+        _ = unlinkat(folder, name, AT_REMOVEDIR)
+    }
+
+    package func lock(_ name: String, in folder: Int32) throws(ReportError.Errno) -> Int32 {
+        // O_NOFOLLOW: a link planted at the lock's name is refused (ELOOP), never followed to
+        // create its target.
+        let fd = try systemCall { openat(folder, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let error = ReportError.Errno.current
+            _ = closeDescriptor(fd)
+            throw error
+        }
+        return fd
+    }
+
+    package func close(_ descriptor: Int32) {
+        _ = closeDescriptor(descriptor)
+    }
+
+    package func entries(of folder: Int32, named include: (String) -> Bool, owners: Bool) throws(ReportError.Errno)
+        -> [DirectoryEntry]
+    {
+        var result: [DirectoryEntry] = []
+        for (name, kind) in try folderEntries(in: folder) where include(name) {
+            if !owners && kind != .unknown {
+                result.append(DirectoryEntry(name: name, isDirectory: kind == .directory))
+                continue
+            }
+            let info = identity(of: name, in: folder)
+            result.append(
+                DirectoryEntry(
+                    name: name, isDirectory: info?.isDirectory == true, isOwnedByUs: info?.owner == geteuid()))
+        }
+        return result.sorted { $0.name < $1.name }
+    }
+
+    /// Every entry of `folder`, without `.` and `..`, sorted by name (owners not looked up).
+    package func entries(of folder: Int32) throws(ReportError.Errno) -> [DirectoryEntry] {
+        try entries(of: folder, named: { _ in true }, owners: false)
+    }
+
+    package func identity(of folder: Int32) -> FileIdentity? {
+        var info = stat()
+        return fstat(folder, &info) == 0 ? FileIdentity(info) : nil
+    }
+
+    package func identity(of name: String, in folder: Int32) -> FileIdentity? {
+        var info = stat()
+        return fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileIdentity(info) : nil
+    }
+
+    package func setMode(_ mode: UInt32, of folder: Int32) {
+        _ = fchmod(folder, mode_t(mode & 0o7777))
+    }
+
+    package func pathOfDescriptor(_ folder: Int32) -> String? {
+        let path = "/proc/self/fd/\(folder)"
+        var info = stat()
+        // Followed: the magic link leads to the open folder itself.
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        return path
+    }
 }
 
-/// `renameat2(AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE)`. Glibc declares it only
-/// for `_GNU_SOURCE`, which Swift's Glibc module does not set, so it is looked up at run time
+/// `renameat2(folder, first, folder, second, RENAME_EXCHANGE)`. Glibc declares it only for
+/// `_GNU_SOURCE`, which Swift's Glibc module does not set, so it is looked up at run time
 /// (glibc 2.28 and later); ENOSYS without it.
-private func renameExchange(_ first: String, _ second: String) -> Int32 {
+private func renameExchange(_ folder: Int32, _ first: String, _ second: String) -> Int32 {
     typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
     guard let symbol = renameAt2Symbol else {
         errno = ENOSYS
@@ -153,7 +244,7 @@ private func renameExchange(_ first: String, _ second: String) -> Int32 {
     }
     let renameAt2 = unsafeBitCast(symbol, to: RenameAt2.self)
     // 2 is RENAME_EXCHANGE (linux/fs.h).
-    return renameAt2(AT_FDCWD, first, AT_FDCWD, second, 2)
+    return renameAt2(folder, first, folder, second, 2)
 }
 
 nonisolated(unsafe) private let renameAt2Symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2")
@@ -177,9 +268,8 @@ package struct POSIXFileSystem: ReportFileSystem {
         if mkdir(path, 0o777) != 0 { throw .current }
     }
 
-    package func createFile(_ path: String, contents text: String) throws(ReportError.Errno) {
-        let fd = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        if fd < 0 { throw .current }
+    package func createFile(_ name: String, in folder: Int32, contents text: String) throws(ReportError.Errno) {
+        let fd = try systemCall { openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
         var text = text
         let failure: ReportError.Errno? = text.withUTF8 { bytes in
             var offset = 0
@@ -194,29 +284,21 @@ package struct POSIXFileSystem: ReportFileSystem {
             return nil
         }
         // A failed close can report a deferred write error (NFS, quotas): it counts as a failure.
-        let closeFailure: ReportError.Errno? = close(fd) == 0 ? nil : .current
+        let closeFailure: ReportError.Errno? = closeDescriptor(fd) == 0 ? nil : .current
         if let error = failure ?? closeFailure { throw error }
     }
 
-    package func rename(_ source: String, to destination: String) throws(ReportError.Errno) {
-        if posixRename(source, destination) != 0 { throw .current }
+    package func rename(_ name: String, to newName: String, in folder: Int32) throws(ReportError.Errno) {
+        if renameat(folder, name, folder, newName) != 0 { throw .current }
     }
 
-    package func removeFile(_ path: String) {
-        _ = unlink(path)
+    package func removeFile(_ name: String, in folder: Int32) {
+        _ = unlinkat(folder, name, 0)
     }
 
-    package func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        _ = close(fd)
+    package func syncFolder(_ folder: Int32) {
+        _ = fsync(folder)
     }
-}
-
-/// The C library's `rename`, which the method of the same name hides inside the struct.
-private func posixRename(_ source: String, _ destination: String) -> Int32 {
-    rename(source, destination)
 }
 
 // MARK: the exchange, the process, and the scratch file's calls

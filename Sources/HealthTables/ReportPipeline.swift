@@ -104,7 +104,8 @@ public enum ReportPipelineError: Error, Hashable, Sendable, CustomStringConverti
 public protocol ReportRendering: Sendable {
     /// Writes the report of `run` into `folder` as one set (docs/outputs.md), rendering with up to
     /// `threads` threads; `stepHook` is called at each step of the folder write (tests stop the
-    /// process there).
+    /// process there). `folder`'s own name is the caller's (a person folder): a symbolic link
+    /// there is refused (`ReportError.symbolicLink`), never followed (docs/batch.md §6).
     /// - Returns: The paths written.
     /// - Throws: `ReportError`; `folder` is then as it was.
     @discardableResult

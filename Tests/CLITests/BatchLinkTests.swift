@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A symbolic link planted at a name `batch` and `cohort` own inside `--out` (a person folder,
@@ -8,50 +9,11 @@ import Testing
 /// modification times, and nothing new (no lock file beside it, no staging folder, no record).
 @Suite("Batch: links at the tool's own names")
 struct BatchLinkTests {
-    /// The canary: `<root>/canary/victim/` with two files, and `<root>/canary/victim.json`, a file a
-    /// link named like a status record can point at.
-    struct Canary {
-        var root: URL
-        var folder: URL { root.appendingPathComponent("victim") }
-        var file: URL { root.appendingPathComponent("victim.json") }
-
-        init(in parent: URL) throws {
-            root = parent.appendingPathComponent("canary")
-            try FileManager.default.createDirectory(
-                at: root.appendingPathComponent("victim"), withIntermediateDirectories: true)
-            try "date,steps\n2020-01-01,1\n".write(
-                to: folder.appendingPathComponent("daily.csv"), atomically: false, encoding: .utf8)
-            try "not the tool's\n".write(
-                to: folder.appendingPathComponent("note.txt"), atomically: false, encoding: .utf8)
-            try "{\"outcome\": \"done\"}\n".write(to: file, atomically: false, encoding: .utf8)
-            // Old times, so that a rewrite with the same bytes still shows.
-            for url in [folder.appendingPathComponent("daily.csv"), folder.appendingPathComponent("note.txt"), file] {
-                try FileManager.default.setAttributes(
-                    [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: url.path)
-            }
-        }
-
-        /// Every entry under the canary (hidden ones included), with its bytes and modification time.
-        func snapshot() -> [String: String] {
-            var result: [String: String] = [:]
-            let walker = FileManager.default.enumerator(atPath: root.path)
-            while let name = walker?.nextObject() as? String {
-                let path = root.appendingPathComponent(name).path
-                let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
-                let time = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
-                let bytes =
-                    (try? Data(contentsOf: URL(fileURLWithPath: path))).map { $0.base64EncodedString() } ?? "dir"
-                result[name] = "\(time) \(bytes)"
-            }
-            return result
-        }
-    }
-
     /// A study of three good people (BatchCLITests.Study without the damaged ones) and a canary
     /// beside it.
-    static func setUp() throws -> (BatchCLITests.Study, Canary) {
+    static func setUp() throws -> (BatchCLITests.Study, LinkCanary) {
         let study = try BatchCLITests.Study(damaged: false)
-        return (study, try Canary(in: study.root))
+        return (study, try LinkCanary(in: study.root))
     }
 
     static func link(_ out: URL, _ name: String, to target: URL) throws {

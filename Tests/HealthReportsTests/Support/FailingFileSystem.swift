@@ -22,35 +22,32 @@ struct FailingFileSystem: ReportFileSystem {
     let errno: Int32
     let real = POSIXFileSystem()
 
-    private func isTarget(_ path: String) -> Bool {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name == fileName
-    }
+    private func isTarget(_ name: String) -> Bool { name == fileName }
 
     func status(of path: String) throws(ReportError.Errno) -> PathStatus { try real.status(of: path) }
     func makeDirectory(_ path: String) throws(ReportError.Errno) { try real.makeDirectory(path) }
 
-    func createFile(_ path: String, contents text: String) throws(ReportError.Errno) {
-        guard isTarget(path) else { return try real.createFile(path, contents: text) }
+    func createFile(_ name: String, in folder: Int32, contents text: String) throws(ReportError.Errno) {
+        guard isTarget(name) else { return try real.createFile(name, in: folder, contents: text) }
         switch failure {
         case .create:
             throw ReportError.Errno(rawValue: errno)
         case .writeHalfway:
-            try real.createFile(path, contents: String(text.prefix(text.count / 2)))
+            try real.createFile(name, in: folder, contents: String(text.prefix(text.count / 2)))
             throw ReportError.Errno(rawValue: errno)
         case .swap, .noEntries:
-            try real.createFile(path, contents: text)
+            try real.createFile(name, in: folder, contents: text)
         }
     }
 
-    func rename(_ source: String, to destination: String) throws(ReportError.Errno) {
+    func rename(_ name: String, to newName: String, in folder: Int32) throws(ReportError.Errno) {
         if failure == .swap { throw ReportError.Errno(rawValue: errno) }
-        try real.rename(source, to: destination)
+        try real.rename(name, to: newName, in: folder)
     }
 
-    func exchange(_ first: String, _ second: String) throws(ReportError.Errno) {
+    func exchange(_ first: String, _ second: String, in folder: Int32) throws(ReportError.Errno) {
         if failure == .swap { throw ReportError.Errno(rawValue: errno) }
-        try real.exchange(first, second)
+        try real.exchange(first, second, in: folder)
     }
 
     func checkCanCreateEntries(in path: String) throws(ReportError.Errno) {
@@ -58,6 +55,6 @@ struct FailingFileSystem: ReportFileSystem {
         try real.checkCanCreateEntries(in: path)
     }
 
-    func removeFile(_ path: String) { real.removeFile(path) }
-    func syncDirectory(_ path: String) { real.syncDirectory(path) }
+    func removeFile(_ name: String, in folder: Int32) { real.removeFile(name, in: folder) }
+    func syncFolder(_ folder: Int32) { real.syncFolder(folder) }
 }
