@@ -81,70 +81,13 @@ enum PrologText {
     // MARK: Version 14
 
     static let version14: String = {
-        var s = "<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 14 -->\n"
-        s +=
-            "<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>\n"
-        s += attlist("HealthData", [("locale", req)])
-        s += "<!ELEMENT ExportDate EMPTY>\n" + attlist("ExportDate", [("value", req)])
-        s += "<!ELEMENT Me EMPTY>\n" + attlist("Me", meAttributes(withMedications: true))
-        s += "<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>\n"
-        s += attlist("Record", recordAttributes)
-        s +=
-            "<!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->\n"
-        s += "<!ELEMENT Correlation ((MetadataEntry|Record)*)>\n"
-        s += attlist("Correlation", [("type", req)] + sampleAttributes)
-        s += "<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>\n"
-        s += attlist(
-            "Workout",
-            [
-                ("workoutActivityType", req), ("duration", imp), ("durationUnit", imp),
-                ("totalDistance", imp), ("totalDistanceUnit", imp), ("totalEnergyBurned", imp),
-                ("totalEnergyBurnedUnit", imp),
-            ] + sampleAttributes)
-        s += "<!ELEMENT WorkoutActivity ((MetadataEntry)*)>\n"
-        s += attlist(
-            "WorkoutActivity",
-            [("uuid", req), ("startDate", req), ("endDate", imp), ("duration", imp), ("durationUnit", imp)])
-        s += "<!ELEMENT WorkoutEvent ((MetadataEntry)*)>\n"
-        s += attlist(
-            "WorkoutEvent", [("type", req), ("date", req), ("duration", imp), ("durationUnit", imp)])
-        s += "<!ELEMENT WorkoutStatistics EMPTY>\n"
-        s += attlist("WorkoutStatistics", workoutStatistics(withUnit: true))
-        s += "<!ELEMENT WorkoutRoute ((MetadataEntry|FileReference)*)>\n"
-        s += attlist("WorkoutRoute", sampleAttributes)
-        s += "<!ELEMENT FileReference EMPTY>\n" + attlist("FileReference", [("path", req)])
-        s += "<!ELEMENT ActivitySummary EMPTY>\n"
-        s += attlist(
-            "ActivitySummary",
-            [
-                ("dateComponents", imp), ("activeEnergyBurned", imp), ("activeEnergyBurnedGoal", imp),
-                ("activeEnergyBurnedUnit", imp), ("appleMoveTime", imp), ("appleMoveTimeGoal", imp),
-                ("appleExerciseTime", imp), ("appleExerciseTimeGoal", imp), ("appleStandHours", imp),
-                ("appleStandHoursGoal", imp),
-            ])
-        s += "<!ELEMENT MetadataEntry EMPTY>\n" + attlist("MetadataEntry", [("key", req), ("value", req)])
-        s +=
-            "<!-- Note: Heart Rate Variability records captured by Apple Watch may include an associated list of instantaneous beats-per-minute readings. -->\n"
-        s += "<!ELEMENT HeartRateVariabilityMetadataList (InstantaneousBeatsPerMinute*)>\n"
-        s += "<!ELEMENT InstantaneousBeatsPerMinute EMPTY>\n"
-        s += attlist("InstantaneousBeatsPerMinute", [("bpm", req), ("time", req)])
-        s += "<!ELEMENT ClinicalRecord EMPTY>\n"
-        s += attlist(
-            "ClinicalRecord",
-            [
-                ("type", req), ("identifier", req), ("sourceName", req), ("sourceURL", req),
-                ("fhirVersion", req), ("receivedDate", req), ("resourceFilePath", req),
-            ])
+        var s = declarations(exportVersion: 14)
         s += "<!ELEMENT Audiogram ((MetadataEntry|SensitivityPoint)*)>\n"
         s += attlist("Audiogram", [("type", req)] + sampleAttributes)
         s += "<!ELEMENT SensitivityPoint EMPTY>\n" + attlist("SensitivityPoint", sensitivityPoint)
         s += "<!ELEMENT VisionPrescription ((RightEye|LeftEye|Attachment|MetadataEntry)*)>\n"
-        s += attlist(
-            "VisionPrescription",
-            [("type", req), ("dateIssued", req), ("expirationDate", imp), ("brand", imp)])
-        s += "<!ELEMENT RightEye EMPTY>\n" + attlist("RightEye", eyeAttributes)
-        s += "<!ELEMENT LeftEye EMPTY>\n" + attlist("LeftEye", eyeAttributes)
-        s += "<!ELEMENT Attachment EMPTY>\n" + attlist("Attachment", [("identifier", imp)])
+        s += visionPrescription(expirationDate: imp)
+        s += eyesAndAttachment
         return s + "]>\n"
     }()
 
@@ -157,19 +100,43 @@ enum PrologText {
     /// then after the last ATTLIST a stray `  device CDATA #IMPLIED` line, a second
     /// MetadataEntry declaration and an extra `>` line before `]>`.
     static let version12Malformed: String = {
-        var s = "<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: 12 -->\n"
+        var s = declarations(exportVersion: 12)
+        s += "<!ELEMENT VisionPrescription ((RightEye|LeftEye|Attachment|MetadataEntry)*)>\n"
+        // Defect 1: the ATTLIST is not closed; the next declaration starts inside it.
+        var vision = visionPrescription(expirationDate: req)
+        vision.removeLast(2)  // drop ">\n"
+        s += vision
+        s += eyesAndAttachment
+        // Defect 2: a stray attribute line after the last ATTLIST.
+        s += "  device CDATA #IMPLIED\n"
+        // Defect 3: MetadataEntry declared a second time.
+        s += "<!ELEMENT MetadataEntry EMPTY>\n" + attlist("MetadataEntry", [("key", req), ("value", req)])
+        // Defect 4: an extra ">" before the end of the internal subset.
+        s += ">\n"
+        return s + "]>\n"
+    }()
+
+    /// The declarations of both versions, from the DOCTYPE line to ClinicalRecord's ATTLIST.
+    /// Version 12 has no Audiogram in the HealthData list, `Me` without
+    /// CardioFitnessMedicationsUse, no WorkoutStatistics in the Workout model, `WorkoutEvent`
+    /// EMPTY and WorkoutStatistics without `unit` (docs/export-format.md §5).
+    private static func declarations(exportVersion: Int) -> String {
+        let is14 = exportVersion == 14
+        var s = "<!DOCTYPE HealthData [\n<!-- HealthKit Export Version: \(exportVersion) -->\n"
+        let audiogram = is14 ? "|Audiogram" : ""
         s +=
-            "<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|VisionPrescription)*)>\n"
+            "<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord\(audiogram)|VisionPrescription)*)>\n"
         s += attlist("HealthData", [("locale", req)])
         s += "<!ELEMENT ExportDate EMPTY>\n" + attlist("ExportDate", [("value", req)])
-        s += "<!ELEMENT Me EMPTY>\n" + attlist("Me", meAttributes(withMedications: false))
+        s += "<!ELEMENT Me EMPTY>\n" + attlist("Me", meAttributes(withMedications: is14))
         s += "<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>\n"
         s += attlist("Record", recordAttributes)
         s +=
             "<!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->\n"
         s += "<!ELEMENT Correlation ((MetadataEntry|Record)*)>\n"
         s += attlist("Correlation", [("type", req)] + sampleAttributes)
-        s += "<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute)*)>\n"
+        let statistics = is14 ? "|WorkoutStatistics" : ""
+        s += "<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute\(statistics))*)>\n"
         s += attlist(
             "Workout",
             [
@@ -181,11 +148,13 @@ enum PrologText {
         s += attlist(
             "WorkoutActivity",
             [("uuid", req), ("startDate", req), ("endDate", imp), ("duration", imp), ("durationUnit", imp)])
-        s += "<!ELEMENT WorkoutEvent EMPTY>\n"
+        s +=
+            is14
+            ? "<!ELEMENT WorkoutEvent ((MetadataEntry)*)>\n" : "<!ELEMENT WorkoutEvent EMPTY>\n"
         s += attlist(
             "WorkoutEvent", [("type", req), ("date", req), ("duration", imp), ("durationUnit", imp)])
         s += "<!ELEMENT WorkoutStatistics EMPTY>\n"
-        s += attlist("WorkoutStatistics", workoutStatistics(withUnit: false))
+        s += attlist("WorkoutStatistics", workoutStatistics(withUnit: is14))
         s += "<!ELEMENT WorkoutRoute ((MetadataEntry|FileReference)*)>\n"
         s += attlist("WorkoutRoute", sampleAttributes)
         s += "<!ELEMENT FileReference EMPTY>\n" + attlist("FileReference", [("path", req)])
@@ -211,22 +180,17 @@ enum PrologText {
                 ("type", req), ("identifier", req), ("sourceName", req), ("sourceURL", req),
                 ("fhirVersion", req), ("receivedDate", req), ("resourceFilePath", req),
             ])
-        s += "<!ELEMENT VisionPrescription ((RightEye|LeftEye|Attachment|MetadataEntry)*)>\n"
-        // Defect 1: the ATTLIST is not closed; the next declaration starts inside it.
-        var vision = attlist(
+        return s
+    }
+
+    private static func visionPrescription(expirationDate: String) -> String {
+        attlist(
             "VisionPrescription",
-            [("type", req), ("dateIssued", req), ("expirationDate", req), ("brand", imp)])
-        vision.removeLast(2)  // drop ">\n"
-        s += vision
-        s += "<!ELEMENT RightEye EMPTY>\n" + attlist("RightEye", eyeAttributes)
-        s += "<!ELEMENT LeftEye EMPTY>\n" + attlist("LeftEye", eyeAttributes)
-        s += "<!ELEMENT Attachment EMPTY>\n" + attlist("Attachment", [("identifier", imp)])
-        // Defect 2: a stray attribute line after the last ATTLIST.
-        s += "  device CDATA #IMPLIED\n"
-        // Defect 3: MetadataEntry declared a second time.
-        s += "<!ELEMENT MetadataEntry EMPTY>\n" + attlist("MetadataEntry", [("key", req), ("value", req)])
-        // Defect 4: an extra ">" before the end of the internal subset.
-        s += ">\n"
-        return s + "]>\n"
-    }()
+            [("type", req), ("dateIssued", req), ("expirationDate", expirationDate), ("brand", imp)])
+    }
+
+    private static let eyesAndAttachment =
+        "<!ELEMENT RightEye EMPTY>\n" + attlist("RightEye", eyeAttributes) + "<!ELEMENT LeftEye EMPTY>\n"
+        + attlist("LeftEye", eyeAttributes) + "<!ELEMENT Attachment EMPTY>\n"
+        + attlist("Attachment", [("identifier", imp)])
 }
