@@ -564,64 +564,25 @@ enum RecordBlock {
                 return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)]), as: UTF8.self)
             }
             var out = Array(bytes[start..<i])
-            while true {
-                guard i < n else { throw damaged("a string is not closed") }
-                let b = bytes[i]
-                if b == UInt8(ascii: "\"") {
-                    i += 1
-                    return String(decoding: out, as: UTF8.self)
-                }
-                guard b >= 0x20 else { throw damaged("a control character in a string") }
-                guard b == UInt8(ascii: "\\") else {
-                    out.append(b)
-                    i += 1
-                    continue
-                }
-                guard i + 1 < n else { throw damaged("a string is not closed") }
-                i += 2
-                switch bytes[i - 1] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(bytes[i - 1])
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if scalar >= 0xD800 && scalar < 0xDC00 {
-                        guard i + 1 < n, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
-                            throw damaged("a lone surrogate in a string")
-                        }
-                        i += 2
-                        let low = try hex4()
-                        guard low >= 0xDC00 && low < 0xE000 else { throw damaged("a lone surrogate in a string") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    guard let u = Unicode.Scalar(scalar) else { throw damaged("a lone surrogate in a string") }
-                    UTF8.encode(u) { out.append($0) }
-                default:
-                    i -= 1
-                    throw damaged("an unknown escape in a string")
-                }
+            do {
+                try JSONText.unescape(bytes, at: &i, into: &out)
+            } catch {
+                i = error.offset
+                throw damaged(Self.message(error.problem))
             }
+            return String(decoding: out, as: UTF8.self)
         }
 
-        /// The four hex digits at `i`, read.
-        mutating func hex4() throws(DamagedRow) -> UInt32 {
-            guard i + 4 <= bytes.count else { throw damaged("a \\u escape is cut short") }
-            var v: UInt32 = 0
-            for _ in 0..<4 {
-                let b = bytes[i] | 0x20  // lower case
-                let d: UInt8
-                switch b {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = b - 48
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = b - 87
-                default: throw damaged("a \\u escape is not hex")
-                }
-                v = v << 4 | UInt32(d)
-                i += 1
+        /// What `damaged` says of a string that `JSONText.unescape` could not read.
+        static func message(_ problem: JSONText.StringError.Problem) -> String {
+            switch problem {
+            case .notClosed: return "a string is not closed"
+            case .controlCharacter: return "a control character in a string"
+            case .escapeCutShort: return "a \\u escape is cut short"
+            case .escapeNotHex: return "a \\u escape is not hex"
+            case .loneSurrogate: return "a lone surrogate in a string"
+            case .unknownEscape: return "an unknown escape in a string"
             }
-            return v
         }
 
         @inline(__always) func double(_ k: Int) -> Double? {

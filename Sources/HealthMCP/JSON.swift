@@ -214,73 +214,37 @@ private struct JSONParser {
         return .number(String(decoding: bytes[start..<i], as: UTF8.self))
     }
 
-    mutating func hex4() throws(JSONParseError) -> UInt32 {
-        guard i + 4 <= bytes.count else { throw fail("a \\u escape needs 4 hex digits") }
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            let c = bytes[i]
-            let d: UInt32
-            switch c {
-            case 0x30...0x39: d = UInt32(c - 0x30)
-            case 0x41...0x46: d = UInt32(c - 0x41 + 10)
-            case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-            default: throw fail("a \\u escape needs 4 hex digits")
-            }
-            v = v * 16 + d
-            i += 1
-        }
-        return v
-    }
-
     mutating func string() throws(JSONParseError) -> String {
         i += 1  // the opening quote
         var raw: [UInt8] = []
-        while true {
-            guard i < bytes.count else { throw fail("the text ends inside a string") }
-            let c = bytes[i]
-            if c == UInt8(ascii: "\"") {
-                i += 1
-                break
+        var j = i
+        do {
+            try bytes.withUnsafeBufferPointer { (b) throws(JSONText.StringError) in
+                try JSONText.unescape(b, at: &j, into: &raw)
             }
-            guard c >= 0x20 else { throw fail("a control character inside a string") }
-            if c != UInt8(ascii: "\\") {
-                raw.append(c)
-                i += 1
-                continue
+        } catch {
+            // Where this parser has always said it stopped: at the end for a string not closed,
+            // after the letter of an unknown escape.
+            switch error.problem {
+            case .notClosed: i = bytes.count
+            case .unknownEscape: i = error.offset + 1
+            default: i = error.offset
             }
-            i += 1
-            guard i < bytes.count else { throw fail("the text ends inside a string") }
-            let e = bytes[i]
-            i += 1
-            switch e {
-            case UInt8(ascii: "\""): raw.append(0x22)
-            case UInt8(ascii: "\\"): raw.append(0x5C)
-            case UInt8(ascii: "/"): raw.append(0x2F)
-            case UInt8(ascii: "b"): raw.append(0x08)
-            case UInt8(ascii: "f"): raw.append(0x0C)
-            case UInt8(ascii: "n"): raw.append(0x0A)
-            case UInt8(ascii: "r"): raw.append(0x0D)
-            case UInt8(ascii: "t"): raw.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try hex4()
-                if scalar >= 0xD800, scalar < 0xDC00 {
-                    // A high surrogate: a low one must follow.
-                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
-                        throw fail("a lone surrogate in a \\u escape")
-                    }
-                    i += 2
-                    let low = try hex4()
-                    guard low >= 0xDC00, low < 0xE000 else { throw fail("a lone surrogate in a \\u escape") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if scalar >= 0xDC00, scalar < 0xE000 {
-                    throw fail("a lone surrogate in a \\u escape")
-                }
-                guard let u = Unicode.Scalar(scalar) else { throw fail("not a Unicode scalar") }
-                raw.append(contentsOf: Array(String(Character(u)).utf8))
-            default: throw fail("an unknown escape '\\\(Character(Unicode.Scalar(e)))'")
-            }
+            throw fail(Self.message(error.problem))
         }
+        i = j
         guard let s = String(validating: raw, as: UTF8.self) else { throw fail("a string that is not UTF-8") }
         return s
+    }
+
+    /// What `JSONParseError` says of a string that `JSONText.unescape` could not read.
+    static func message(_ problem: JSONText.StringError.Problem) -> String {
+        switch problem {
+        case .notClosed: return "the text ends inside a string"
+        case .controlCharacter: return "a control character inside a string"
+        case .escapeCutShort, .escapeNotHex: return "a \\u escape needs 4 hex digits"
+        case .loneSurrogate: return "a lone surrogate in a \\u escape"
+        case .unknownEscape(let e): return "an unknown escape '\\\(Character(Unicode.Scalar(e)))'"
+        }
     }
 }

@@ -130,6 +130,23 @@ struct MCPTests {
         #expect(r.stderr.contains("standard input ended inside a message"))
     }
 
+    /// String escapes through the shared decoder (`JSONText.unescape`): an id written as
+    /// `"\u00e9\ud83d\ude00"` comes back as "é😀" (a ping is answered before `initialize`);
+    /// `{"a":"\x"}` is a parse error that names the escape and the byte after it
+    /// (`{"a":"\` is bytes 0-6, `x` 7).
+    @Test func stringEscapesAreReadAndAnUnknownOneIsNamed() throws {
+        let input = #"{"jsonrpc":"2.0","id":"\u00e9\ud83d\ude00","method":"ping"}"# + "\n" + #"{"a":"\x"}"# + "\n"
+        let r = try Self.runBounded(
+            binary, ["mcp", "--db", Self.sampleArchive.path], input: Data(input.utf8), seconds: 60)
+        #expect(!r.timedOut && r.status == 0, "\(r.stderr)")
+        let m = Self.messages(r.stdout)
+        try #require(m.count == 2, "\(m)")
+        #expect(m[0]["id"] as? String == "é😀", "\(m[0])")
+        #expect(Self.errorCode(m[1]) == -32700 && m[1]["id"] is NSNull)
+        let message = (m[1]["error"] as? [String: Any])?["message"] as? String
+        #expect(message == "Parse error: an unknown escape '\\x' at byte 8", "\(m[1])")
+    }
+
     /// A revision the server does not know gets its newest (the client decides); a revision it
     /// knows gets itself. `initialize` twice is refused.
     @Test func versionNegotiation() throws {
