@@ -14,19 +14,8 @@ final class ActivitySummaries: DomainAccumulator {
     /// Two summaries for one date (seen after restores): the larger one is kept, so that the
     /// choice depends neither on document order nor on how the export was split.
     private func keep(_ summary: ActivitySummary) {
-        if let existing = byDate[summary.date], !Self.prefer(summary, over: existing) { return }
+        if let existing = byDate[summary.date], !summary.isLarger(than: existing) { return }
         byDate[summary.date] = summary
-    }
-
-    private static func prefer(_ a: ActivitySummary, over b: ActivitySummary) -> Bool {
-        func key(_ s: ActivitySummary) -> [Double] {
-            [
-                s.activeEnergyBurnedKcal, s.appleExerciseTimeMinutes, s.appleStandHours,
-                s.appleMoveTimeMinutes, s.activeEnergyBurnedGoalKcal, s.appleExerciseTimeGoalMinutes,
-                s.appleStandHoursGoal, s.appleMoveTimeGoalMinutes,
-            ].map { $0 ?? -1 }
-        }
-        return key(a).lexicographicallyPrecedes(key(b)) == false && key(a) != key(b)
     }
 
     func merge(_ other: ActivitySummaries, sourceMap: [Int], context: StreamContext) {
@@ -40,5 +29,21 @@ final class ActivitySummaries: DomainAccumulator {
 
     func finish(_ context: inout FinishContext) {
         context.summaries = byDate
+    }
+}
+
+extension ActivitySummary {
+    /// The rule for two summaries of one date (after restores): the larger one, comparing
+    /// active energy, exercise, stand, move time, then the four goals (no value below any), is
+    /// kept; equal ones are not larger. The archive's import applies the same rule.
+    public func isLarger(than other: ActivitySummary) -> Bool {
+        func key(_ s: ActivitySummary) -> [Double] {
+            [
+                s.activeEnergyBurnedKcal, s.appleExerciseTimeMinutes, s.appleStandHours,
+                s.appleMoveTimeMinutes, s.activeEnergyBurnedGoalKcal, s.appleExerciseTimeGoalMinutes,
+                s.appleStandHoursGoal, s.appleMoveTimeGoalMinutes,
+            ].map { $0 ?? -1 }
+        }
+        return key(self).lexicographicallyPrecedes(key(other)) == false && key(self) != key(other)
     }
 }

@@ -27,7 +27,7 @@ struct SummaryImport {
     func apply(_ db: Connection, exportUTC: Int64?, export: Int64, outcome: inout ImportOutcome) throws {
         var byDay: [CivilDate: ActivitySummary] = [:]
         for s in summaries {
-            if let other = byDay[s.date], !Self.larger(s, than: other) { continue }
+            if let other = byDay[s.date], !s.isLarger(than: other) { continue }
             byDay[s.date] = s
         }
         let find = try db.prepare(
@@ -74,18 +74,6 @@ struct SummaryImport {
             default: return x == y
             }
         }
-    }
-
-    /// The analyzer's rule for two summaries of one day (`Analyzer.consumeSummary`): larger wins.
-    static func larger(_ a: ActivitySummary, than b: ActivitySummary) -> Bool {
-        func key(_ s: ActivitySummary) -> [Double] {
-            [
-                s.activeEnergyBurnedKcal, s.appleExerciseTimeMinutes, s.appleStandHours,
-                s.appleMoveTimeMinutes, s.activeEnergyBurnedGoalKcal, s.appleExerciseTimeGoalMinutes,
-                s.appleStandHoursGoal, s.appleMoveTimeGoalMinutes,
-            ].map { $0 ?? -1 }
-        }
-        return key(a).lexicographicallyPrecedes(key(b)) == false && key(a) != key(b)
     }
 
     static func applyMe(_ me: Me, _ db: Connection, exportUTC: Int64?, export: Int64) throws {
