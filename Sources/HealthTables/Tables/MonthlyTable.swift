@@ -18,17 +18,9 @@ extension ReportTables {
             .number("move_kcal_per_day", decimals: 1, \.moveKcalPerDay),
             .number("exercise_min_per_day", decimals: 1, \.exerciseMinutesPerDay),
             .number("stand_hours_per_day", decimals: 1, \.standHoursPerDay),
-            .integer("move_ring_closed_days", \.moveRingClosedDays),
-            .integer("exercise_ring_closed_days", \.exerciseRingClosedDays),
-            .integer("stand_ring_closed_days", \.standRingClosedDays),
-            .integer("all_rings_closed_days", \.allRingsClosedDays),
-            .integer("workouts", \.workouts),
-            .number("workout_min", decimals: 1, \.workoutMinutes),
-            .number("resting_heart_rate_avg_bpm", decimals: 1, \.restingHeartRateAvgBpm),
-            .number("hrv_sdnn_avg_ms", decimals: 1, \.hrvSdnnAvgMs),
-            .number("sleep_min_per_night", decimals: 1, \.sleepMinutesPerNight),
-            .number("body_mass_kg", decimals: 2, \.bodyMassKg),
-            .text("workouts_by_activity") { activityList($0.workoutsByActivity) },
+        ] + ringAndWorkoutColumns() + [
+            .number("hrv_sdnn_avg_ms", decimals: 1, \.hrvSdnnAvgMs)
+        ] + sleepBodyAndActivityColumns() + [
             // Appended: the day means of the vitals, over the days with a value.
             .number("vo2_max_ml_min_kg", decimals: 2, \.vo2MaxMlPerMinKg),
             .number("blood_oxygen_pct", decimals: 1, \.oxygenSaturationPercent),
