@@ -158,32 +158,10 @@ struct Generator {
 
     mutating func run(_ sink: (UnsafeRawBufferPointer) throws -> Void) rethrows -> SyntheticTruth {
         writeHeader()
-        var samples: [Sample] = []
-        samples.reserveCapacity(4096)
         if config.recordOrder == .byDay {
             try writeRecordsByDay(sink)
         } else {
-            for kind in RecordKind.allCases {
-                var pieces: [PriorityCoverage.Piece] = []
-                for plan in plans {
-                    samples.removeAll(keepingCapacity: true)
-                    makeSamples(kind, plan, into: &samples)
-                    samples.sort { ($0.start, $0.source.rawValue) < ($1.start, $1.source.rawValue) }
-                    for s in samples {
-                        writeRecord(kind, s, indent: 1)
-                        if out.count >= OutputBuffer.flushThreshold { try flush(sink) }
-                    }
-                    if !samples.isEmpty { recordCounts[kind.typeIdentifier, default: 0] += samples.count }
-                    if kind.isCumulative {
-                        for s in samples {
-                            pieces.append(.init(start: s.start, end: s.end, value: s.value, rank: UInt8(s.source.rank)))
-                        }
-                    } else {
-                        accumulateDiscrete(kind, plan, samples)
-                    }
-                }
-                if kind.isCumulative { accumulateCumulative(kind, pieces) }
-            }
+            try writeRecordsByType(sink)
         }
         var correlations = 0
         var correlationChildren = 0
