@@ -37,46 +37,27 @@ enum BatchBenchmark {
 
     static func main(_ arguments: [String]) -> Int32 {
         let loadAtStart = MachineLoad.Sample.now().load  // before any work of ours
-        var rounds = 5
-        var people = 200
-        var minDays = 20
-        var maxDays = 120
-        var jobs = ExportReader.availableCores
-        var dir = "bench-data/batch"
-        var i = 0
-        while i < arguments.count {
-            let name = arguments[i]
-            if name == "-h" || name == "--help" {
+        let rounds: Int
+        let people: Int
+        let minDays: Int
+        let maxDays: Int
+        let jobs: Int
+        let dir: String
+        do throws(UsageError) {
+            let names: Set = ["--people", "--min-days", "--max-days", "--jobs", "--repeat", "--dir"]
+            guard let options = try ModeOptions(arguments, mode: "batch", names: names) else {
                 print(help)
                 return 0
             }
-            guard i + 1 < arguments.count else {
-                printError("error: '\(name)' needs a value. See 'health-benchmarks --batch --help'.")
-                return 64
-            }
-            let value = arguments[i + 1]
-            i += 2
-            switch name {
-            case "--dir": dir = value
-            case "--people", "--min-days", "--max-days", "--jobs", "--repeat":
-                guard let n = Int(value), n >= 1 else {
-                    printError("error: '\(name)' takes a whole number from 1, not '\(value)'")
-                    return 64
-                }
-                switch name {
-                case "--people": people = n
-                case "--min-days": minDays = n
-                case "--max-days": maxDays = n
-                case "--repeat": rounds = n
-                default: jobs = n
-                }
-            default:
-                printError("error: unknown option '\(name)'. See 'health-benchmarks --batch --help'.")
-                return 64
-            }
-        }
-        guard minDays <= maxDays else {
-            printError("error: --min-days is above --max-days")
+            rounds = try options.wholeNumber("--repeat", or: 5)
+            people = try options.wholeNumber("--people", or: 200)
+            minDays = try options.wholeNumber("--min-days", or: 20)
+            maxDays = try options.wholeNumber("--max-days", or: 120)
+            jobs = try options.wholeNumber("--jobs", or: ExportReader.availableCores)
+            dir = options.text("--dir", or: "bench-data/batch")
+            guard minDays <= maxDays else { throw UsageError(message: "--min-days is above --max-days") }
+        } catch {
+            printError("error: \(error.message)")
             return 64
         }
         do {

@@ -41,42 +41,23 @@ enum CohortBenchmark {
 
     static func main(_ arguments: [String]) -> Int32 {
         let loadAtStart = MachineLoad.Sample.now().load  // before any work of ours
-        var sizes = [1000, 10000]
-        var days = 1500
-        var rounds = 5
-        var dir = "bench-data/cohort"
-        var i = 0
-        while i < arguments.count {
-            let name = arguments[i]
-            if name == "-h" || name == "--help" {
+        let sizes: [Int]
+        let days: Int
+        let rounds: Int
+        let dir: String
+        do {
+            let names: Set = ["--people", "--days", "--repeat", "--dir"]
+            guard let options = try ModeOptions(arguments, mode: "cohort", names: names) else {
                 print(help)
                 return 0
             }
-            guard i + 1 < arguments.count else {
-                printError("error: '\(name)' needs a value. See 'health-benchmarks --cohort --help'.")
-                return 64
-            }
-            let value = arguments[i + 1]
-            i += 2
-            switch name {
-            case "--dir": dir = value
-            case "--people":
-                let list = value.split(separator: ",").compactMap { Int($0) }
-                guard !list.isEmpty, list.allSatisfy({ $0 >= 1 }) else {
-                    printError("error: --people takes sizes from 1, such as 1000,10000, not '\(value)'")
-                    return 64
-                }
-                sizes = list
-            case "--days", "--repeat":
-                guard let n = Int(value), n >= 1 else {
-                    printError("error: '\(name)' takes a whole number from 1, not '\(value)'")
-                    return 64
-                }
-                if name == "--days" { days = n } else { rounds = n }
-            default:
-                printError("error: unknown option '\(name)'. See 'health-benchmarks --cohort --help'.")
-                return 64
-            }
+            sizes = try options.wholeNumbers("--people", or: [1000, 10000])
+            days = try options.wholeNumber("--days", or: 1500)
+            rounds = try options.wholeNumber("--repeat", or: 5)
+            dir = options.text("--dir", or: "bench-data/cohort")
+        } catch {
+            printError("error: \(error.message)")
+            return 64
         }
         do {
             try run(sizes: sizes, days: days, rounds: rounds, dir: dir, loadAtStart: loadAtStart)

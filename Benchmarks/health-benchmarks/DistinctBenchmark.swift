@@ -34,41 +34,21 @@ enum DistinctBenchmark {
 
     static func main(_ arguments: [String]) -> Int32 {
         let loadAtStart = MachineLoad.Sample.now().load
-        var sizes = [125_000, 250_000]
-        var rounds = 3
-        var dir = "bench-data/distinct"
-        var i = 0
-        while i < arguments.count {
-            let name = arguments[i]
-            if name == "-h" || name == "--help" {
+        let sizes: [Int]
+        let rounds: Int
+        let dir: String
+        do {
+            guard let options = try ModeOptions(arguments, mode: "distinct", names: ["--sizes", "--repeat", "--dir"])
+            else {
                 print(help)
                 return 0
             }
-            guard i + 1 < arguments.count else {
-                printError("error: '\(name)' needs a value. See 'health-benchmarks --distinct --help'.")
-                return 64
-            }
-            let value = arguments[i + 1]
-            i += 2
-            switch name {
-            case "--dir": dir = value
-            case "--repeat":
-                guard let n = Int(value), n >= 1 else {
-                    printError("error: '--repeat' takes a whole number from 1, not '\(value)'")
-                    return 64
-                }
-                rounds = n
-            case "--sizes":
-                let parsed = value.split(separator: ",").map { Int($0) }
-                guard !parsed.isEmpty, parsed.allSatisfy({ ($0 ?? 0) >= 1 }) else {
-                    printError("error: '--sizes' takes whole numbers from 1 separated by commas, not '\(value)'")
-                    return 64
-                }
-                sizes = parsed.map { $0! }.sorted()
-            default:
-                printError("error: unknown option '\(name)'. See 'health-benchmarks --distinct --help'.")
-                return 64
-            }
+            sizes = try options.wholeNumbers("--sizes", or: [125_000, 250_000]).sorted()
+            rounds = try options.wholeNumber("--repeat", or: 3)
+            dir = options.text("--dir", or: "bench-data/distinct")
+        } catch {
+            printError("error: \(error.message)")
+            return 64
         }
         do {
             try run(sizes: sizes, rounds: rounds, dir: dir, loadAtStart: loadAtStart)

@@ -222,3 +222,49 @@ func parseArguments(_ arguments: [String]) throws -> Invocation {
     }
     return .benchmark(options)
 }
+
+/// The options of a benchmark mode (`--batch`, `--cohort`, `--distinct`): each is `--name value`,
+/// the last of a name counts; `-h` or `--help` asks for the mode's help.
+struct ModeOptions {
+    private var values: [String: String] = [:]
+
+    /// Reads `arguments` (those after the mode's flag); nil where they ask for help.
+    /// - Throws: `UsageError` for an option without its value or one not in `names`.
+    init?(_ arguments: [String], mode: String, names: Set<String>) throws(UsageError) {
+        var i = 0
+        while i < arguments.count {
+            let name = arguments[i]
+            if name == "-h" || name == "--help" { return nil }
+            guard i + 1 < arguments.count else {
+                throw UsageError(message: "'\(name)' needs a value. See 'health-benchmarks --\(mode) --help'.")
+            }
+            guard names.contains(name) else {
+                throw UsageError(message: "unknown option '\(name)'. See 'health-benchmarks --\(mode) --help'.")
+            }
+            values[name] = arguments[i + 1]
+            i += 2
+        }
+    }
+
+    /// The value of `name`, or `fallback` where it is not given.
+    func text(_ name: String, or fallback: String) -> String { values[name] ?? fallback }
+
+    /// The whole number (1 or more) of `name`, or `fallback` where it is not given.
+    func wholeNumber(_ name: String, or fallback: Int) throws(UsageError) -> Int {
+        guard let value = values[name] else { return fallback }
+        guard let n = Int(value), n >= 1 else {
+            throw UsageError(message: "'\(name)' takes a whole number from 1, not '\(value)'")
+        }
+        return n
+    }
+
+    /// The comma-separated whole numbers (1 or more) of `name`, in the order given, or `fallback`.
+    func wholeNumbers(_ name: String, or fallback: [Int]) throws(UsageError) -> [Int] {
+        guard let value = values[name] else { return fallback }
+        let list = value.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+        guard list.allSatisfy({ ($0 ?? 0) >= 1 }) else {
+            throw UsageError(message: "'\(name)' takes whole numbers from 1 separated by commas, not '\(value)'")
+        }
+        return list.map { $0! }
+    }
+}
