@@ -1,5 +1,6 @@
 import Foundation
 import SyntheticExport
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -258,26 +259,12 @@ struct HostileArchiveTests {
     /// created.
     @Test func aFullDiskDuringReportDbNamesTheFileAndLeavesOutAlone() throws {
         let (dir, db) = try folderWithAnArchive(days: 1)
-        let mount = dir.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
-        guard getuid() == 0, try system("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mount.path]) == 0
-        else {
-            print("skipped: a small tmpfs needs root")
-            return
-        }
-        defer { _ = try? system("/usr/bin/umount", [mount.path]) }
-        let small = mount.appendingPathComponent("h.sqlite").path
-        try FileManager.default.copyItem(atPath: db, toPath: small)
-        // Fill what is left, in 4 KiB steps, until a write fails; then free 36 KiB for the
-        // reader's -shm (32 KiB), leaving 4 KiB: less than one -wal frame of the result tables (4 KiB + 24).
-        let filler = mount.appendingPathComponent("filler")
-        #expect(FileManager.default.createFile(atPath: filler.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: filler)
-        let block = Data(count: 4096)
-        while (try? handle.write(contentsOf: block)) != nil {}
-        try handle.close()
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: filler.path)[.size] as? Int)
-        #expect(truncate(filler.path, off_t(size - 36_864)) == 0)
+        guard let disk = try FullDisk(at: dir.appendingPathComponent("small")) else { return }
+        defer { disk.unmount() }
+        let small = try disk.copy(db, as: "h.sqlite")
+        // Fill what is left; then free 36 KiB for the reader's -shm (32 KiB), leaving 4 KiB: less
+        // than one -wal frame of the result tables (4 KiB + 24).
+        try disk.fill(leavingFree: 36_864)
         let out = dir.appendingPathComponent("out")
         let r = try run(["report", "--db", small, "--out", out.path])
         #expect(r.status == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -132,22 +133,10 @@ struct WrongMessageTests {
         let export = try hostileFile("export.xml", Array(tinyExport.utf8))
         let db = dir.appendingPathComponent("h.sqlite").path
         #expect(try run(["import", export.path, "--db", db, "--quiet"], limit: 60).status == 0)
-        let mount = dir.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
-        guard getuid() == 0, try system("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mount.path]) == 0
-        else {
-            print("skipped: a small tmpfs needs root")
-            return
-        }
-        defer { _ = try? system("/usr/bin/umount", [mount.path]) }
-        let small = mount.appendingPathComponent("h.sqlite").path
-        try FileManager.default.copyItem(atPath: db, toPath: small)
-        let filler = mount.appendingPathComponent("filler")
-        #expect(FileManager.default.createFile(atPath: filler.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: filler)
-        let block = Data(count: 4096)
-        while (try? handle.write(contentsOf: block)) != nil {}
-        try handle.close()
+        guard let disk = try FullDisk(at: dir.appendingPathComponent("small")) else { return }
+        defer { disk.unmount() }
+        let small = try disk.copy(db, as: "h.sqlite")
+        try disk.fill()
         for arguments in [
             ["report", "--db", small, "--out", dir.appendingPathComponent("out").path], ["inspect", "--db", small],
             ["import", export.path, "--db", small],
