@@ -362,12 +362,7 @@ final class Replay {
         while try rows.step() {
             let id = rows.int64(0)
             var c = Correlation(
-                type: types[rows.int64(1)] ?? "", sourceName: sources[rows.int64(2)] ?? "",
-                sourceVersion: rows.int64OrNil(3).flatMap { versions[$0] },
-                device: rows.int64OrNil(4).flatMap { devices[$0] },
-                creationDate: try timestamp(rows, 7, offset: 8, row: id),
-                startDate: try required(rows, 5, offset: 8, row: id),
-                endDate: try required(rows, 6, offset: 8, row: id),
+                type: types[rows.int64(1)] ?? "", attributes: try sampleAttributes(rows, from: 2, row: id),
                 metadata: try metadata(.correlation, id, md))
             children.bind(1, id)
             while try children.step() {
@@ -407,12 +402,18 @@ final class Replay {
             activityType: types[rows.int64(1)] ?? "", durationMinutes: try rows.checkedDouble(9, row: id),
             totalDistanceKm: try rows.checkedDouble(10, row: id),
             totalEnergyBurnedKcal: try rows.checkedDouble(11, row: id),
-            sourceName: sources[rows.int64(2)] ?? "", sourceVersion: rows.int64OrNil(3).flatMap { versions[$0] },
-            device: rows.int64OrNil(4).flatMap { devices[$0] },
-            creationDate: try timestamp(rows, 7, offset: 8, row: id),
-            startDate: try required(rows, 5, offset: 8, row: id),
-            endDate: try required(rows, 6, offset: 8, row: id),
-            metadata: try metadata(.workout, id, md))
+            attributes: try sampleAttributes(rows, from: 2, row: id), metadata: try metadata(.workout, id, md))
+    }
+
+    /// The `SampleAttributes` in the columns from `k` on of a correlation, workout or route row:
+    /// source id, version id, device id, start, end, creation, printed offset.
+    private func sampleAttributes(_ rows: Statement, from k: Int32, row id: Int64) throws -> SampleAttributes {
+        SampleAttributes(
+            sourceName: sources[rows.int64(k)] ?? "", sourceVersion: rows.int64OrNil(k + 1).flatMap { versions[$0] },
+            device: rows.int64OrNil(k + 2).flatMap { devices[$0] },
+            creationDate: try timestamp(rows, k + 5, offset: k + 6, row: id),
+            startDate: try required(rows, k + 3, offset: k + 6, row: id),
+            endDate: try required(rows, k + 4, offset: k + 6, row: id))
     }
 
     /// Appends workout `id`'s activities to `w`; returns each activity's index in
@@ -488,12 +489,7 @@ final class Replay {
             let routes = q.routes
             let routeID = routes.int64(0)
             var route = WorkoutRoute(
-                sourceName: sources[routes.int64(1)] ?? "",
-                sourceVersion: routes.int64OrNil(2).flatMap { versions[$0] },
-                device: routes.int64OrNil(3).flatMap { devices[$0] },
-                creationDate: try timestamp(routes, 6, offset: 7, row: routeID),
-                startDate: try required(routes, 4, offset: 7, row: routeID),
-                endDate: try required(routes, 5, offset: 7, row: routeID),
+                attributes: try sampleAttributes(routes, from: 1, row: routeID),
                 metadata: try metadata(.workoutRoute, routeID, md))
             q.files.bind(1, routeID)
             while try q.files.step() { route.filePaths.append(q.files.text(0)) }

@@ -91,14 +91,21 @@ extension ReaderSession {
 
     /// `<WorkoutRoute>`: its file references and locations follow as children.
     private func startWorkoutRoute(_ a: Attributes, line: Int32) {
-        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "WorkoutRoute", line: line),
-            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "WorkoutRoute", line: line)
-        else { return }
-        route = WorkoutRoute(
-            sourceName: a.string(HSAX_A_SOURCE_NAME) ?? "", sourceVersion: a.string(HSAX_A_SOURCE_VERSION),
-            device: a.raw(HSAX_A_DEVICE).flatMap(device),
-            creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: "WorkoutRoute", line: line),
-            startDate: startDate, endDate: endDate, metadata: [], filePaths: [], locations: [])
+        guard let attributes = sampleAttributes(a, element: "WorkoutRoute", line: line) else { return }
+        route = WorkoutRoute(attributes: attributes, metadata: [], filePaths: [], locations: [])
+    }
+
+    /// The attributes of a `Correlation`, `Workout` or `WorkoutRoute`: nil, with a diagnostic,
+    /// where a date is missing, not a date or implausible.
+    private func sampleAttributes(_ a: Attributes, element: String, line: Int32) -> SampleAttributes? {
+        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: element, line: line),
+            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: element, line: line)
+        else { return nil }
+        return SampleAttributes(
+            sourceName: a.raw(HSAX_A_SOURCE_NAME).map { symbols[Int(symbol($0))] } ?? "",
+            sourceVersion: a.string(HSAX_A_SOURCE_VERSION), device: a.raw(HSAX_A_DEVICE).flatMap(device),
+            creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: element, line: line),
+            startDate: startDate, endDate: endDate)
     }
 
     /// `<ExportDate>`: checked against 1900 and the time of the read; it then bounds every later
@@ -334,24 +341,16 @@ extension ReaderSession {
 
     func startCorrelation(_ a: Attributes, line: Int32) {
         correlation = nil
-        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "Correlation", line: line),
-            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "Correlation", line: line)
-        else { return }
+        guard let attributes = sampleAttributes(a, element: "Correlation", line: line) else { return }
         correlation = Correlation(
-            type: a.string(HSAX_A_TYPE) ?? "",
-            sourceName: a.raw(HSAX_A_SOURCE_NAME).map { symbols[Int(symbol($0))] } ?? "",
-            sourceVersion: a.string(HSAX_A_SOURCE_VERSION), device: a.raw(HSAX_A_DEVICE).flatMap(device),
-            creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: "Correlation", line: line),
-            startDate: startDate, endDate: endDate, metadata: [], records: [], line: Int(line))
+            type: a.string(HSAX_A_TYPE) ?? "", attributes: attributes, metadata: [], records: [], line: Int(line))
     }
 
     // MARK: Workouts
 
     func startWorkout(_ a: Attributes, line: Int32) {
         workout = nil
-        guard let startDate = requiredDate(a, HSAX_A_START_DATE, "startDate", element: "Workout", line: line),
-            let endDate = requiredDate(a, HSAX_A_END_DATE, "endDate", element: "Workout", line: line)
-        else { return }
+        guard let attributes = sampleAttributes(a, element: "Workout", line: line) else { return }
         workout = Workout(
             activityType: a.string(HSAX_A_WORKOUT_ACTIVITY_TYPE) ?? "",
             durationMinutes: optionalQuantity(
@@ -363,11 +362,8 @@ extension ReaderSession {
             totalEnergyBurnedKcal: optionalQuantity(
                 a, value: HSAX_A_TOTAL_ENERGY_BURNED, unit: HSAX_A_TOTAL_ENERGY_BURNED_UNIT, expected: .kilocalorie,
                 "totalEnergyBurned", element: "Workout", line: line),
-            sourceName: a.raw(HSAX_A_SOURCE_NAME).map { symbols[Int(symbol($0))] } ?? "",
-            sourceVersion: a.string(HSAX_A_SOURCE_VERSION), device: a.raw(HSAX_A_DEVICE).flatMap(device),
-            creationDate: optionalDate(a, HSAX_A_CREATION_DATE, "creationDate", element: "Workout", line: line),
-            startDate: startDate, endDate: endDate, metadata: [], events: [], statistics: [], activities: [],
-            routes: [], line: Int(line))
+            attributes: attributes, metadata: [], events: [], statistics: [], activities: [], routes: [],
+            line: Int(line))
     }
 
     func workoutStatistics(_ a: Attributes, parent: Int32, line: Int32) {

@@ -79,8 +79,8 @@ struct DaysWithDataTests {
         var batch = ExportBatch()
         batch.correlations = [
             Correlation(
-                type: "HKCorrelationTypeIdentifierBloodPressure", sourceName: TestSource.health.name,
-                startDate: t, endDate: t,
+                type: "HKCorrelationTypeIdentifierBloodPressure",
+                attributes: SampleAttributes(sourceName: TestSource.health.name, startDate: t, endDate: t),
                 records: [
                     reading("HKQuantityTypeIdentifierBloodPressureSystolic", 121),
                     reading("HKQuantityTypeIdentifierBloodPressureDiastolic", 79),

@@ -36,8 +36,8 @@ struct VitalsTests {
     func bloodPressure(_ source: TestSource, _ time: String, _ high: Double, _ low: Double) -> Correlation {
         let t = Timestamp(secondsSince1970: utc.t(time))
         return Correlation(
-            type: "HKCorrelationTypeIdentifierBloodPressure", sourceName: source.name, device: source.device,
-            startDate: t, endDate: t,
+            type: "HKCorrelationTypeIdentifierBloodPressure",
+            attributes: SampleAttributes(sourceName: source.name, device: source.device, startDate: t, endDate: t),
             records: [
                 measure(
                     source, time, high, type: Self.systolic, canonical: .millimetreOfMercury, written: "mmHg",

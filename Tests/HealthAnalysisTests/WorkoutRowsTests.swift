@@ -18,10 +18,16 @@ struct WorkoutRowsTests {
         let e = berlin.ts(end)
         return Workout(
             activityType: type, durationMinutes: minutes, totalDistanceKm: totalKm, totalEnergyBurnedKcal: totalKcal,
-            sourceName: source.name, device: source.device, startDate: s, endDate: e, statistics: statistics,
+            attributes: SampleAttributes(sourceName: source.name, device: source.device, startDate: s, endDate: e),
+            statistics: statistics,
             activities: activities,
             routes: routes.isEmpty
-                ? [] : [WorkoutRoute(sourceName: source.name, startDate: s, endDate: e, filePaths: routes)])
+                ? []
+                : [
+                    WorkoutRoute(
+                        attributes: SampleAttributes(sourceName: source.name, startDate: s, endDate: e),
+                        filePaths: routes)
+                ])
     }
 
     func stat(_ type: String, sum: Double? = nil, average: Double? = nil, maximum: Double? = nil, _ unit: CanonicalUnit)

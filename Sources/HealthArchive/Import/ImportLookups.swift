@@ -161,9 +161,17 @@ final class ImportLookups {
         }
     }
 
-    func bindProvenance(_ s: Statement, from p: Int32, version: String?, device: Device?) throws {
-        s.bind(p, try versionID(version))
-        s.bind(p + 1, try deviceID(device))
+    /// Binds `a` to the parameters from `p` on of a correlation, correlation record, workout or
+    /// route: source id, version id, device id, start, end, creation, printed offset (the order
+    /// `Archive+Read`'s `sampleAttributes` reads them back in).
+    func bindSampleAttributes(_ s: Statement, from p: Int32, _ a: SampleAttributes) throws {
+        s.bind(p, try sourceID(a.sourceName))
+        s.bind(p + 1, try versionID(a.sourceVersion))
+        s.bind(p + 2, try deviceID(a.device))
+        s.bind(p + 3, a.startDate.secondsSince1970)
+        s.bind(p + 4, a.endDate.secondsSince1970)
+        s.bind(p + 5, a.creationDate?.secondsSince1970)
+        s.bind(p + 6, Int64(a.startDate.printedOffsetSeconds / 60))
     }
 
     /// The entries of a top-level record as its block stores them (key ids, inserting new keys).

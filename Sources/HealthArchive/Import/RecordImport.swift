@@ -337,12 +337,7 @@ final class RecordImport {
         outcome.correlationsRead += 1
         let s = insertCorrelation
         s.bind(1, try lookups.typeID(c.type))
-        s.bind(2, try lookups.sourceID(c.sourceName))
-        try lookups.bindProvenance(s, from: 3, version: c.sourceVersion, device: c.device)
-        s.bind(5, c.startDate.secondsSince1970)
-        s.bind(6, c.endDate.secondsSince1970)
-        s.bind(7, c.creationDate?.secondsSince1970)
-        s.bind(8, Int64(c.startDate.printedOffsetSeconds / 60))
+        try lookups.bindSampleAttributes(s, from: 2, c.attributes)
         s.bind(9, exportID)
         try s.run()
         guard db.changes == 1 else { return }
@@ -355,12 +350,7 @@ final class RecordImport {
             cr.bind(1, id)
             cr.bind(2, n)
             cr.bind(3, try lookups.typeID(r.type))
-            cr.bind(4, try lookups.sourceID(r.sourceName))
-            try lookups.bindProvenance(cr, from: 5, version: r.sourceVersion, device: r.device)
-            cr.bind(7, r.startDate.secondsSince1970)
-            cr.bind(8, r.endDate.secondsSince1970)
-            cr.bind(9, r.creationDate?.secondsSince1970)
-            cr.bind(10, Int64(r.startDate.printedOffsetSeconds / 60))
+            try lookups.bindSampleAttributes(cr, from: 4, r.attributes)
             cr.bind(11, value)
             cr.bind(12, unit)
             cr.bind(13, original)

@@ -51,12 +51,7 @@ final class WorkoutImport {
         outcome.workoutsRead += 1
         let s = insertWorkout
         s.bind(1, try lookups.typeID(w.activityType))
-        s.bind(2, try lookups.sourceID(w.sourceName))
-        try lookups.bindProvenance(s, from: 3, version: w.sourceVersion, device: w.device)
-        s.bind(5, w.startDate.secondsSince1970)
-        s.bind(6, w.endDate.secondsSince1970)
-        s.bind(7, w.creationDate?.secondsSince1970)
-        s.bind(8, Int64(w.startDate.printedOffsetSeconds / 60))
+        try lookups.bindSampleAttributes(s, from: 2, w.attributes)
         s.bind(9, w.durationMinutes)
         s.bind(10, w.totalDistanceKm)
         s.bind(11, w.totalEnergyBurnedKcal)
@@ -88,12 +83,7 @@ final class WorkoutImport {
             let s = insertRoute
             s.bind(1, id)
             s.bind(2, n)
-            s.bind(3, try lookups.sourceID(route.sourceName))
-            try lookups.bindProvenance(s, from: 4, version: route.sourceVersion, device: route.device)
-            s.bind(6, route.startDate.secondsSince1970)
-            s.bind(7, route.endDate.secondsSince1970)
-            s.bind(8, route.creationDate?.secondsSince1970)
-            s.bind(9, Int64(route.startDate.printedOffsetSeconds / 60))
+            try lookups.bindSampleAttributes(s, from: 3, route.attributes)
             try s.run()
             let routeID = db.lastInsertRowID
             try lookups.insertMetadata(route.metadata, kind: .workoutRoute, owner: routeID)

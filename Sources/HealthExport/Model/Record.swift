@@ -143,6 +143,13 @@ extension Record {
     /// The `HKTimeZone` metadata value (an IANA zone name), when present.
     public var timeZoneIdentifier: String? { metadata.value(for: MetadataKey.timeZone) }
 
+    /// The record's source, device and dates, as a `Correlation` or `Workout` holds them.
+    public var attributes: SampleAttributes {
+        SampleAttributes(
+            sourceName: sourceName, sourceVersion: sourceVersion, device: device, creationDate: creationDate,
+            startDate: startDate, endDate: endDate)
+    }
+
     /// True when `HKWasUserEntered` is `1` (a manual entry).
     public var wasUserEntered: Bool { metadata.value(for: MetadataKey.wasUserEntered) == "1" }
 }

@@ -90,7 +90,7 @@ public struct WorkoutActivity: Sendable {
 }
 
 /// A `<Workout>`.
-public struct Workout: Sendable {
+public struct Workout: SampleElement, Sendable {
     /// `HKWorkoutActivityTypeRunning`, …
     public var activityType: String
     /// The workout's duration in minutes, pauses excluded (as the export gives it).
@@ -100,12 +100,8 @@ public struct Workout: Sendable {
     public var totalDistanceKm: Double?
     /// Total active energy in kcal: `totalEnergyBurned`, or the `ActiveEnergyBurned` statistic.
     public var totalEnergyBurnedKcal: Double?
-    public var sourceName: String
-    public var sourceVersion: String?
-    public var device: Device?
-    public var creationDate: Timestamp?
-    public var startDate: Timestamp
-    public var endDate: Timestamp
+    /// Source, device and dates (read as the element's own: `startDate`).
+    public var attributes: SampleAttributes
     public var metadata: [MetadataEntry]
     public var events: [WorkoutEvent]
     public var statistics: [WorkoutStatistics]
@@ -126,12 +122,7 @@ public struct Workout: Sendable {
         durationMinutes: Double? = nil,
         totalDistanceKm: Double? = nil,
         totalEnergyBurnedKcal: Double? = nil,
-        sourceName: String,
-        sourceVersion: String? = nil,
-        device: Device? = nil,
-        creationDate: Timestamp? = nil,
-        startDate: Timestamp,
-        endDate: Timestamp,
+        attributes: SampleAttributes,
         metadata: [MetadataEntry] = [],
         events: [WorkoutEvent] = [],
         statistics: [WorkoutStatistics] = [],
@@ -143,12 +134,7 @@ public struct Workout: Sendable {
         self.durationMinutes = durationMinutes
         self.totalDistanceKm = totalDistanceKm
         self.totalEnergyBurnedKcal = totalEnergyBurnedKcal
-        self.sourceName = sourceName
-        self.sourceVersion = sourceVersion
-        self.device = device
-        self.creationDate = creationDate
-        self.startDate = startDate
-        self.endDate = endDate
+        self.attributes = attributes
         self.metadata = metadata
         self.events = events
         self.statistics = statistics

@@ -32,34 +32,20 @@ public struct RouteLocation: Sendable {
 
 /// A `<WorkoutRoute>`: references to GPX files (`/workout-routes/route_….gpx`, relative to
 /// `apple_health_export/`) or, in very old exports, inline locations.
-public struct WorkoutRoute: Sendable {
-    public var sourceName: String
-    public var sourceVersion: String?
-    public var device: Device?
-    public var creationDate: Timestamp?
-    public var startDate: Timestamp
-    public var endDate: Timestamp
+public struct WorkoutRoute: SampleElement, Sendable {
+    /// Source, device and dates (read as the element's own: `startDate`).
+    public var attributes: SampleAttributes
     public var metadata: [MetadataEntry]
     public var filePaths: [String]
     public var locations: [RouteLocation]
 
     public init(
-        sourceName: String,
-        sourceVersion: String? = nil,
-        device: Device? = nil,
-        creationDate: Timestamp? = nil,
-        startDate: Timestamp,
-        endDate: Timestamp,
+        attributes: SampleAttributes,
         metadata: [MetadataEntry] = [],
         filePaths: [String] = [],
         locations: [RouteLocation] = []
     ) {
-        self.sourceName = sourceName
-        self.sourceVersion = sourceVersion
-        self.device = device
-        self.creationDate = creationDate
-        self.startDate = startDate
-        self.endDate = endDate
+        self.attributes = attributes
         self.metadata = metadata
         self.filePaths = filePaths
         self.locations = locations

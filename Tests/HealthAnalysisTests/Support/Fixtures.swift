@@ -137,8 +137,10 @@ func summary(
 func workout(_ source: TestSource, _ start: Int64, _ end: Int64, minutes: Double?) -> Workout {
     Workout(
         activityType: "HKWorkoutActivityTypeWalking", durationMinutes: minutes, totalDistanceKm: nil,
-        totalEnergyBurnedKcal: nil, sourceName: source.name, sourceVersion: nil, device: source.device,
-        creationDate: nil, startDate: Timestamp(secondsSince1970: start), endDate: Timestamp(secondsSince1970: end),
+        totalEnergyBurnedKcal: nil,
+        attributes: SampleAttributes(
+            sourceName: source.name, device: source.device, startDate: Timestamp(secondsSince1970: start),
+            endDate: Timestamp(secondsSince1970: end)),
         metadata: [], events: [], statistics: [], activities: [], routes: [], line: 0)
 }
 
