@@ -292,28 +292,32 @@ final class ReaderSession {
     func requiredDate(_ a: Attributes, _ id: hsax_attribute_id, _ name: String, element: String, line: Int32)
         -> Timestamp?
     {
-        guard let b = a.bytes(id) else {
-            diagnose(.missingAttribute, "\(element) without \(name)", line: line)
-            return nil
-        }
-        guard let t = decodeTimestamp(b) else {
-            diagnose(.badDate, "\(element) \(name)=\(quoted(b))", line: line)
-            return nil
-        }
-        guard plausible(t) else {
-            diagnose(.implausibleDate, implausible(element, name, t), line: line)
-            return nil
-        }
-        return t
+        date(a, id, name, element: element, line: line, required: true)
     }
 
     /// An optional date attribute; a bad or implausible value is ignored with a diagnostic.
     func optionalDate(_ a: Attributes, _ id: hsax_attribute_id, _ name: String, element: String, line: Int32)
         -> Timestamp?
     {
-        guard let b = a.bytes(id) else { return nil }
+        date(a, id, name, element: element, line: line, required: false)
+    }
+
+    /// The date attribute `id`, decoded and plausible, else nil: with a diagnostic where it is
+    /// missing (only when `required`), not a date (`.badDate` when `required`: its element is
+    /// dropped; else `.ignoredAttribute`) or implausible. Not on a record's fast path.
+    private func date(
+        _ a: Attributes, _ id: hsax_attribute_id, _ name: String, element: String, line: Int32, required: Bool
+    ) -> Timestamp? {
+        guard let b = a.bytes(id) else {
+            if required { diagnose(.missingAttribute, "\(element) without \(name)", line: line) }
+            return nil
+        }
         guard let t = decodeTimestamp(b) else {
-            diagnose(.ignoredAttribute, "\(element) \(name)=\(quoted(b)) is not a date", line: line)
+            if required {
+                diagnose(.badDate, "\(element) \(name)=\(quoted(b))", line: line)
+            } else {
+                diagnose(.ignoredAttribute, "\(element) \(name)=\(quoted(b)) is not a date", line: line)
+            }
             return nil
         }
         guard plausible(t) else {

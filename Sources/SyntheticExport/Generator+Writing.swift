@@ -33,16 +33,15 @@ extension Generator {
     }
 
     mutating func writeMetadata(_ key: StaticString, _ value: [UInt8], indent level: Int) {
-        indent(level)
-        out.append("<MetadataEntry key=\"")
-        out.append(key)
-        out.append("\" value=\"")
-        out.append(value)
-        out.append("\"/>\n")
-        metadataCount += 1
+        value.withUnsafeBufferPointer { writeMetadata(key, $0, indent: level) }
     }
 
     mutating func writeMetadata(_ key: StaticString, _ value: StaticString, indent level: Int) {
+        value.withUTF8Buffer { writeMetadata(key, $0, indent: level) }
+    }
+
+    /// A `<MetadataEntry key value/>` line; `value` is written as it is (escaped by the caller).
+    private mutating func writeMetadata(_ key: StaticString, _ value: UnsafeBufferPointer<UInt8>, indent level: Int) {
         indent(level)
         out.append("<MetadataEntry key=\"")
         out.append(key)

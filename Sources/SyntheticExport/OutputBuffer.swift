@@ -55,11 +55,15 @@ struct OutputBuffer {
 
     @inline(__always)
     mutating func append(_ a: [UInt8]) {
-        a.withUnsafeBufferPointer { p in
-            reserve(p.count)
-            (base + count).update(from: p.baseAddress!, count: p.count)
-            count += p.count
-        }
+        a.withUnsafeBufferPointer { append($0) }
+    }
+
+    @inline(__always)
+    mutating func append(_ p: UnsafeBufferPointer<UInt8>) {
+        guard let start = p.baseAddress else { return }
+        reserve(p.count)
+        (base + count).update(from: start, count: p.count)
+        count += p.count
     }
 
     /// Appends `s` with `&`, `<`, `>` and `"` escaped for an attribute value.

@@ -23,19 +23,6 @@ func sqlite3(_ db: String, _ sql: String) throws -> String {
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
-/// Runs `command` (an absolute path) with `arguments`; its exit status.
-@discardableResult
-func system(_ command: String, _ arguments: [String]) throws -> Int32 {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: command)
-    p.arguments = arguments
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    p.waitUntilExit()
-    return p.terminationStatus
-}
-
 /// A folder with an archive `h.sqlite` holding one 3-day export (and the export, `a.xml`).
 func folderWithAnArchive(days: Int = 3) throws -> (dir: URL, db: String) {
     let dir = try temporaryFolder()

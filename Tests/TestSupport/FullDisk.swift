@@ -19,7 +19,7 @@ public struct FullDisk {
     public init?(at folder: URL, size: String = "2m") throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         guard getuid() == 0,
-            try Self.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", folder.path]) == 0
+            try system("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", folder.path]) == 0
         else {
             print("skipped: a small tmpfs needs root")
             return nil
@@ -28,7 +28,7 @@ public struct FullDisk {
     }
 
     /// Unmounts the tmpfs (errors ignored: for `defer`).
-    public func unmount() { _ = try? Self.run("/usr/bin/umount", [folder.path]) }
+    public func unmount() { _ = try? system("/usr/bin/umount", [folder.path]) }
 
     /// Copies the file at `path` onto the tmpfs under `name`; returns the copy's path.
     /// - Throws: the error of `FileManager.copyItem`.
@@ -56,15 +56,19 @@ public struct FullDisk {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: filler.path])
         }
     }
+}
 
-    private static func run(_ command: String, _ arguments: [String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: command)
-        p.arguments = arguments
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
-    }
+/// Runs `command` (an absolute path) with `arguments`, its output and errors discarded; its exit
+/// status.
+/// - Throws: the error of starting it.
+@discardableResult
+public func system(_ command: String, _ arguments: [String]) throws -> Int32 {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: command)
+    p.arguments = arguments
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    return p.terminationStatus
 }
