@@ -476,12 +476,8 @@ extension Generator {
 
     /// `2025-10-01 6:15pm`: the route's `<name>`, in the true local time of the start.
     func routeTitle(_ start: Int64) -> String {
-        let local = schedule.localSeconds(at: start)
-        let day = floorDiv(local, 86_400)
-        let sod = Int(local - day * 86_400)
-        let h24 = sod / 3600
-        let h12 = h24 % 12 == 0 ? 12 : h24 % 12
-        return "\(Civil.format(days: Int(day))) \(h12):\(Civil.pad(sod / 60 % 60, 2))\(h24 < 12 ? "am" : "pm")"
+        let c = routeClock(start)
+        return "\(c.date) \(c.hour):\(c.minute)\(c.amPM)"
     }
 
     /// `2025-10-01T16:15:00Z`.

@@ -355,13 +355,21 @@ extension Generator {
 
     /// `route_2026-03-05_6.15pm.gpx`: the TRUE local date and 12-hour time of the start.
     func routeFileName(_ start: Int64) -> String {
+        let c = routeClock(start)
+        return "route_\(c.date)_\(c.hour).\(c.minute)\(c.amPM).gpx"
+    }
+
+    /// The TRUE local date of `start` and its 12-hour time, as a route's file name and title
+    /// write them: (`2026-03-05`, 6, `15`, `pm`).
+    func routeClock(_ start: Int64) -> (date: String, hour: Int, minute: String, amPM: String) {
         let local = schedule.localSeconds(at: start)
         let day = floorDiv(local, 86_400)
         let sod = Int(local - day * 86_400)
         let h24 = sod / 3600
-        let h12 = h24 % 12 == 0 ? 12 : h24 % 12
-        return
-            "route_\(Civil.format(days: Int(day)))_\(h12).\(Civil.pad(sod / 60 % 60, 2))\(h24 < 12 ? "am" : "pm").gpx"
+        return (
+            Civil.format(days: Int(day)), h24 % 12 == 0 ? 12 : h24 % 12, Civil.pad(sod / 60 % 60, 2),
+            h24 < 12 ? "am" : "pm"
+        )
     }
 
     func uuid(_ r: inout SplitMix64) -> String {

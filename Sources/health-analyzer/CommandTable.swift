@@ -70,6 +70,9 @@ enum SharedOption {
             "Parser threads (default: the cores available{cores}; with --db, threads reading the archive)."
             + " Every output is the same for any N.")
     static func quiet(_ help: String) -> OptionSpec { OptionSpec(name: "--quiet", help: help) }
+    /// `report`'s and `batch`'s output folder.
+    static let out = OptionSpec(
+        name: "--out", value: "<dir>", help: "Output folder (created if missing). Required.", completion: .directory)
     static let inputHelp =
         "export.zip (read in place), export.xml, the unzipped folder, or - for XML on standard input."
 }
@@ -157,9 +160,7 @@ enum CommandTable {
             """,
         positional: PositionalSpec(name: "<input>", help: SharedOption.inputHelp),
         options: [
-            OptionSpec(
-                name: "--out", value: "<dir>", help: "Output folder (created if missing). Required.",
-                completion: .directory),
+            SharedOption.out,
             OptionSpec(
                 name: "--tz", value: "<IANA zone>",
                 help: "One zone for all local days and hours, e.g. Europe/Berlin (the Health app's charts). "
@@ -260,9 +261,7 @@ enum CommandTable {
             """,
         positional: PositionalSpec(name: "<manifest.csv | folder>", help: "The people and their exports."),
         options: [
-            OptionSpec(
-                name: "--out", value: "<dir>", help: "Output folder (created if missing). Required.",
-                completion: .directory),
+            SharedOption.out,
             OptionSpec(
                 name: "--shard", value: "<K/N>",
                 help: "Only the people whose id hashes to K of N (FNV-1a 64 of the id's UTF-8 bytes, modulo N); "

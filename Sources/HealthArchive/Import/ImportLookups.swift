@@ -120,31 +120,33 @@ final class ImportLookups {
     }
 
     func recordTypeID(_ r: borrowing Record) throws -> Int64 {
-        let symbol = Int(r.typeSymbol)
-        if symbol >= 0 && symbol < typeBySymbol.count && typeBySymbol[symbol] > 0 { return typeBySymbol[symbol] }
+        if let id = Self.known(r.typeSymbol, typeBySymbol) { return id }
         let id = try typeID(r.type)
-        if symbol >= 0 {
-            if symbol >= typeBySymbol.count {
-                typeBySymbol.append(contentsOf: repeatElement(0, count: symbol + 1 - typeBySymbol.count))
-            }
-            typeBySymbol[symbol] = id
-        }
+        Self.remember(id, r.typeSymbol, &typeBySymbol)
         return id
     }
 
     func recordSourceID(_ r: borrowing Record) throws -> Int64 {
-        let symbol = Int(r.sourceSymbol)
-        if symbol >= 0 && symbol < sourceBySymbol.count && sourceBySymbol[symbol] > 0 {
-            return sourceBySymbol[symbol]
-        }
+        if let id = Self.known(r.sourceSymbol, sourceBySymbol) { return id }
         let id = try sourceID(r.sourceName)
-        if symbol >= 0 {
-            if symbol >= sourceBySymbol.count {
-                sourceBySymbol.append(contentsOf: repeatElement(0, count: symbol + 1 - sourceBySymbol.count))
-            }
-            sourceBySymbol[symbol] = id
-        }
+        Self.remember(id, r.sourceSymbol, &sourceBySymbol)
         return id
+    }
+
+    /// The id remembered for a read's `symbol` (`Record.typeSymbol`, `.sourceSymbol`) in
+    /// `table`, indexed by symbol, 0 where none is; nil for none or a record not from a read (-1).
+    @inline(__always)
+    private static func known(_ symbol: Int32, _ table: [Int64]) -> Int64? {
+        let k = Int(symbol)
+        return k >= 0 && k < table.count && table[k] > 0 ? table[k] : nil
+    }
+
+    @inline(__always)
+    private static func remember(_ id: Int64, _ symbol: Int32, _ table: inout [Int64]) {
+        let k = Int(symbol)
+        guard k >= 0 else { return }
+        if k >= table.count { table.append(contentsOf: repeatElement(0, count: k + 1 - table.count)) }
+        table[k] = id
     }
 
     /// The stored columns of a record's value: value, unit id, original value, value text id.

@@ -74,6 +74,14 @@ struct ReportSections {
 
     mutating func heading(_ title: String) { add(.heading(level: 2, [.text(title)])) }
 
+    /// A section's heading and, where it has nothing to show (`isEmpty`), the one sentence that
+    /// says so; false then, and the section ends there.
+    mutating func heading(_ title: String, emptyWhen isEmpty: Bool, _ emptyText: String) -> Bool {
+        heading(title)
+        if isEmpty { paragraph(emptyText) }
+        return !isEmpty
+    }
+
     /// A paragraph of the program's words (inline code between backticks).
     mutating func paragraph(_ words: String) { add(.paragraph(Inline.words(words))) }
 

@@ -5,11 +5,7 @@ import HealthExport
 
 extension ReportSections {
     mutating func atAGlance() {
-        heading("At a glance")
-        guard !result.days.isEmpty else {
-            paragraph("No days with data.")
-            return
-        }
+        guard heading("At a glance", emptyWhen: result.days.isEmpty, "No days with data.") else { return }
         // Decimals of the mean and of the lowest and highest day.
         let metrics: [(name: String, mean: Int, extremes: Int, value: (DailyMetrics) -> Double?)] = [
             ("Steps", 0, 0, { $0.steps }),

@@ -5,11 +5,7 @@ import HealthExport
 
 extension ReportSections {
     mutating func monthlyOverview() {
-        heading("Months")
-        guard !result.months.isEmpty else {
-            paragraph("No months with data.")
-            return
-        }
+        guard heading("Months", emptyWhen: result.months.isEmpty, "No months with data.") else { return }
         func hours(_ minutes: Double?) -> String {
             guard let minutes else { return none }
             let m = Int(minutes.rounded())

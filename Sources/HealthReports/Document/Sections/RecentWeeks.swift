@@ -7,11 +7,7 @@ import HealthTables
 extension ReportSections {
     mutating func weeks() {
         let shown = Array(result.weeks.suffix(max(options.weeksInReport, 0)))
-        heading("Recent weeks")
-        guard !shown.isEmpty else {
-            paragraph("No weeks with data.")
-            return
-        }
+        guard heading("Recent weeks", emptyWhen: shown.isEmpty, "No weeks with data.") else { return }
         paragraph(
             shown.count == result.weeks.count
                 ? "All \(grouped(shown.count)) \(shown.count == 1 ? "week" : "weeks"):"

@@ -5,13 +5,9 @@ import HealthExport
 
 extension ReportSections {
     mutating func sleepSection() {
-        heading("Sleep")
         // Two kinds of night, each counted and averaged over its own nights (SleepSummary).
         let summary = SleepSummary(result.sleep)
-        guard !summary.isEmpty else {
-            paragraph("No sleep records.")
-            return
-        }
+        guard heading("Sleep", emptyWhen: summary.isEmpty, "No sleep records.") else { return }
         let nights = result.sleep.filter { !$0.isNap && $0.asleepMinutes != nil }
         func mean(_ values: [Double?]) -> Double? {
             let v = values.compactMap { $0 }

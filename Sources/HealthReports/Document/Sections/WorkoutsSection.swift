@@ -5,11 +5,7 @@ import HealthExport
 
 extension ReportSections {
     mutating func workoutsSection() {
-        heading("Workouts")
-        guard !result.workouts.isEmpty else {
-            paragraph("No workouts.")
-            return
-        }
+        guard heading("Workouts", emptyWhen: result.workouts.isEmpty, "No workouts.") else { return }
         let counted = result.workouts.filter { !$0.isDuplicate }
         let duplicates = result.workouts.count - counted.count
         struct Totals {
