@@ -33,9 +33,10 @@ final class ActivitySummaries: DomainAccumulator {
 }
 
 extension ActivitySummary {
-    /// The rule for two summaries of one date (after restores): the larger one, comparing
-    /// active energy, exercise, stand, move time, then the four goals (no value below any), is
-    /// kept; equal ones are not larger. The archive's import applies the same rule.
+    /// The rule for two summaries of one date (after restores, docs/export-format.md §7.8): the
+    /// larger one is kept, comparing active energy, exercise, stand, move time, then the four
+    /// goals (no value below any); equal ones are not larger. The analysis and the archive's
+    /// import both apply it.
     public func isLarger(than other: ActivitySummary) -> Bool {
         func key(_ s: ActivitySummary) -> [Double] {
             [
