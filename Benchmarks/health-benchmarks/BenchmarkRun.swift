@@ -95,20 +95,8 @@ struct BenchmarkRun {
 
     /// Reads the whole file once so that every run finds it in the page cache; returns the seconds it took.
     private func warmUp(_ path: String) throws -> Double {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw PhaseError(description: "\(path): cannot open: \(errnoText())") }
-        defer { close(fd) }
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
         let start = monotonicNanoseconds()
-        while true {
-            let n = read(fd, buffer, 1 << 20)
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PhaseError(description: "\(path): cannot read: \(errnoText())")
-            }
-        }
+        try forEachChunk(ofFileAt: path) { _, _ in }
         return Double(monotonicNanoseconds() - start) / 1e9
     }
 }

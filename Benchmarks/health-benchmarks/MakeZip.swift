@@ -24,18 +24,7 @@ func makeZip(of path: String, at zipPath: String) throws {
     archive_entry_set_perm(entry, 0o644)
     archive_entry_set_size(entry, la_int64_t(size))
     guard archive_write_header(a, entry) == ARCHIVE_OK else { throw fail("cannot write") }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw PhaseError(description: "\(path): cannot open: \(errnoText())") }
-    defer { close(fd) }
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-        let n = read(fd, buffer, 1 << 20)
-        if n == 0 { break }
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw PhaseError(description: "\(path): cannot read: \(errnoText())")
-        }
+    try forEachChunk(ofFileAt: path) { buffer, n in
         guard archive_write_data(a, buffer, n) == n else { throw fail("cannot write") }
     }
     guard archive_write_close(a) == ARCHIVE_OK else { throw fail("cannot write") }

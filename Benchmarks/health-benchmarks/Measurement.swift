@@ -86,3 +86,23 @@ func printError(_ text: String) {
 }
 
 func errnoText() -> String { String(cString: strerror(errno)) }
+
+/// Reads the file at `path` from start to end in 1 MiB chunks, handing each (its bytes and their
+/// count) to `body`; a read interrupted by a signal is retried.
+/// - Throws: `PhaseError` ("<path>: cannot open: …", "… cannot read: …") or what `body` throws.
+func forEachChunk(ofFileAt path: String, _ body: (UnsafeMutableRawPointer, Int) throws -> Void) throws {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw PhaseError(description: "\(path): cannot open: \(errnoText())") }
+    defer { close(fd) }
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+        let n = read(fd, buffer, 1 << 20)
+        if n == 0 { return }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw PhaseError(description: "\(path): cannot read: \(errnoText())")
+        }
+        try body(buffer, n)
+    }
+}
