@@ -536,7 +536,10 @@ into periods (`Sources/HealthAnalysis/TimeZones/ZoneChangePoints.swift`):
 - The search takes the sequence of candidates with the highest total, where each change costs
   2.5 (so it must gain more than two days' score: two odd days at the start or the end of the
   data never make a period of their own) and each period lasts at least two days. Equal totals go to the earlier candidate in §6's order and to
-  the earliest change the evidence allows.
+  the earliest change the evidence allows, but for days at the start of a new period that give
+  neither zone any evidence (no agreeing summary, no matching HRV beat list: a travel day
+  without any sample): they stay in the zone before, as with `HKTimeZone`, where the latest
+  day is taken when nothing tells the days apart (§5), while the new period keeps its two days.
 - Each period is named as in item 3 of §6 (stand-ins included; the locale's zone is suggested
   only when no period lies in its region: a trip away from home is no stand-in for home), and a
   change takes effect as in §5. The periods are used
@@ -583,8 +586,9 @@ with `HKTimeZone` only from the move on, and without it, and one zone for each o
 −11:00 to +14:00 with and without it. `--analyzer PATH` counts another binary's days with the
 same exports (a before and after). Two groups run only when asked, so that the default totals stay
 comparable across versions: `--sizes` (moves east and west of 1, 3, 9 and 15 hours, and moves
-onto the last one or two days of the data) and `--departures` (eastward moves with a departure
-instant, §5 "The instant of a move").
+onto the last one or two days of the data), `--departures` (eastward moves with a departure
+instant, §5 "The instant of a move") and `--empty` (the moves of `--sizes` with their travel day
+holding no sample at all: `generate-export --empty-day`).
 """# + "\n"),
         ("deduplication.md", #"""
 # Counting once: source de-duplication

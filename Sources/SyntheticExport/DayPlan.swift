@@ -48,6 +48,9 @@ struct DayPlan {
     var standGoal: Int64 = 12
 
     var wornMinutes: Int { minuteKind.count }
+    /// A day without any sample (`SyntheticExportConfiguration.emptyDays`): nothing is worn or
+    /// recorded; only its `ActivitySummary` (zero rings, the goals) is written.
+    var isEmpty = false
 
     /// The worn-minute index containing `t`, if worn then.
     func minuteIndex(_ t: Int64) -> Int? {
@@ -77,6 +80,12 @@ struct Planner {
         var p = DayPlan(
             index: index, day: firstDay + index, dayStart: schedule.dayStart(index),
             dayEnd: schedule.dayStart(index + 1))
+        if schedule.isEmptyDay(index) {
+            p.isEmpty = true
+            p.moveGoal = index < 45 ? 500 : 550
+            (p.wake, p.wearStart, p.wearEnd) = (p.dayStart, p.dayStart, p.dayStart)
+            return p
+        }
         var r = SplitMix64(seed: seed, day: index, stream: Stream.plan)
         let shortTravelDay = planWearing(&p, &r)
         planUnwornWalks(&p, &r, shortTravelDay: shortTravelDay)
@@ -124,11 +133,12 @@ struct Planner {
 
     /// The walks without the Watch, and the night. A morning walk before the Watch goes on
     /// (iPhone only, sometimes also Strava; the Watch goes on 5–15 minutes after it at the
-    /// earliest); a late walk across local midnight (iPhone only). The last day and a travel
-    /// day (the next day is in another zone) have neither the late walk nor a night.
+    /// earliest); a late walk across local midnight (iPhone only). The last day, a travel
+    /// day (the next day is in another zone) and the day before an empty day have neither the
+    /// late walk nor a night.
     private func planUnwornWalks(_ p: inout DayPlan, _ r: inout SplitMix64, shortTravelDay: Bool) {
         let index = p.index
-        let isLast = index == dayCount - 1 || schedule.isTravelDay(index)
+        let isLast = index == dayCount - 1 || schedule.isTravelDay(index) || schedule.isEmptyDay(index + 1)
         if !shortTravelDay && (index % 2 == 0 || r.chance(0.3)) {
             let start = p.wake + 60 * Int64(r.int(8...15))
             let end = start + 60 * Int64(r.int(15...35))

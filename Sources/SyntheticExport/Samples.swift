@@ -5,6 +5,7 @@ struct SampleFactory {
     let seed: UInt64
 
     func samples(_ kind: RecordKind, _ p: DayPlan, into out: inout [Sample]) {
+        guard !p.isEmpty else { return }
         var r = SplitMix64(seed: seed, day: p.index, stream: Stream.kind(kind))
         switch kind {
         case .stepCount, .distance:

@@ -54,6 +54,11 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
     /// `YYYY-MM-DD`: no sample before this local day carries `HKTimeZone` (metadata that begins
     /// after a move: only the new zone is ever named); nil for metadata from the first day.
     public var timeZoneMetadataFrom: String? = nil
+    /// `YYYY-MM-DD` local days that hold no sample at all (the Watch and the iPhone both off, as on
+    /// a long flight; the night before ends without sleep tracking). Each day's `ActivitySummary`
+    /// is still written, with zero rings and the day's goals, as a paired Watch writes one for
+    /// every day; its truth is zero everywhere. Not with `extendedHealthData`.
+    public var emptyDays: [String] = []
     /// False: an iPhone-only user (no Watch records, no workouts); the iPhone writes active
     /// energy for its walks, and each day's ActivitySummary is the phone-estimated Move ring
     /// (that energy) with zero exercise and stand (iOS 16+, docs/rings.md §2).
@@ -97,6 +102,11 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
                 throw .unknownTimeZone(change.timeZoneIdentifier)
             }
         }
+        for day in emptyDays {
+            guard let d = Civil.parse(day), d >= first, d < first + days, !extendedHealthData else {
+                throw .invalidEmptyDay(day)
+            }
+        }
         // An eastward change shortens the travel day before it (Los Angeles to Tokyo in winter:
         // 7 hours); the day plan needs a few hours of Watch wear on it.
         let schedule = ZoneSchedule(self, firstDay: first)
@@ -133,6 +143,8 @@ public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
     /// A departure that is not `HH:MM`, or not after the new zone's midnight of the change day
     /// and before the old zone's (departures are for eastward moves).
     case invalidDeparture(String)
+    /// An empty day that is not a date within the days, or asked of an extended export.
+    case invalidEmptyDay(String)
 
     public var description: String {
         switch self {
@@ -145,6 +157,9 @@ public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
         case .invalidDeparture(let s):
             return
                 "departure '\(s)' is not HH:MM in the old zone after the new zone's midnight of the change day and before the old zone's (an eastward move)"
+        case .invalidEmptyDay(let s):
+            return
+                "empty day '\(s)' is not a date within the days, or the export is extended (whose sleep, body and route data are not planned per day)"
         case .travelDayTooShort(let s, let hours):
             return
                 "the travel day \(s) before the zone change would last \(hours) hours; the generator plans travel days of at least \(SyntheticExportConfiguration.shortestTravelDayHours) hours (an eastward change of at most 15 hours)"

@@ -56,6 +56,8 @@ struct ZoneSchedule: Sendable {
     /// Instants `[start, end)` whose samples carry no `HKTimeZone`
     /// (`SyntheticZoneChange.daysWithoutTimeZoneMetadata`).
     let unnamed: [Range<Int64>]
+    /// Day indices that hold no sample (`SyntheticExportConfiguration.emptyDays`).
+    let emptyDays: Set<Int>
 
     init(_ config: SyntheticExportConfiguration, firstDay: Int) {
         self.firstDay = firstDay
@@ -102,7 +104,11 @@ struct ZoneSchedule: Sendable {
             unnamed.append(Int64.min..<clocks[zoneOfDay[min(max(index, 0), zoneOfDay.count - 1)]].midnight(day: from))
         }
         self.unnamed = unnamed
+        emptyDays = Set(config.emptyDays.compactMap { Civil.parse($0).map { $0 - firstDay } })
     }
+
+    /// True when day `index` holds no sample.
+    func isEmptyDay(_ index: Int) -> Bool { emptyDays.contains(index) }
 
     /// False for a sample starting at `t` that carries no `HKTimeZone` (the first days after a
     /// change with `daysWithoutTimeZoneMetadata`).

@@ -5,7 +5,7 @@ import Foundation
 import SyntheticExport
 
 let usage =
-    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--zone-change DATE=ZONE[+N][@HH:MM]]... [--no-hktimezone] [--hktimezone-from DATE] [--locale ID] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
+    "usage: generate-export [--days N] [--first-day YYYY-MM-DD] [--tz ZONE] [--zone-change DATE=ZONE[+N][@HH:MM]]... [--no-hktimezone] [--hktimezone-from DATE] [--empty-day DATE]... [--locale ID] [--seed N] [--prolog v14|v12-malformed|none] [--export-date 'YYYY-MM-DD HH:MM'] [--order by-type|by-day] [--extended [--routes DIR]] --out FILE.xml|- [--truth FILE.csv|-]"
 
 let help = """
     \(usage)
@@ -27,6 +27,9 @@ let help = """
       --no-hktimezone       write no HKTimeZone metadata (older exports, iPhone-only users)
       --hktimezone-from DATE  no HKTimeZone before local day DATE (metadata that begins
                             after a move: only the new zone is named)
+      --empty-day DATE      local day DATE holds no sample (Watch and iPhone off, no sleep
+                            tracking the night before; its ActivitySummary has zero rings);
+                            repeat for several; not with --extended
       --locale ID           the HealthData locale attribute (default en_US)
       --seed N              random seed, unsigned 64-bit (default 1)
       --prolog KIND         v14 (default), v12-malformed (the broken iOS 16 DTD) or none
@@ -87,6 +90,7 @@ func parse(_ arguments: [String]) throws -> Options? {
                     firstDay: parts[0], timeZoneIdentifier: zone[0], daysWithoutTimeZoneMetadata: silent,
                     departure: at.count == 2 ? at[1] : nil))
         case "--no-hktimezone": o.configuration.writesTimeZoneMetadata = false
+        case "--empty-day": o.configuration.emptyDays.append(try value(a))
         case "--locale": o.configuration.locale = try value(a)
         case "--hktimezone-from": o.configuration.timeZoneMetadataFrom = try value(a)
         case "--seed":

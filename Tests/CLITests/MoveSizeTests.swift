@@ -72,6 +72,43 @@ struct MoveSizeTests {
         #expect(report.contains("on \(truth.days.count) days: \(truth.days.count) agree (100%)"), "\(report)")
     }
 
+    /// The same moves with the travel day (2025-01-15, the day before the change) holding no
+    /// sample at all: only its `ActivitySummary` (zero rings, the goals) is written, and the
+    /// night before has no sleep tracking. `scripts/zone-truth --empty` counts the same.
+    @Test(arguments: moves, Metadata.allCases)
+    func aTravelDayWithoutSamplesIsATrueEmptyDayInTheOldZone(move: Move, metadata: Metadata) throws {
+        // Nothing on 01-15 tells the zones apart; it is read in the old zone, as with
+        // HKTimeZone (docs/days-and-time-zones.md §5, §6.1). Without HKTimeZone main's binary
+        // moved the change onto 01-15 (the earliest day the evidence allowed) and named it by
+        // the new zone in all 8 moves (scripts/zone-truth --empty: 152 of 160 days); with
+        // HKTimeZone, and from the move, it already read all 160. The values are zero either
+        // way: 01-14's last samples end before both zones' midnights, 01-16's first start after.
+        var configuration = Self.configuration(move, metadata)
+        configuration.emptyDays = ["2025-01-15"]
+        let (rows, _, truth) = try EveryZoneTests.report(configuration)
+        let travel = try #require(truth.days.first { $0.date == "2025-01-15" })
+        #expect(travel.steps == 0 && travel.standHourRecords == 0 && travel.heartRateSampleCount == 0)
+        #expect(travel.activitySummary.appleStandHoursGoal == 12)
+        #expect(rows.map { $0["date"]! } == truth.days.map(\.date))
+        expectTrueZones(rows, truth, move)
+        // daily.csv keeps the day (its ActivitySummary) with empty cells where there were no
+        // records, and the summary's zeros for the rings.
+        let row = try #require(rows.first { $0["date"] == "2025-01-15" })
+        for column in ["steps", "distance_km", "active_energy_kcal", "heart_rate_max_bpm"] {
+            #expect(row[column] ?? "" == "", "\(column): \(row)")
+        }
+        for column in ["move_kcal", "exercise_min", "stand_hours", "workouts"] {
+            #expect(Double(row[column] ?? "") ?? 0 == 0, "\(column): \(row)")
+        }
+        #expect(EveryZoneTests.sameOffsets(row["time_zone"]!, move.from, first: move.firstDay, days: move.days))
+        // Every other day as the truth has it.
+        var others = truth
+        others.days.removeAll { $0.date == "2025-01-15" }
+        expectTrueDays(
+            rows.filter { $0["date"] != "2025-01-15" }, others,
+            name: "\(move.testDescription), the travel day empty, \(metadata)")
+    }
+
     @Test func aMoveOntoTheLastDayFollowsTheEvidenceAfterTheLastNamedZone() throws {
         // Perth (+08:00) to Brisbane (+10:00) on 2025-05-24, the last of 20 days. No sample on
         // that day names a zone (no night on the last day, no workout): the last HKTimeZone is

@@ -9,7 +9,8 @@ import HealthExport
 /// export's) must lie in a group with the offset printed on that export.
 ///
 /// Pure and deterministic: equal scores go to the earlier candidate (the caller orders them by
-/// preference) and to the earliest change that the evidence allows.
+/// preference) and to the earliest change that the evidence allows, but for days that give
+/// neither zone any evidence at the start of a period (`keepEmptyDaysBeforeChanges`).
 struct ZoneChangePoints {
     /// A group of zones with the same offsets over the data, with their calendar.
     struct Candidate {
@@ -67,8 +68,34 @@ struct ZoneChangePoints {
     func search() -> [Period]? {
         guard !candidates.isEmpty, let scored = scoredDays() else { return nil }
         let pass = bestTotals(scored)
-        guard let assignment = traceBack(pass, days: scored.days.count) else { return nil }
+        guard var assignment = traceBack(pass, days: scored.days.count) else { return nil }
+        keepEmptyDaysBeforeChanges(&assignment, scored)
         return periods(assignment, scored)
+    }
+
+    /// Moves each change later over the days at its start that hold no evidence for either zone
+    /// group (no agreeing ActivitySummary, no matching HRV beat list: a travel day without any
+    /// sample, whose two calendars' days hold only hours of the days around it), while the new
+    /// period keeps `shortestPeriodDays` and the old group has every anchor's offset there.
+    /// Such a day scores 0 in both, so the total is unchanged; it stays in the zone before, as
+    /// with `HKTimeZone`, where the latest day is taken when nothing tells the days apart
+    /// (docs/days-and-time-zones.md §5, §6.1).
+    private func keepEmptyDaysBeforeChanges(_ assignment: inout [Int], _ scored: ScoredDays) {
+        let lo = scored.days.lowerBound
+        var i = 1
+        while i < assignment.count {
+            let (a, b) = (assignment[i - 1], assignment[i])
+            var end = i
+            while end < assignment.count && assignment[end] == b { end += 1 }
+            var d = i
+            while a != b, end - (d + 1) >= Self.shortestPeriodDays, scored.score(b, lo + d) == 0,
+                scored.score(a, lo + d) == 0
+            {
+                assignment[d] = a
+                d += 1
+            }
+            i = max(end, i + 1)
+        }
     }
 
     /// Each candidate's evidence per day, the days where it lacks an anchor's offset, and the
