@@ -417,6 +417,12 @@ equally well, the values of the days in between depend on the choice, and standa
 `report.md` warn, naming them. `report.md` lists the periods,
 their days and the evidence for each; `report.json` gives the zone and the reason.
 
+When the last sample naming A and the first naming B lie within one of B's days X (a westward
+departure: the travel day goes on in B's clock, and A's last night and B's first workout fall on
+the same date in B), X is the first day, and the change starts just after the last sample naming
+A (then placed as in "The instant of a move" below). That day has both zones in force; its
+`time_zone` in `daily.csv` names the zone of the period it is counted in, which may be either.
+
 When the export has `HKTimeZone` counts but no instants (records built without metadata), the
 most frequent IANA zone is used for everything.
 
@@ -587,7 +593,9 @@ with `HKTimeZone` only from the move on, and without it, and one zone for each o
 same exports (a before and after). Two groups run only when asked, so that the default totals stay
 comparable across versions: `--sizes` (moves east and west of 1, 3, 9 and 15 hours, and moves
 onto the last one or two days of the data), `--departures` (eastward moves with a departure
-instant, §5 "The instant of a move") and `--empty` (the moves of `--sizes` with their travel day
+instant, §5 "The instant of a move"), `--westward` (westward moves of 1, 3, 9 and 15 hours with
+a departure instant: the travel day goes on in the new zone's clock; its zone may be named
+either way) and `--empty` (the moves of `--sizes` with their travel day
 holding no sample at all: `generate-export --empty-day`).
 """# + "\n"),
         ("deduplication.md", #"""

@@ -107,7 +107,7 @@ struct Planner {
 
     /// The instant of local `h:m` on `p`'s day, in the day's zone.
     private func at(_ p: DayPlan, _ h: Int, _ m: Int) -> Int64 {
-        schedule.clock(p.index).instant(day: p.day, hour: h, minute: m)
+        schedule.instant(day: p.index, hour: h, minute: m)
     }
 
     /// Wake-up, when the Watch goes on and off, and the Move goal. True on a short travel day
@@ -276,13 +276,19 @@ struct Planner {
     }
 
     /// Stand hours: every local hour the Watch is worn in (partly) gets a record, stood when
-    /// active in it or by chance (less likely from 21:00).
+    /// active in it or by chance (less likely from 21:00). On a travel day with a westward
+    /// departure the hours run on in the new zone's clock (a whole number of hours behind: the
+    /// same hour boundaries).
     private func planStandHours(_ p: inout DayPlan, _ r: inout SplitMix64) {
         let clock = schedule.clock(p.index)
         let firstHour = Int((clock.localSeconds(at: p.wearStart) - Int64(p.day) * 86_400) / 3600)
         let lastHour = Int((clock.localSeconds(at: p.wearEnd - 1) - Int64(p.day) * 86_400) / 3600)
-        for h in firstHour...lastHour {
-            let hs = at(p, h, 0)
+        let westward = schedule.departsWestward(p.index)
+        let firstStart = at(p, firstHour, 0)
+        for k in 0...(lastHour - firstHour) {
+            let hs = westward ? firstStart + 3600 * Int64(k) : at(p, firstHour + k, 0)
+            guard hs < p.wearEnd else { break }
+            let h = westward ? Int(((schedule.localSeconds(at: hs) % 86_400) + 86_400) % 86_400 / 3600) : firstHour + k
             let he = hs + 3600
             var active = false
             var t = max(hs, p.wearStart)

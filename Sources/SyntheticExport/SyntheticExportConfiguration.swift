@@ -111,11 +111,21 @@ public struct SyntheticExportConfiguration: Sendable, Equatable {
         // 7 hours); the day plan needs a few hours of Watch wear on it.
         let schedule = ZoneSchedule(self, firstDay: first)
         for change in zoneChanges where change.departure != nil {
-            // Eastward only: after the new zone's midnight of the first day and before the old one's.
             let index = Civil.parse(change.firstDay)! - first
+            let (old, new) = (schedule.clock(index - 1), schedule.clock(index))
+            if let departure = schedule.westwardDepartures[index] {
+                // Westward: from 12:00 on the travel day, before its end in the old zone, when the
+                // new zone's date is already the travel day's, a whole number of hours behind.
+                guard departure >= old.instant(day: first + index - 1, hour: 12, minute: 0),
+                    departure < old.midnight(day: first + index),
+                    departure >= new.midnight(day: first + index - 1),
+                    (old.offset(at: departure) - new.offset(at: departure)) % 3600 == 0
+                else { throw .invalidDeparture(change.departure ?? "") }
+                continue
+            }
+            // Eastward: after the new zone's midnight of the first day and before the old one's.
             guard change.departureTime != nil, let departure = schedule.departures[index],
-                departure > schedule.clock(index).midnight(day: first + index),
-                departure < schedule.clock(index - 1).midnight(day: first + index)
+                departure > new.midnight(day: first + index), departure < old.midnight(day: first + index)
             else { throw .invalidDeparture(change.departure ?? "") }
         }
         for (index, _) in schedule.changes {
@@ -140,8 +150,10 @@ public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
     /// The travel day (the day before a zone change) would last fewer hours than
     /// `SyntheticExportConfiguration.shortestTravelDayHours`.
     case travelDayTooShort(String, hours: Int)
-    /// A departure that is not `HH:MM`, or not after the new zone's midnight of the change day
-    /// and before the old zone's (departures are for eastward moves).
+    /// A departure that is not `HH:MM`; eastward, not after the new zone's midnight of the
+    /// change day and before the old zone's; westward, not from 12:00 on the travel day and
+    /// before its end, or before the new zone's date is the travel day's, or a fraction of an
+    /// hour off.
     case invalidDeparture(String)
     /// An empty day that is not a date within the days, or asked of an extended export.
     case invalidEmptyDay(String)
@@ -156,7 +168,7 @@ public enum SyntheticExportError: Error, Equatable, CustomStringConvertible {
             return "zone change day '\(s)' is not a date after the first day and within the days"
         case .invalidDeparture(let s):
             return
-                "departure '\(s)' is not HH:MM in the old zone after the new zone's midnight of the change day and before the old zone's (an eastward move)"
+                "departure '\(s)' is not HH:MM in the old zone: eastward, after the new zone's midnight of the change day and before the old zone's; westward, from 12:00 on the day before and before its midnight, once the new zone's date is that day, and whole hours apart"
         case .invalidEmptyDay(let s):
             return
                 "empty day '\(s)' is not a date within the days, or the export is extended (whose sleep, body and route data are not planned per day)"

@@ -8,10 +8,14 @@ public struct SyntheticZoneChange: Sendable, Equatable {
     /// recorded no workout or sleep there yet), so the export cannot name the change's day.
     public var daysWithoutTimeZoneMetadata: Int
     /// `HH:MM`: the local time in the old zone, on the day before `firstDay`, at which the person
-    /// departs (an eastward move only). From that instant on the new zone's clock is in force,
-    /// and `firstDay` starts then: the travel day keeps its samples in the hours after the new
-    /// zone's midnight (the hours where the two zones' dates differ), which the default (the
-    /// change at the new zone's midnight, no samples in those hours) never has. Nil: the default.
+    /// departs. From that instant on the new zone's clock is in force. Eastward, `firstDay`
+    /// starts then: the travel day keeps its samples in the hours after the new zone's midnight
+    /// (the hours where the two zones' dates differ), which the default (the change at the new
+    /// zone's midnight, no samples in those hours) never has. Westward, the rest of the travel
+    /// day is lived in the new zone's clock (its afternoon walks, workout and the Watch going off
+    /// are planned at the new zone's times), and `firstDay` starts at the new zone's midnight:
+    /// the travel day has samples after the departure, in the hours where the two zones' dates
+    /// differ. Nil: the default.
     public var departure: String?
 
     public init(
@@ -40,9 +44,11 @@ public struct SyntheticZoneChange: Sendable, Equatable {
 ///
 /// The day before a change is a travel day: the Watch comes off an hour before that day's end at
 /// the latest and is not worn at night, so that no sample lies in the hours that the two zones'
-/// dates disagree on. With a departure (`SyntheticZoneChange.departure`, eastward only) the new
-/// zone is in force from the departure instant, and the new zone's first day starts then: the
-/// travel day ends at the departure and keeps its samples after the new zone's midnight.
+/// dates disagree on. With a departure (`SyntheticZoneChange.departure`) the new zone is in
+/// force from the departure instant. Eastward, the new zone's first day starts then: the travel
+/// day ends at the departure and keeps its samples after the new zone's midnight. Westward, the
+/// travel day runs on in the new zone's clock until its midnight (`instant(day:hour:minute:)`),
+/// with samples after the departure.
 struct ZoneSchedule: Sendable {
     let firstDay: Int
     /// Per day index (0 ... days, the last entry for the day after the data), an index into `clocks`.
@@ -51,8 +57,11 @@ struct ZoneSchedule: Sendable {
     let identifiers: [String]
     /// Day indices where a new zone starts, with the instant its clock takes over.
     let changes: [(index: Int, instant: Int64)]
-    /// Day indices whose day starts at a departure instant, with that instant.
+    /// Day indices whose day starts at a departure instant (eastward), with that instant.
     let departures: [Int: Int64]
+    /// Day indices of changes with a westward departure, with the departure instant (on the
+    /// day before: the travel day).
+    let westwardDepartures: [Int: Int64]
     /// Instants `[start, end)` whose samples carry no `HKTimeZone`
     /// (`SyntheticZoneChange.daysWithoutTimeZoneMetadata`).
     let unnamed: [Range<Int64>]
@@ -78,18 +87,27 @@ struct ZoneSchedule: Sendable {
         self.clocks = clocks
         self.identifiers = ids
         var departures: [Int: Int64] = [:]
+        var westward: [Int: Int64] = [:]
         for change in config.zoneChanges {
             guard let (h, m) = change.departureTime, let day = Civil.parse(change.firstDay) else { continue }
             let index = day - firstDay
             guard index > 0, index < zoneOfDay.count else { continue }
-            departures[index] = clocks[zoneOfDay[index - 1]].instant(day: day - 1, hour: h, minute: m)
+            let (old, new) = (clocks[zoneOfDay[index - 1]], clocks[zoneOfDay[index]])
+            let instant = old.instant(day: day - 1, hour: h, minute: m)
+            // Westward: the new zone's midnight comes after the old one's.
+            if new.midnight(day: day) > old.midnight(day: day) {
+                westward[index] = instant
+            } else {
+                departures[index] = instant
+            }
         }
         var changes: [(Int, Int64)] = []
         for i in 1..<zoneOfDay.count where zoneOfDay[i] != zoneOfDay[i - 1] {
-            changes.append((i, departures[i] ?? clocks[zoneOfDay[i]].midnight(day: firstDay + i)))
+            changes.append((i, departures[i] ?? westward[i] ?? clocks[zoneOfDay[i]].midnight(day: firstDay + i)))
         }
         self.changes = changes
         self.departures = departures
+        self.westwardDepartures = westward
         var unnamed: [Range<Int64>] = []
         for change in config.zoneChanges where change.daysWithoutTimeZoneMetadata > 0 {
             let start = Civil.parse(change.firstDay)! - firstDay
@@ -127,11 +145,24 @@ struct ZoneSchedule: Sendable {
     /// True when day `index` starts at a departure instant (the person lands during the day).
     func startsAtDeparture(_ index: Int) -> Bool { departures[index] != nil }
 
-    /// The first instant of day `index` (the rule above).
+    /// True when day `index` is a travel day with a westward departure on it.
+    func departsWestward(_ index: Int) -> Bool { westwardDepartures[index + 1] != nil }
+
+    /// The instant of local `hour:minute` on day `index`, in the day's zone; on a travel day
+    /// with a westward departure, in the new zone when the old zone's instant is at or after
+    /// the departure (the rest of the day is lived in the new zone's clock).
+    func instant(day index: Int, hour: Int, minute: Int) -> Int64 {
+        let old = clock(index).instant(day: firstDay + index, hour: hour, minute: minute)
+        guard let departure = westwardDepartures[index + 1], old >= departure else { return old }
+        return clock(index + 1).instant(day: firstDay + index, hour: hour, minute: minute)
+    }
+
+    /// The first instant of day `index` (the rule above; after a westward departure, the new
+    /// zone's midnight: the old zone's is no longer in force).
     func dayStart(_ index: Int) -> Int64 {
         if let departure = departures[index] { return departure }
         let own = clock(index).midnight(day: firstDay + index)
-        guard index > 0 else { return own }
+        guard index > 0, westwardDepartures[index] == nil else { return own }
         return min(own, clock(index - 1).midnight(day: firstDay + index))
     }
 

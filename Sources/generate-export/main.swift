@@ -21,9 +21,11 @@ let help = """
                             a trip; repeat for several). The day before is a travel day
                             of at least 9 hours (an eastward change of at most 15 hours);
                             DATE=ZONE+N: no HKTimeZone on the first N days in ZONE;
-                            DATE=ZONE@HH:MM: depart at HH:MM old-zone time the day before
-                            (eastward): DATE starts then, and the travel day has samples
-                            in the hours where the two zones' dates differ
+                            DATE=ZONE@HH:MM: depart at HH:MM old-zone time the day before;
+                            eastward, DATE starts then; westward (from 12:00, whole hours
+                            apart), the rest of the travel day runs in ZONE's clock; either
+                            way the travel day has samples in the hours where the two
+                            zones' dates differ
       --no-hktimezone       write no HKTimeZone metadata (older exports, iPhone-only users)
       --hktimezone-from DATE  no HKTimeZone before local day DATE (metadata that begins
                             after a move: only the new zone is named)

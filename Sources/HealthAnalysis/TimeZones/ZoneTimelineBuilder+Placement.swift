@@ -98,8 +98,13 @@ extension ZoneTimelineBuilder {
     ) -> ZoneTimeline.Period {
         var chosen: Int
         var change: ZoneChangeNote?
+        var start: Int64?
         if c.first > c.last {
-            chosen = c.lowDay
+            // Both samples lie within B's day `last` (a westward departure on the travel day):
+            // the change starts just after the last sample naming A, within that day, and the
+            // instant stage may move it later (§5, "The instant of a move").
+            chosen = c.last
+            start = max(c.calendar.startOfDay(c.last), c.from.last + 1)
             change = .withinOneDay(from: c.from.id, to: c.to.id)
         } else if c.first == c.last {
             chosen = c.first
@@ -140,7 +145,7 @@ extension ZoneTimelineBuilder {
             }
         }
         return .init(
-            identifier: c.to.id, timeZone: c.to.tz, fixedOffset: 0, start: c.calendar.startOfDay(chosen),
+            identifier: c.to.id, timeZone: c.to.tz, fixedOffset: 0, start: start ?? c.calendar.startOfDay(chosen),
             firstDay: chosen, reason: .hkTimeZone(samples: c.to.count), change: change)
     }
 
