@@ -75,8 +75,11 @@ struct ZoneChangePoints {
 
     /// Moves each change later over the days at its start that hold no evidence for either zone
     /// group (no agreeing ActivitySummary, no matching HRV beat list: a travel day without any
-    /// sample, whose two calendars' days hold only hours of the days around it), while the new
-    /// period keeps `shortestPeriodDays` and the old group has every anchor's offset there.
+    /// sample, whose two calendars' days hold only hours of the days around it) when the day
+    /// before has evidence for the old group and the day after for the new one (a gap within
+    /// the data; across a stretch without any evidence, such as exports with only their export
+    /// instants, the change stays as early as allowed, §6.1 "Archives"), while the new period
+    /// keeps `shortestPeriodDays` and the old group has every anchor's offset there.
     /// Such a day scores 0 in both, so the total is unchanged; it stays in the zone before, as
     /// with `HKTimeZone`, where the latest day is taken when nothing tells the days apart
     /// (docs/days-and-time-zones.md §5, §6.1).
@@ -87,12 +90,13 @@ struct ZoneChangePoints {
             let (a, b) = (assignment[i - 1], assignment[i])
             var end = i
             while end < assignment.count && assignment[end] == b { end += 1 }
-            var d = i
-            while a != b, end - (d + 1) >= Self.shortestPeriodDays, scored.score(b, lo + d) == 0,
-                scored.score(a, lo + d) == 0
+            // The gap: days scoring 0 in both, between a day with evidence for A and one for B.
+            var e = i
+            while a != b, e < end, scored.score(a, lo + e) == 0, scored.score(b, lo + e) == 0 { e += 1 }
+            if a != b, e > i, end - e >= Self.shortestPeriodDays, scored.score(a, lo + i - 1) > 0,
+                scored.score(b, lo + e) > 0
             {
-                assignment[d] = a
-                d += 1
+                for d in i..<e { assignment[d] = a }
             }
             i = max(end, i + 1)
         }
