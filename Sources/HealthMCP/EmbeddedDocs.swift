@@ -517,9 +517,12 @@ Older exports and iPhone-only users may have none. Then:
    says so. When no zone of the locale's region is in the group, it names the zone the locale
    suggests ("Africa/Lagos has the same offsets as your data on every day; your export's locale
    (fr\_FR, region FR) suggests Europe/Paris, whose offsets differ from the data's"); when the
-   name was taken among several zones by population and order, it lists the others ("Asia/Shanghai
-   stands in for 12 zones with the same offsets as your data on every day (also …, Asia/Singapore,
-   …)"). Either way `--tz` names the zone.
+   name was taken among several zones by population and order, also among several zones of the
+   locale's region, it lists the others, the region's first ("Asia/Shanghai stands in for 12
+   zones with the same offsets as your data on every day (also …, Asia/Singapore, …)"; Melbourne
+   in January without `HKTimeZone`, `en_AU`: "Australia/Sydney stands in for … (also
+   Antarctica/Macquarie, Australia/Hobart, Australia/Melbourne, …)"). When the region alone chose
+   it (its only zone in the group), there is no note. Either way `--tz` names the zone.
 4. Ties are never broken by the machine's `TZ`: the same export gives the same zone name and the
    same days on every machine. `TZ` is used only when nothing in the export tells the candidates
    apart (no ring data, no HRV beats, no zone of the locale's region among them, or no

@@ -170,6 +170,26 @@ struct EveryZoneTests {
         #expect(note.hasSuffix("they are read in \(from)."), "\(note)")
     }
 
+    @Test func aZoneChosenByPopulationAmongTheRegionsOwnListsTheOthers() throws {
+        // Melbourne (+11:00 all January) without HKTimeZone, en_AU: its group holds several
+        // Australian zones (Sydney, Melbourne, Hobart, Macquarie) and the +11:00 zones of the
+        // Pacific; the region leaves four, and population picks Sydney. docs/days-and-time-zones.md
+        // §6 item 3 lists the others then; main's binary gave no note, as for a zone the region
+        // alone decided.
+        let configuration = SyntheticExportConfiguration(
+            firstDay: "2025-01-06", days: 10, timeZoneIdentifier: "Australia/Melbourne", seed: 41, locale: "en_AU",
+            writesTimeZoneMetadata: false)
+        let (rows, report, truth) = try Self.report(configuration)
+        expectTrueDays(rows, truth, name: "Melbourne, en_AU")
+        #expect(Set(rows.map { $0["time_zone"]! }) == ["Australia/Sydney"])
+        let note = try #require(
+            report.split(separator: "\n").first { $0.hasPrefix("- Time zone: Australia/Sydney stands in for ") },
+            "\(report)")
+        #expect(note.contains("with the same offsets as your data on every day (also "), "\(note)")
+        #expect(note.contains("Australia/Melbourne"), "\(note)")
+        #expect(!note.contains("suggests"), "\(note)")
+    }
+
     @Test func aStandInIsNamedWithTheZoneTheLocaleSuggests() throws {
         // Lagos (+01:00 all year) across Paris's 2025-03-30 change, with the locale fr_FR: the
         // Paris zones differ from the data from 03-30 on, so Africa/Lagos's group (no zone of

@@ -199,11 +199,10 @@ extension ZoneTimelineBuilder {
     /// the export's locale names a region none of whose zones is among them, the note says which
     /// zone the locale suggests (its offsets differ from the data's; not with `suggestingHome`
     /// false, for a period away from a home that another period is in); otherwise, when `id` was
-    /// taken among several zones by population or the tz database's order, it lists them. Nil
-    /// when `id` is the only zone, or the locale's region chose it (with `regionTies`, only when
-    /// it is the region's only zone in `ids`: the zones before the first and after the last
-    /// `HKTimeZone` sample, §5; the region's zones are listed first).
-    func standInNote(_ ids: [String], named id: String, suggestingHome: Bool = true, regionTies: Bool = false)
+    /// taken among several zones by population or the tz database's order (also among several
+    /// of the locale's region, §6 item 3), it lists them, the region's first. Nil when `id` is
+    /// the only zone, or the locale's region chose it (its only zone in `ids`).
+    func standInNote(_ ids: [String], named id: String, suggestingHome: Bool = true)
         -> ZoneNote?
     {
         let regionZones = ZoneRegions.zones(ofLocale: locale)
@@ -214,7 +213,7 @@ extension ZoneTimelineBuilder {
             return .standInForLocale(zone: id, locale: locale, region: region, suggested: suggested)
         }
         let local = ids.filter { regionZones.contains($0) }
-        if regionTies, local.count > 1 {
+        if local.count > 1 {
             let others = local.filter { $0 != id } + ids.filter { $0 != id && !regionZones.contains($0) }
             return .standIn(zone: id, zones: ids.count, others: others)
         }

@@ -40,7 +40,7 @@ extension ZoneTimelineBuilder {
                 agreeingDays: best.fit.rings.agreeing, comparedDays: best.fit.rings.compared,
                 hrvMatching: best.fit.hrvMatching, hrvRecords: records),
             .leadingZone(firstNamedDay: firstNamedDay, zone: id, fit: best.fit, named: named, namedFit: own),
-            standInNote(best.ids, named: id, suggestingHome: suggestingHome, regionTies: true)
+            standInNote(best.ids, named: id, suggestingHome: suggestingHome)
         )
     }
 

@@ -44,7 +44,7 @@ extension ZoneTimelineBuilder {
             .trailingZone(
                 printed: printed, lastNamedDay: days.lowerBound - 1, zone: id, fit: best.fit, named: last.id,
                 namedFit: own))
-        if let note = standInNote(best.ids, named: id, suggestingHome: suggestingHome, regionTies: true) {
+        if let note = standInNote(best.ids, named: id, suggestingHome: suggestingHome) {
             notes.append(note)
         }
         return period
