@@ -521,7 +521,7 @@ Older exports and iPhone-only users may have none. Then:
    locale's region, it lists the others, the region's first ("Asia/Shanghai stands in for 12
    zones with the same offsets as your data on every day (also …, Asia/Singapore, …)"; Melbourne
    in January without `HKTimeZone`, `en_AU`: "Australia/Sydney stands in for … (also
-   Antarctica/Macquarie, Australia/Hobart, Australia/Melbourne, …)"). When the region alone chose
+   Antarctica/Macquarie, Australia/Hobart, Australia/Lord\_Howe, Australia/Melbourne, …)"). When the region alone chose
    it (its only zone in the group), there is no note. Either way `--tz` names the zone.
 4. Ties are never broken by the machine's `TZ`: the same export gives the same zone name and the
    same days on every machine. `TZ` is used only when nothing in the export tells the candidates

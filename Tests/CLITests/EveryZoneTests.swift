@@ -171,9 +171,9 @@ struct EveryZoneTests {
     }
 
     @Test func aZoneChosenByPopulationAmongTheRegionsOwnListsTheOthers() throws {
-        // Melbourne (+11:00 all January) without HKTimeZone, en_AU: its group holds several
-        // Australian zones (Sydney, Melbourne, Hobart, Macquarie) and the +11:00 zones of the
-        // Pacific; the region leaves four, and population picks Sydney. docs/days-and-time-zones.md
+        // Melbourne (+11:00 all January) without HKTimeZone, en_AU: its group of 13 holds five
+        // Australian zones (Sydney, Melbourne, Hobart, Lord Howe, Macquarie) and +11:00 zones of
+        // Russia and the Pacific; the region leaves five, and population picks Sydney. docs/days-and-time-zones.md
         // §6 item 3 lists the others then; main's binary gave no note, as for a zone the region
         // alone decided.
         let configuration = SyntheticExportConfiguration(
