@@ -16,27 +16,43 @@ extension ReportWriter {
     /// most `summaryColumns` characters; ASCII apart from names in the export.
     public func summaryText(_ result: AnalysisResult, context: ReportContext) -> String {
         var lines: [String] = []
-        let days = result.days
         if let first = result.firstDay, let last = result.lastDay {
             lines.append("Activity \(first) to \(last)")
             lines.append(PeriodDays(result).text)
         } else {
             lines.append("Activity: no days with data")
         }
+        lines += [""] + Self.summaryMeans(result) + [""] + Self.summaryRings(result.days)
+        lines += Self.summarySleep(SleepSummary(result.sleep))
+        if let trends = result.trends { lines += [""] + Self.summaryTrends(trends) }
+        let warnings = result.notes.filter { $0.severity == .warning }.count
+        if warnings > 0 { lines.append("\(counted(warnings, "warning")): see report.md's Notes") }
+        return lines.prefix(Self.summaryMaxLines).map { untrimmed in
+            var line = untrimmed
+            while line.last == " " { line.removeLast() }
+            return line.count <= Self.summaryColumns ? line : String(line.prefix(Self.summaryColumns - 1)) + "…"
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// A value with `decimals` decimals and grouped thousands, or `-` when there is none.
+    private static func summaryCell(_ v: Double?, _ decimals: Int) -> String {
+        v.map { groupedDecimal($0, decimals: decimals) } ?? "-"
+    }
+
+    /// The per-day means of the period against the trends' 90-day means, one row a measure
+    /// with data in either (a 30-column name, then 12 and 16 columns right-aligned).
+    private static func summaryMeans(_ result: AnalysisResult) -> [String] {
         func mean(_ value: (DailyMetrics) -> Double?) -> Double? {
-            let v = days.compactMap(value).filter(\.isFinite)
+            let v = result.days.compactMap(value).filter(\.isFinite)
             return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count)
         }
         func recent(_ metric: TrendMetric) -> Double? {
             result.trends?.trends.first { $0.metric == metric }?.recentMean
         }
-        func cell(_ v: Double?, _ d: Int) -> String { v.map { groupedDecimal($0, decimals: d) } ?? "-" }
         func row(_ a: String, _ b: String, _ c: String) -> String {
             a.padding(toLength: 30, withPad: " ", startingAt: 0) + String(repeating: " ", count: max(0, 12 - b.count))
                 + b + String(repeating: " ", count: max(0, 16 - c.count)) + c
         }
-        lines.append("")
-        lines.append(row("Per day", "this period", "last 90 days"))
         let moveTime = result.trends?.trends.first { $0.metric == .move }?.unit == "min/day"
         let measures: [(String, (DailyMetrics) -> Double?, TrendMetric?, Int)] = [
             ("Steps", { $0.steps }, nil, 0),
@@ -48,82 +64,72 @@ extension ReportWriter {
             ("HRV (ms)", { $0.hrvSdnnMs }, .hrv, 1),
             ("Sleep (min a night)", { $0.sleepMinutes }, .sleep, 0),
         ]
+        var lines = [row("Per day", "this period", "last 90 days")]
         for (name, value, metric, d) in measures {
             let now = mean(value)
             let before = metric.flatMap(recent)
             if now == nil && before == nil { continue }
-            lines.append(row(name, cell(now, d), metric == nil ? "" : cell(before, d)))
+            lines.append(row(name, summaryCell(now, d), metric == nil ? "" : summaryCell(before, d)))
         }
-        let rings = zip(days, days.map(RingsClosed.init)).filter { $0.1.hasGoals }.map(\.1)
-        lines.append("")
-        if rings.isEmpty {
-            lines.append("Rings: no day with ring goals (no ActivitySummary)")
-        } else {
-            let n = rings.count
-            lines.append(
-                "Rings closed: Move \(rings.filter(\.move).count)/\(n), Exercise \(rings.filter(\.exercise).count)/\(n), "
-                    + "Stand \(rings.filter(\.stand).count)/\(n), all \(rings.filter(\.all).count)/\(n)")
-        }
-        // Two kinds of night, each averaged over its own nights (SleepSummary).
-        let sleep = SleepSummary(result.sleep)
+        return lines
+    }
+
+    /// The rings closed over the days with ring goals (docs/rings.md).
+    private static func summaryRings(_ days: [DailyMetrics]) -> [String] {
+        let rings = days.map(RingsClosed.init).filter(\.hasGoals)
+        if rings.isEmpty { return ["Rings: no day with ring goals (no ActivitySummary)"] }
+        let n = rings.count
+        return [
+            "Rings closed: Move \(rings.filter(\.move).count)/\(n), Exercise \(rings.filter(\.exercise).count)/\(n), "
+                + "Stand \(rings.filter(\.stand).count)/\(n), all \(rings.filter(\.all).count)/\(n)"
+        ]
+    }
+
+    /// Two kinds of night, each averaged over its own nights (`SleepSummary`, docs/weeks.md).
+    private static func summarySleep(_ sleep: SleepSummary) -> [String] {
         func hours(_ minutes: Double?) -> String {
             let m = Int((minutes ?? 0).rounded())
             return "\(m / 60) h \(m % 60 < 10 ? "0" : "")\(m % 60) min"
         }
-        if sleep.isEmpty {
-            lines.append("Sleep: no night with asleep or in-bed records")
+        if sleep.isEmpty { return ["Sleep: no night with asleep or in-bed records"] }
+        var lines = [
+            sleep.asleepNights > 0
+                ? "Sleep: asleep \(hours(sleep.asleepMeanMinutes)) a night over " + counted(sleep.asleepNights, "night")
+                : "Sleep: no night with asleep records"
+        ]
+        if sleep.inBedNights > 0 {
+            lines.append(
+                "  in bed \(hours(sleep.inBedMeanMinutes)) a night over \(counted(sleep.inBedNights, "night"))"
+                    + (sleep.inBedOnlyNights > 0 ? " (\(grouped(sleep.inBedOnlyNights)) in bed only)" : ""))
+        }
+        return lines
+    }
+
+    /// The trends that changed direction since the previous week's end, then the ones that are
+    /// up or down now (docs/trends.md §4).
+    private static func summaryTrends(_ t: Trends) -> [String] {
+        if t.historyDays < Trends.minimumHistoryDays {
+            return ["Trends: \(counted(t.historyDays, "day")) of history; they need \(Trends.minimumHistoryDays)"]
+        }
+        var lines: [String] = []
+        let changed = t.trends.filter(\.changedDirection)
+        if changed.isEmpty {
+            lines.append("Trends: no change of direction since \(t.previousEnd)")
         } else {
-            if sleep.asleepNights > 0 {
+            lines.append("Trends that changed direction since \(t.previousEnd):")
+            for trend in changed.prefix(6) {
+                let d = ReportSections.trendDecimals(trend.metric)
                 lines.append(
-                    "Sleep: asleep \(hours(sleep.asleepMeanMinutes)) a night over "
-                        + counted(sleep.asleepNights, "night"))
-            } else {
-                lines.append("Sleep: no night with asleep records")
-            }
-            if sleep.inBedNights > 0 {
-                lines.append(
-                    "  in bed \(hours(sleep.inBedMeanMinutes)) a night over \(counted(sleep.inBedNights, "night"))"
-                        + (sleep.inBedOnlyNights > 0 ? " (\(grouped(sleep.inBedOnlyNights)) in bed only)" : ""))
+                    "  \(trend.metric.title) \(trend.previousDirection!.rawValue) -> "
+                        + "\(trend.direction!.rawValue): \(summaryCell(trend.recentMean, d)) against "
+                        + "\(summaryCell(trend.yearMean, d)) \(trend.unit)")
             }
         }
-        if let t = result.trends {
-            // The trends that changed direction since the previous week's end (docs/trends.md §4),
-            // then the ones that are up or down now.
-            let changed = t.trends.filter(\.changedDirection)
-            let moved = t.trends.filter { $0.direction == .up || $0.direction == .down }
-            lines.append("")
-            if t.historyDays < Trends.minimumHistoryDays {
-                lines.append(
-                    "Trends: \(counted(t.historyDays, "day")) of history; they need \(Trends.minimumHistoryDays)")
-            } else {
-                if changed.isEmpty {
-                    lines.append("Trends: no change of direction since \(t.previousEnd)")
-                } else {
-                    lines.append("Trends that changed direction since \(t.previousEnd):")
-                    for trend in changed.prefix(6) {
-                        let d = ReportSections.trendDecimals(trend.metric)
-                        lines.append(
-                            "  \(trend.metric.title) \(trend.previousDirection!.rawValue) -> "
-                                + "\(trend.direction!.rawValue): \(cell(trend.recentMean, d)) against "
-                                + "\(cell(trend.yearMean, d)) \(trend.unit)")
-                    }
-                }
-                let up = moved.filter { $0.direction == .up }.map(\.metric.title)
-                let down = moved.filter { $0.direction == .down }.map(\.metric.title)
-                if moved.isEmpty {
-                    lines.append("Now all steady")
-                } else {
-                    if !up.isEmpty { lines.append("Now up: " + up.joined(separator: ", ")) }
-                    if !down.isEmpty { lines.append("Now down: " + down.joined(separator: ", ")) }
-                }
-            }
-        }
-        let warnings = result.notes.filter { $0.severity == .warning }.count
-        if warnings > 0 { lines.append("\(counted(warnings, "warning")): see report.md's Notes") }
-        return lines.prefix(Self.summaryMaxLines).map { untrimmed in
-            var line = untrimmed
-            while line.last == " " { line.removeLast() }
-            return line.count <= Self.summaryColumns ? line : String(line.prefix(Self.summaryColumns - 1)) + "…"
-        }.joined(separator: "\n") + "\n"
+        let up = t.trends.filter { $0.direction == .up }.map(\.metric.title)
+        let down = t.trends.filter { $0.direction == .down }.map(\.metric.title)
+        if up.isEmpty && down.isEmpty { return lines + ["Now all steady"] }
+        if !up.isEmpty { lines.append("Now up: " + up.joined(separator: ", ")) }
+        if !down.isEmpty { lines.append("Now down: " + down.joined(separator: ", ")) }
+        return lines
     }
 }
