@@ -1,4 +1,4 @@
-// A mutation fuzzer for the whole CLI (issues 10 and 20), built and run by scripts/fuzz; not part
+// A mutation fuzzer for the whole CLI, built and run by scripts/fuzz; not part
 // of the package. Each case mutates one seed export and hands it over in one of three shapes
 // (chosen by the case number):
 //   - XML: case.xml, the mutated export alone;
@@ -652,7 +652,7 @@ let extraOptions: [[String]] = [
     ["--tz", "Europe/Berlin"],
 ]
 /// What ExportReader says when the parallel read stopped where a one-thread read does not: a
-/// splitter bug (issue 6), never an answer to bad input.
+/// splitter bug, never an answer to bad input.
 let parallelBug = "the parallel read stopped on an error that a one-thread read does not find"
 
 /// This case's input (a file or a folder) and how it was made.

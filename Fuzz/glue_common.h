@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The attribute rewriter's switch (CHealthRewrite.c, issue 6), weak so that the targets also
+/* The attribute rewriter's switch (CHealthRewrite.c), weak so that the targets also
    build on a glue without the rewriter (then only glue_rewrite_differential cannot run). Modes:
    0 off, 1 tokens padded to keep columns (the default), 2 short tokens (the parallel reader's
    workers). */

@@ -1,4 +1,4 @@
-// libFuzzer target: the attribute-value rewriter (CHealthRewrite.c, issue 6) is invisible.
+// libFuzzer target: the attribute-value rewriter (CHealthRewrite.c) is invisible.
 // The same input is read twice, with the rewriter on (the default) and off
 // (hsax_parser_set_attribute_rewriting), fed in the same chunks; everything the glue hands to
 // Swift must be equal: the result code; every event (element, name, depth, line, unknown

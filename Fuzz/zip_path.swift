@@ -1,4 +1,4 @@
-// libFuzzer target `zip_path` (issue 17), built and run by scripts/fuzz; not part of the package.
+// libFuzzer target `zip_path`, built and run by scripts/fuzz; not part of the package.
 //
 // The input is a zip file. scripts/fuzz compiles this file together with Sources/HealthExport/*.swift
 // into one module (swiftc -sanitize=fuzzer,address; CHealthSAX built with the toolchain's clang and

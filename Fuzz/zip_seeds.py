@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed zips for the zip_path fuzz target (issue 17), written by scripts/fuzz; not part of the package.
+"""Seed zips for the zip_path fuzz target, written by scripts/fuzz; not part of the package.
 
     zip_seeds.py OUT_DIR XML... [--gpx GPX...]
 

@@ -10,7 +10,7 @@
 // 4. `cohort`.
 // 1 and 2 alternate (1 2 in odd rounds, 2 1 in even ones), and the batch target is judged on the
 // median of the rounds' ratios of 2 to (1) ÷ cores; 3 and 4 on their medians, the RSS on its
-// largest. Targets (issue 15): 2 ≤ 1.1 × (1) ÷ cores; 3 under 1 s; 4 under 2 s; peak RSS ≤ jobs
+// largest. Targets (docs/benchmarks.md): 2 ≤ 1.1 × (1) ÷ cores; 3 under 1 s; 4 under 2 s; peak RSS ≤ jobs
 // × 96 MB. As for the other phases, nothing is judged on a busy machine (MachineLoad: the load
 // when the program started, others' CPU time, steal) or with fewer than 5 rounds.
 

@@ -77,13 +77,12 @@ let helpText = """
     "not judged (fewer than 5 rounds)"); otherwise PASS or FAIL. This is a measurement, not a
     test: the exit code is 0 unless something failed to run (1) or the arguments were wrong (64).
 
-    Targets: HealthExport read (1 thread) >= 0.7 x bare throughput with peak RSS < 64 MB (issue 2);
-             report (N threads) wall <= 0.6 x the bare pass's wall (from a zip: <= 1.0 x);
-             report peak RSS <= 128 MB, and <= 16 MB more on the largest input than on the
-             smallest (issue 6: 150 and 1800 days);
-             archive import <= 2.5 x report (N threads)'s wall time (issue 7; issue 15: <= 2.0),
-             re-import <= 1 x the import adding 0 rows, <= 60 bytes per record on disk,
-             import peak RSS <= 128 MB (issue 7); report --db <= 0.5 x report (N threads) (issue 15).
+    Targets (docs/benchmarks.md): HealthExport read (1 thread) >= 0.7 x bare throughput with
+             peak RSS < 64 MB; report (N threads) wall <= 0.6 x the bare pass's wall (from a
+             zip: <= 1.0 x); report peak RSS <= 128 MB, and <= 16 MB more on the largest input
+             than on the smallest (150 and 1800 days); archive import <= 2.0 x report
+             (N threads)'s wall time, re-import <= 1 x the import adding 0 rows, <= 60 bytes per
+             record on disk, import peak RSS <= 128 MB; report --db <= 0.5 x report (N threads).
 
     Profiling one phase in this process (no child, one run; phases: bare, reader, report, import, reimport, report-db).
     Valgrind 3.19 cannot read this toolchain's DWARF 5, so profile a copy without debug info:

@@ -23,33 +23,32 @@ struct PhasePair {
         var out = [
             PhasePair(
                 measured: .reader, baseline: .bare,
-                targets: [PairTarget(kind: .throughputAtLeast, limit: 0.7, source: "issue 2")]),
+                targets: [PairTarget(kind: .throughputAtLeast, limit: 0.7)]),
             PhasePair(measured: .readerThreads, baseline: .bare),
             PhasePair(measured: .report, baseline: .bare),
             PhasePair(
                 measured: .reportThreads, baseline: .bare,
-                targets: [PairTarget(kind: .wallAtMost, limit: 0.6, source: "issue 6")]),
+                targets: [PairTarget(kind: .wallAtMost, limit: 0.6)]),
         ]
         if zip {
             out.append(PhasePair(measured: .readerZipThreads, baseline: .bare))
             out.append(
                 PhasePair(
                     measured: .reportZipThreads, baseline: .bare,
-                    targets: [PairTarget(kind: .wallAtMost, limit: 1.0, source: "issue 6")]))
+                    targets: [PairTarget(kind: .wallAtMost, limit: 1.0)]))
         }
         out += [
             PhasePair(
                 measured: .importFirst, baseline: .reportThreads,
                 targets: [
-                    PairTarget(kind: .wallAtMost, limit: 2.5, source: "issue 7"),
-                    PairTarget(kind: .wallAtMost, limit: 2.0, source: "issue 15"),
+                    PairTarget(kind: .wallAtMost, limit: 2.0)
                 ]),
             PhasePair(
                 measured: .reimport, baseline: .importFirst,
-                targets: [PairTarget(kind: .wallAtMost, limit: 1.0, source: "issue 7")]),
+                targets: [PairTarget(kind: .wallAtMost, limit: 1.0)]),
             PhasePair(
                 measured: .reportDB, baseline: .reportThreads,
-                targets: [PairTarget(kind: .wallAtMost, limit: 0.5, source: "issue 15")]),
+                targets: [PairTarget(kind: .wallAtMost, limit: 0.5)]),
         ]
         return out
     }
@@ -65,8 +64,6 @@ struct PairTarget {
     }
     var kind: Kind
     var limit: Double
-    /// Where the target comes from.
-    var source: String
 
     func met(by value: Double) -> Bool { kind == .wallAtMost ? value <= limit : value >= limit }
 }

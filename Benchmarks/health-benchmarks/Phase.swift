@@ -13,7 +13,7 @@ enum Phase: String, CaseIterable {
     /// From a zip of the input (`--zip`): inflating is serial work of its own.
     case readerZipThreads = "reader-zip-threads"
     case reportZipThreads = "report-zip-threads"
-    /// `health-analyzer import` into a new archive, then the same export again (issue 7).
+    /// `health-analyzer import` into a new archive, then the same export again.
     case importFirst = "import"
     case reimport
     /// `health-analyzer report --db` over the archive the last import made: the archive's

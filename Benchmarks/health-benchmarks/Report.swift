@@ -50,9 +50,9 @@ struct Target {
 /// What one benchmark run found.
 struct Report {
     static let readerRSSTargetBytes = 64e6
-    /// Issue 6: peak RSS of `report` at most 128 MB on any export.
+    /// Peak RSS of `report` at most 128 MB on any export (docs/benchmarks.md, "Targets").
     static let reportRSSTargetBytes = 128e6
-    /// Issue 7: at most 60 bytes per record on disk, import peak RSS at most 128 MB.
+    /// At most 60 bytes per record on disk, import peak RSS at most 128 MB (docs/benchmarks.md, "Targets").
     static let archiveBytesPerRecordTarget = 60.0
     static let importRSSTargetBytes = 128e6
 
@@ -98,8 +98,8 @@ struct Report {
                 let subject = p.pair.measured.title
                 let name =
                     t.kind == .wallAtMost
-                    ? "\(subject) wall <= \(fixed(t.limit, 2)) x \(p.pair.baseline.title) (\(t.source))"
-                    : "\(subject) throughput >= \(fixed(t.limit, 2)) x \(p.pair.baseline.title) (\(t.source))"
+                    ? "\(subject) wall <= \(fixed(t.limit, 2)) x \(p.pair.baseline.title)"
+                    : "\(subject) throughput >= \(fixed(t.limit, 2)) x \(p.pair.baseline.title)"
                 guard !p.rounds.isEmpty else {
                     out.append(skipped(p.pair.measured, name, t.limit))
                     continue
@@ -109,7 +109,7 @@ struct Report {
                 var shown =
                     "median \(fixed(r.median, 3)) x (min \(fixed(r.min, 3)), max \(fixed(r.max, 3)), \(r.values.count) rounds)"
                 if p.pair.measured == .reimport {
-                    // Issue 7: the re-import also adds 0 rows.
+                    // The re-import also adds 0 rows (docs/benchmarks.md, "Targets").
                     let added = p.rounds.compactMap(\.measured.rowsAdded).max() ?? -1
                     met = met && added == 0
                     shown += ", \(added) rows added"
@@ -130,7 +130,7 @@ struct Report {
                 out.append(
                     Target(
                         name:
-                            "Archive size <= \(fixed(Report.archiveBytesPerRecordTarget, 0)) bytes per record (issue 7)",
+                            "Archive size <= \(fixed(Report.archiveBytesPerRecordTarget, 0)) bytes per record",
                         verdict: judging.verdict(perRecord <= Report.archiveBytesPerRecordTarget), value: perRecord,
                         limit: Report.archiveBytesPerRecordTarget,
                         shown: "\(fixed(perRecord, 1)) bytes (\(grouped(bytes)) bytes, \(grouped(records)) records)"))
@@ -139,7 +139,7 @@ struct Report {
             let rss = Double(max(first.peakRSSBytes, again?.peakRSSBytes ?? 0))
             out.append(
                 Target(
-                    name: "Archive import peak RSS <= \(fixed(Report.importRSSTargetBytes / 1e6, 0)) MB (issue 7)",
+                    name: "Archive import peak RSS <= \(fixed(Report.importRSSTargetBytes / 1e6, 0)) MB",
                     verdict: judging.verdict(rss <= Report.importRSSTargetBytes), value: rss / 1e6,
                     limit: Report.importRSSTargetBytes / 1e6, shown: "\(fixed(rss / 1e6, 1)) MB"))
         }
@@ -323,7 +323,7 @@ struct Report {
     }
 }
 
-/// Issue 6: peak RSS at most 16 MB higher on the largest input than on the smallest (150 and
+/// Peak RSS at most 16 MB higher on the largest input than on the smallest (150 and
 /// 1,800 days), for each report phase (and, for information, the reader phases).
 struct RSSGrowth {
     static let limitBytes = 16e6

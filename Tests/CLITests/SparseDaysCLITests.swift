@@ -2,7 +2,7 @@ import Foundation
 import HealthArchive
 import Testing
 
-/// Issue 10, "the report's cost grows with the data, not with the span of its dates", through
+/// "The report's cost grows with the data, not with the span of its dates", through
 /// the CLI: with 1 and 2 parser threads, and from the archive (`report --db`).
 @Suite("Days far apart through the CLI")
 struct SparseDaysCLITests {

@@ -5,7 +5,7 @@ import Testing
 @testable import HealthAnalysis
 @testable import HealthExport
 
-/// Issue 10: the report's cost grows with the data, not with the span of its dates. Runs of more
+/// The report's cost grows with the data, not with the span of its dates. Runs of more
 /// than 31 days without data are left out of the rows (`KeptDays`), with a note each.
 @Suite("Days without data far apart")
 struct SparseDaysTests {

@@ -72,7 +72,7 @@ struct ZipTests {
         #expect(r.dump == expected.dump)
     }
 
-    /// Issue 10: a zip with many `.xml` entries was sniffed 1 MiB per entry (a 3.5 MB zip took
+    /// A zip with many `.xml` entries was sniffed 1 MiB per entry (a 3.5 MB zip took
     /// 10 s). Now each candidate costs at most 8 KiB: three 300 KiB entries that are not the
     /// export, then the export, are sniffed in at most 4 × 8 KiB, and the export still reads.
     @Test func findingTheExportSniffsAFewKilobytesPerEntry() throws {

@@ -121,7 +121,7 @@ struct ChartTests {
         #expect(avg[7] == 320.0 / 6)
     }
 
-    /// Issue 10: rows leave out runs of more than 31 days without data; the 7-day average and the
+    /// Rows leave out runs of more than 31 days without data; the 7-day average and the
     /// lines do not reach across one. Days 0–3 and, after a left-out run, days 4–7:
     /// avg[3] = (10 + 20 + 30 + 40) / 4 = 25; avg[4 … 6] have fewer than 4 days since the run:
     /// nil (30, 35 and 40 if the run were ignored); avg[7] = (50 + 60 + 70 + 80) / 4 = 65.
